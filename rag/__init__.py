@@ -1,0 +1,1 @@
+"""RAG Workbench: every stage of a retrieval-augmented generation pipeline, inspectable."""

@@ -1,0 +1,152 @@
+"""Pipeline configuration: one typed pydantic section per stage; presets are YAML files.
+
+A preset may say `extends: other` to start from another preset and override some fields.
+Every error names the preset, the field and the rule it broke.
+"""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from rag.chunking.settings import ChunkingConfig
+from rag.context.settings import ContextConfig
+from rag.embed.settings import EmbeddingConfig
+from rag.generate.settings import GenerationConfig
+from rag.grounding.settings import GroundingConfig
+from rag.index.settings import IndexConfig
+from rag.paths import PRESETS_DIR
+from rag.query.settings import QueryConfig
+from rag.rerank.settings import RerankConfig
+from rag.retrieve.settings import FusionConfig, PostprocessConfig, RetrievalConfig
+
+
+class PipelineConfig(BaseModel):
+    """A whole pipeline: the stage sections in the order a query meets them."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = "custom"
+    description: str = ""
+    chunking: ChunkingConfig = Field(default_factory=ChunkingConfig)
+    embedding: EmbeddingConfig = Field(default_factory=EmbeddingConfig)
+    index: IndexConfig = Field(default_factory=IndexConfig)
+    query: QueryConfig = Field(default_factory=QueryConfig)
+    retrieval: RetrievalConfig = Field(default_factory=RetrievalConfig)
+    fusion: FusionConfig = Field(default_factory=FusionConfig)
+    postprocess: PostprocessConfig = Field(default_factory=PostprocessConfig)
+    rerank: RerankConfig = Field(default_factory=RerankConfig)
+    context: ContextConfig = Field(default_factory=ContextConfig)
+    generation: GenerationConfig = Field(default_factory=GenerationConfig)
+    grounding: GroundingConfig = Field(default_factory=GroundingConfig)
+
+
+class PresetError(ValueError):
+    """A preset that cannot be loaded; the message names the field and the rule."""
+
+
+def _format_errors(origin: str, error: ValidationError) -> str:
+    lines = [f"preset {origin!r} is invalid:"]
+    for item in error.errors():
+        where = ".".join(str(p) for p in item["loc"]) or "(top level)"
+        message = item["msg"].removeprefix("Value error, ")
+        lines.append(f"  {where}: {message}")
+    return "\n".join(lines)
+
+
+def available_presets() -> list[str]:
+    """Names of the bundled presets (rag/presets/*.yaml)."""
+    return sorted(p.stem for p in PRESETS_DIR.glob("*.yaml"))
+
+
+def _preset_path(name_or_path: str | Path) -> Path:
+    path = Path(name_or_path)
+    if path.suffix in (".yaml", ".yml") and path.exists():
+        return path
+    candidate = PRESETS_DIR / f"{name_or_path}.yaml"
+    if candidate.exists():
+        return candidate
+    raise PresetError(
+        f"no preset {str(name_or_path)!r}; bundled presets: {', '.join(available_presets())}"
+    )
+
+
+def _deep_merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
+    merged = copy.deepcopy(base)
+    for key, value in override.items():
+        if isinstance(value, dict) and isinstance(merged.get(key), dict) and key != "params":
+            merged[key] = _deep_merge(merged[key], value)
+        else:
+            merged[key] = copy.deepcopy(value)
+    return merged
+
+
+def _raw_preset(name_or_path: str | Path, seen: tuple[str, ...] = ()) -> dict[str, Any]:
+    path = _preset_path(name_or_path)
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except yaml.YAMLError as exc:
+        raise PresetError(f"preset {path.name!r} is not valid YAML: {exc}") from exc
+    if not isinstance(raw, dict):
+        raise PresetError(f"preset {path.name!r} must be a mapping of sections")
+    parent = raw.pop("extends", None)
+    if parent is None:
+        return raw
+    if parent in seen:
+        raise PresetError(f"preset {path.name!r}: 'extends' loops through {parent!r}")
+    return _deep_merge(_raw_preset(parent, (*seen, str(parent))), raw)
+
+
+def config_from_dict(raw: dict[str, Any], origin: str = "<dict>") -> PipelineConfig:
+    try:
+        return PipelineConfig.model_validate(raw)
+    except ValidationError as exc:
+        raise PresetError(_format_errors(origin, exc)) from None
+
+
+def load_preset(name_or_path: str | Path) -> PipelineConfig:
+    """Load a bundled preset by name, or a YAML file by path."""
+    raw = _raw_preset(name_or_path)
+    raw.setdefault("name", Path(str(name_or_path)).stem)
+    return config_from_dict(raw, origin=str(name_or_path))
+
+
+def preset_yaml(config: PipelineConfig) -> str:
+    """The config as preset YAML (round-trips through load_preset)."""
+    return yaml.safe_dump(config.model_dump(mode="json"), sort_keys=False, allow_unicode=True)
+
+
+def _parse_value(text: str) -> Any:
+    """`--set` values are YAML scalars/lists: 60, 0.3, true, [bm25, dense], {bm25: 0.4}."""
+    return yaml.safe_load(text)
+
+
+def with_overrides(config: PipelineConfig, overrides: dict[str, Any]) -> PipelineConfig:
+    """A new config with dotted-path fields replaced, e.g. {"fusion.k": 30}; validated again."""
+    raw = config.model_dump(mode="json")
+    for dotted, value in overrides.items():
+        node = raw
+        parts = dotted.split(".")
+        for part in parts[:-1]:
+            if not isinstance(node, dict) or part not in node:
+                raise PresetError(f"unknown config field {dotted!r}")
+            node = node[part]
+        if not isinstance(node, dict):
+            raise PresetError(f"unknown config field {dotted!r}")
+        node[parts[-1]] = _parse_value(value) if isinstance(value, str) else value
+    return config_from_dict(raw, origin=config.name)
+
+
+def parse_set_options(items: list[str]) -> dict[str, Any]:
+    """Turn CLI `--set key=value` items into an overrides dict."""
+    overrides: dict[str, Any] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise PresetError(f"--set expects key=value, got {item!r}")
+        overrides[key.strip()] = _parse_value(value)
+    return overrides

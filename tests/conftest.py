@@ -1,0 +1,19 @@
+"""Test-wide settings: never touch a model hub, never phone home, keep state in a temp folder."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+
+os.environ["HF_HUB_OFFLINE"] = "1"
+os.environ["HF_DATASETS_OFFLINE"] = "1"
+os.environ["TRANSFORMERS_OFFLINE"] = "1"
+os.environ["RAGAS_DO_NOT_TRACK"] = "true"
+os.environ.setdefault("RAG_WORKBENCH_DATA", tempfile.mkdtemp(prefix="rag-workbench-test-"))
+os.environ.pop("OPENAI_API_KEY", None)
+os.environ.pop("OPENAI_BASE_URL", None)
+os.environ.pop("QDRANT_URL", None)
+
+
+def pytest_configure(config) -> None:  # type: ignore[no-untyped-def]
+    config.addinivalue_line("markers", "slow: loads a real model or builds a larger corpus")
