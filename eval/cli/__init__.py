@@ -1,0 +1,11 @@
+"""Evaluation commands; each module provides `add_parser(subparsers)` and `run(args)`."""
+
+from __future__ import annotations
+
+from rag.cli import dispatch
+
+COMMANDS = {"run": "eval.cli.run", "sweep": "eval.cli.sweep", "bench": "eval.cli.bench"}
+
+
+def main(argv: list[str] | None = None) -> int:
+    return dispatch("python -m eval", COMMANDS, argv)

@@ -1,0 +1,38 @@
+"""Command-line dispatcher: each module in COMMANDS provides `add_parser(subparsers)`, `run(args)`."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+# command name -> module under rag.cli; a new command is a module plus an entry here.
+COMMANDS = {"chunk": "rag.cli.chunk", "ingest": "rag.cli.ingest", "query": "rag.cli.query"}
+
+
+def build_parser(prog: str, commands: dict[str, str]) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=prog)
+    sub = parser.add_subparsers(dest="command", required=True)
+    for name, module_name in commands.items():
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            if exc.name != module_name:
+                raise
+            continue  # command not built yet
+        module.add_parser(sub)
+    return parser
+
+
+def dispatch(prog: str, commands: dict[str, str], argv: list[str] | None = None) -> int:
+    args = build_parser(prog, commands).parse_args(argv)
+    module = importlib.import_module(commands[args.command])
+    try:
+        return int(module.run(args) or 0)
+    except (ValueError, FileNotFoundError) as exc:  # user errors: one clear line, no traceback
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+
+def main(argv: list[str] | None = None) -> int:
+    return dispatch("python -m rag", COMMANDS, argv)
