@@ -41,6 +41,8 @@ class Trace:
     preset: str
     records: list[StageRecord] = field(default_factory=list)
     answer: str | None = None
+    collection: str | None = None  # the collection searched, if any stage opened one
+    config: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))  # full config
 
     def add(self, record: StageRecord) -> None:
         self.records.append(record)
@@ -60,6 +62,14 @@ class Trace:
     def warnings(self) -> list[str]:
         return [f"{r.stage}: {w}" for r in self.records for w in r.warnings]
 
+    @property
+    def status(self) -> StageStatus:
+        """"failed" or "blocked" when a stage was, else "ok"."""
+        for bad in ("failed", "blocked"):
+            if any(r.status == bad for r in self.records):
+                return bad  # type: ignore[return-value]
+        return "ok"
+
     def to_dict(self) -> dict[str, Any]:
         return _jsonable(
             {
@@ -67,9 +77,41 @@ class Trace:
                 "preset": self.preset,
                 "answer": self.answer,
                 "total_ms": self.total_ms,
+                "collection": self.collection,
+                "config": self.config,
                 "records": self.records,
             }
         )
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Trace:
+        """Rebuild a Trace from `to_dict` output; stage inputs/outputs stay plain JSON values
+        (rag.retrieve.base.as_candidates turns exported candidates back into Candidates)."""
+        records = [
+            StageRecord(
+                stage=r["stage"],
+                status=r.get("status", "ok"),
+                settings=MappingProxyType(dict(r.get("settings") or {})),
+                inputs=MappingProxyType(dict(r.get("inputs") or {})),
+                outputs=MappingProxyType(dict(r.get("outputs") or {})),
+                wall_ms=float(r.get("wall_ms") or 0.0),
+                warnings=tuple(r.get("warnings") or ()),
+                reason=r.get("reason", ""),
+            )
+            for r in data.get("records", [])
+        ]
+        return cls(
+            query=data["query"],
+            preset=data["preset"],
+            records=records,
+            answer=data.get("answer"),
+            collection=data.get("collection"),
+            config=MappingProxyType(dict(data.get("config") or {})),
+        )
+
+    @classmethod
+    def from_json(cls, text: str) -> Trace:
+        return cls.from_dict(json.loads(text))
 
     def to_json(self, indent: int | None = 2) -> str:
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ValidationError
 
 from rag.chunking.base import Chunk, Chunker
 from rag.registry import Registry
 
-# name -> (settings model, factory taking the validated settings)
-STRATEGIES: Registry[tuple[type[BaseModel], Any]] = Registry("chunking")
+if TYPE_CHECKING:
+    from rag.embed.base import Embedder
+
+# name -> (settings model, factory taking the validated settings). A settings model with
+# `needs_embedder = True` gets the embedder too: factory(settings, embedder=...).
+STRATEGIES: Registry[tuple[type[BaseModel], Callable[..., Chunker]]] = Registry("chunking")
 
 
 def strategy_settings(name: str, params: dict[str, Any]) -> BaseModel:
@@ -27,10 +32,30 @@ def strategy_settings(name: str, params: dict[str, Any]) -> BaseModel:
         raise ValueError(f"chunking strategy {name!r}: {problems}") from None
 
 
-def get_chunker(name: str, params: dict[str, Any] | None = None) -> Chunker:
+def get_chunker(
+    name: str, params: dict[str, Any] | None = None, *, embedder: Embedder | None = None
+) -> Chunker:
+    """A ready chunker. `embedder` is used by strategies that embed (semantic); the others
+    ignore it, so callers can always pass their shared one. Without it, MiniLM is loaded."""
     settings = strategy_settings(name, params or {})
-    _, factory = STRATEGIES.get(name)
+    settings_cls, factory = STRATEGIES.get(name)
+    if getattr(settings_cls, "needs_embedder", False):
+        return factory(settings, embedder=embedder)
     return factory(settings)
 
 
 __all__ = ["Chunk", "Chunker", "STRATEGIES", "get_chunker", "strategy_settings"]
+
+# Importing a strategy module registers it (last, so the modules can import STRATEGIES).
+from rag.chunking import (  # noqa: E402, F401
+    doc_type,
+    faq,
+    fixed,
+    hierarchical,
+    markdown,
+    parent_child,
+    recursive,
+    semantic,
+    sentence,
+    token,
+)

@@ -1,1 +1,75 @@
-"""Embedding backends behind one interface (see rag/embed/base.py); `get_embedder(cfg)` builds one."""
+"""Embedding backends behind one interface (see rag/embed/base.py); `get_embedder(cfg)` builds one.
+
+Loaded models are shared process-wide (one per backend + model), so every caller — ingest, query,
+eval, pages — pays the load once. Each `get_embedder` call returns a light `TextEmbedder`
+wrapper with its own prefixes, batch size and cache setting.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable
+
+from rag.embed.base import Embedder, EmbeddingBackend, EmbeddingModelError
+from rag.embed.embedder import TextEmbedder, l2_normalize
+from rag.embed.settings import EmbeddingConfig
+from rag.registry import Registry
+
+BackendFactory = Callable[[EmbeddingConfig], EmbeddingBackend]
+BACKENDS: Registry[BackendFactory] = Registry("embedding backend")
+
+
+def _sentence_transformers(cfg: EmbeddingConfig) -> EmbeddingBackend:
+    from rag.embed.sbert import SentenceTransformerBackend
+
+    return SentenceTransformerBackend(cfg)
+
+
+def _fastembed(cfg: EmbeddingConfig) -> EmbeddingBackend:
+    from rag.embed.onnx_fastembed import FastEmbedBackend
+
+    return FastEmbedBackend(cfg)
+
+
+def _openai(cfg: EmbeddingConfig) -> EmbeddingBackend:
+    from rag.embed.openai_compat import OpenAIEmbeddingBackend
+
+    return OpenAIEmbeddingBackend(cfg)
+
+
+BACKENDS.add("sentence-transformers", _sentence_transformers)
+BACKENDS.add("fastembed", _fastembed)
+BACKENDS.add("openai", _openai)
+
+_LOADED: dict[tuple[str, str, str | None, int, str | None], EmbeddingBackend] = {}
+_LOAD_LOCK = threading.Lock()
+
+
+def load_backend(cfg: EmbeddingConfig) -> EmbeddingBackend:
+    """The process-wide backend for this backend + model (+ batch size, which backends hold)."""
+    factory = BACKENDS.get(cfg.backend)
+    # the endpoint is part of an OpenAI-compatible model's identity
+    key = (cfg.backend, cfg.model, cfg.model_path, cfg.batch_size, os.environ.get("OPENAI_BASE_URL"))
+    with _LOAD_LOCK:
+        if key not in _LOADED:
+            _LOADED[key] = factory(cfg)
+        return _LOADED[key]
+
+
+def get_embedder(cfg: EmbeddingConfig) -> TextEmbedder:
+    """An Embedder for `cfg`: batched, cached on disk (cfg.cache), normalized (cfg.normalize)."""
+    return TextEmbedder(load_backend(cfg), cfg)
+
+
+__all__ = [
+    "BACKENDS",
+    "Embedder",
+    "EmbeddingBackend",
+    "EmbeddingConfig",
+    "EmbeddingModelError",
+    "TextEmbedder",
+    "get_embedder",
+    "l2_normalize",
+    "load_backend",
+]

@@ -1,4 +1,4 @@
-"""The Embedder protocol every backend implements."""
+"""The Embedder protocol every embedder implements, and the raw backend protocol beneath it."""
 
 from __future__ import annotations
 
@@ -16,3 +16,20 @@ class Embedder(Protocol):
     def embed_documents(self, texts: list[str]) -> np.ndarray: ...  # shape (n, dim)
 
     def embed_query(self, text: str) -> np.ndarray: ...  # shape (dim,)
+
+
+class EmbeddingBackend(Protocol):
+    """One loaded model: encodes one batch of already-prefixed texts to raw float32 vectors.
+
+    Batching, prefixes, caching, normalization and progress live in `TextEmbedder`, so a new
+    backend only has to turn a list of strings into an (n, dim) array.
+    """
+
+    model_id: str
+    dim: int
+
+    def encode(self, texts: list[str]) -> np.ndarray: ...
+
+
+class EmbeddingModelError(ValueError):
+    """A model that cannot be loaded offline; the message names the setting to change."""

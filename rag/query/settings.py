@@ -1,11 +1,122 @@
-"""Query-understanding section (filled in by the query stages)."""
+"""Query-understanding section: guardrails, intent, classification, routing, rewriting, expansion,
+spelling and the semantic cache. Each part has an offline form; LLM forms run when a chat model
+is configured. Defaults are the seeds' numbers (named beside each)."""
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+ExpansionMethod = Literal["multi_query", "hyde", "step_back", "rag_fusion"]
+
+
+class GuardConfig(BaseModel):
+    """Vexora input guardrails: injection patterns, length limits, sanitization, rate limit."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    enabled: bool = True
+    max_chars: int = Field(2000, ge=1)  # longer input is blocked (or truncated, below)
+    on_too_long: Literal["block", "truncate"] = "block"
+    block_injection: bool = True
+    extra_patterns: list[str] = Field(default_factory=list)  # more regexes that block
+    rate_limit: int | None = Field(30, ge=1)  # queries per user per window; None = off
+    rate_window_s: float = Field(60.0, gt=0)
+
+
+class IntentConfig(BaseModel):
+    """Axiom's 3-layer intent router: hard rules, semantic exemplars, LLM fallback."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    enabled: bool = True
+    semantic_threshold: float = Field(0.85, ge=0, le=1)  # Axiom: cosine >= 0.85 decides
+    llm_confidence: float = Field(0.70, ge=0, le=1)  # Axiom: confidence given to the LLM's label
+    use_llm: bool = True  # ask the LLM below the threshold (when a chat model is configured)
+    default_intent: str = "question"  # below the threshold without an LLM: run retrieval
+
+
+class ClassifyConfig(BaseModel):
+    """002 query classes (SUMMARY/COMPARISON/LIST/ANALYTICAL/FACTUAL) with retrieval hints."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    enabled: bool = True
+    use_llm: bool = False  # the keyword classifier is the 002 default; the LLM is optional
+
+
+class RouteConfig(BaseModel):
+    """Axiom complexity route and Vexora query type, entities and multi-hop flag."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    enabled: bool = True
+    complex_min_words: int = Field(14, ge=1)  # this many words or more counts as complex
+
+
+class RewriteConfig(BaseModel):
+    """Follow-up rewriting from recent messages (Axiom: last 5; Vexora: assistant text cut)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    enabled: bool = True
+    history_messages: int = Field(5, ge=1, le=50)
+    max_assistant_chars: int = Field(500, ge=50)  # Vexora truncates assistant turns to 500
+    use_llm: bool = True
+
+
+class ExpandConfig(BaseModel):
+    """Query expansion (EchoMind multi-query, 002 HyDE / step-back / RAG-Fusion)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    methods: list[ExpansionMethod] = Field(default_factory=list)
+    max_queries: int = Field(4, ge=1, le=10)  # EchoMind: original + variants, up to 4
+    hyde_max_words: int = Field(5, ge=1)  # 002: HyDE for abstract queries under 5 words
+    intent_aware: bool = True  # EchoMind: classify, then rewrite with an intent prompt
+
+
+class SpellConfig(BaseModel):
+    """002 guarded spell correction against the collection's own vocabulary."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    enabled: bool = False
+    min_word_overlap: float = Field(0.5, ge=0, le=1)  # 002: revert under 50% shared words
+    min_char_similarity: float = Field(0.6, ge=0, le=1)  # 002: revert under 60% similar
+    min_word_length: int = Field(4, ge=1)  # shorter words are never corrected
+    min_count: int = Field(2, ge=1)  # a replacement must occur this often in the collection
+
+
+class CacheConfig(BaseModel):
+    """002 semantic cache: dual threshold (precision 0.95, recall 0.85), TTL 300 s, 1,000 entries."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    enabled: bool = False
+    mode: Literal["precision", "recall", "adaptive"] = "adaptive"
+    precision_threshold: float = Field(0.95, ge=0, le=1)
+    recall_threshold: float = Field(0.85, ge=0, le=1)
+    ttl_s: float = Field(300.0, gt=0)
+    capacity: int = Field(1000, ge=1)
+
+    @model_validator(mode="after")
+    def _check(self) -> CacheConfig:
+        if self.recall_threshold > self.precision_threshold:
+            raise ValueError("recall_threshold must not exceed precision_threshold")
+        return self
 
 
 class QueryConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    enabled: bool = False
+    enabled: bool = False  # the understand stage (intent, class, route, rewrite, expand, spell)
+    guard: GuardConfig = Field(default_factory=GuardConfig)
+    intent: IntentConfig = Field(default_factory=IntentConfig)
+    classify: ClassifyConfig = Field(default_factory=ClassifyConfig)
+    route: RouteConfig = Field(default_factory=RouteConfig)
+    rewrite: RewriteConfig = Field(default_factory=RewriteConfig)
+    expand: ExpandConfig = Field(default_factory=ExpandConfig)
+    spell: SpellConfig = Field(default_factory=SpellConfig)
+    cache: CacheConfig = Field(default_factory=CacheConfig)

@@ -51,3 +51,43 @@ class RankedList:
 
     retriever: str
     candidates: tuple[Candidate, ...]
+
+
+@dataclass(frozen=True)
+class SearchQuery:
+    """One text a retrieval stage searches with. Query understanding may add variants
+    (rewrites, multi-query, HyDE); `label` names the variant's lists ("bm25#q2"), and
+    `retrievers` limits it to some retrievers (HyDE text goes to dense only)."""
+
+    text: str
+    label: str = ""  # "" = the user's (possibly rewritten) query
+    retrievers: tuple[str, ...] | None = None  # None = every configured retriever
+
+    def list_name(self, retriever: str) -> str:
+        return f"{retriever}#{self.label}" if self.label else retriever
+
+
+def retriever_family(list_name: str) -> str:
+    """"dense#q2" -> "dense": the retriever behind a list, whatever query variant produced it."""
+    return list_name.split("#", 1)[0]
+
+
+def candidate_from_dict(data: Mapping[str, Any]) -> Candidate:
+    """Rebuild a Candidate from its exported JSON form (Trace.to_dict), e.g. for eval drill-down."""
+    chunk = Chunk(**{**data["chunk"], "metadata": MappingProxyType(dict(data["chunk"]["metadata"]))})
+    hits = {name: RetrieverHit(**hit) for name, hit in data.get("hits", {}).items()}
+    return Candidate(
+        chunk=chunk,
+        score=float(data["score"]),
+        hits=MappingProxyType(hits),
+        contributions=MappingProxyType(dict(data.get("contributions", {}))),
+        stage_scores=MappingProxyType(dict(data.get("stage_scores", {}))),
+        notes=tuple(data.get("notes", ())),
+    )
+
+
+def as_candidates(items: object) -> tuple[Candidate, ...]:
+    """Candidates from a stage record's outputs, whether live objects or exported dicts."""
+    if not isinstance(items, (list, tuple)):
+        raise TypeError(f"expected a list of candidates, got {type(items).__name__}")
+    return tuple(c if isinstance(c, Candidate) else candidate_from_dict(c) for c in items)

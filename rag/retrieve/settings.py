@@ -40,6 +40,10 @@ FusionMethod = Literal["rrf", "weighted_rrf", "relative_score", "dbsf", "convex"
 
 
 class FusionConfig(BaseModel):
+    """How ranked lists merge. `weights` (weighted_rrf) are looked up by list name, then by its
+    retriever family ("dense#q2" falls back to "dense"). `alpha` is the dense share in
+    relative_score / convex, Weaviate's convention: 0 = BM25 only, 1 = vector only."""
+
     model_config = ConfigDict(extra="forbid")
 
     method: FusionMethod = "rrf"
@@ -48,16 +52,46 @@ class FusionConfig(BaseModel):
     alpha: float = Field(0.5, ge=0, le=1)  # weight of dense in relative-score / convex fusion
     normalization: Literal["minmax", "zscore"] = "minmax"
 
+    @model_validator(mode="after")
+    def _check(self) -> FusionConfig:
+        negative = sorted(name for name, w in self.weights.items() if w < 0)
+        if negative:
+            raise ValueError(f"weights must be >= 0; negative for: {', '.join(negative)}")
+        return self
+
+
+ContentType = Literal["glossary", "toc", "image_credits"]
+
 
 class PostprocessConfig(BaseModel):
-    """Optional post-retrieval steps from the seeds; all off by default."""
+    """Optional post-retrieval steps from the seeds; all off by default.
+
+    They run in this order: time window, time decay, tag boost, content penalties, threshold,
+    de-duplication (EchoMind's filter -> decay -> boost order; the threshold sees the final score).
+    """
 
     model_config = ConfigDict(extra="forbid")
 
     threshold: float | None = None  # IntelliDocs 0.3, adaptive (002) 0.40
+    # What the threshold compares: "score" (the current score), a retriever's raw score
+    # ("dense" = cosine, as in IntelliDocs / 002), or a stage score such as "fusion".
+    threshold_on: str = "score"
     threshold_fallback_n: int = Field(0, ge=0)  # keep this many when nothing passes
     content_penalties: bool = False  # glossary -30%, TOC -50%, image credits -40% (002)
-    time_window_hours: float | None = None  # EchoMind 24h / 48h / 1w
-    time_decay_half_life_days: float | None = None
-    tag_boost: dict[str, float] = Field(default_factory=dict)
-    dedupe_threshold: float | None = None  # drop near-duplicates above this cosine (0.95)
+    content_penalty_factors: dict[ContentType, float] = Field(
+        default_factory=lambda: {"glossary": 0.7, "toc": 0.5, "image_credits": 0.6}
+    )
+    time_window_hours: float | None = Field(None, gt=0)  # EchoMind 24h / 48h / 1w (168)
+    time_decay_half_life_days: float | None = Field(None, gt=0)
+    time_decay_floor: float = Field(0.0, ge=0, le=1)  # EchoMind keeps old documents above a floor
+    tag_boost: dict[str, float] = Field(default_factory=dict)  # tag -> +share, e.g. {"policy": 0.2}
+    # EchoMind: score *= 1 + factor * (share of a chunk's tag words found in the query).
+    tag_query_boost: float | None = Field(None, ge=0)
+    dedupe_threshold: float | None = Field(None, gt=0, le=1)  # drop near-duplicates above this cosine (0.95)
+
+    @model_validator(mode="after")
+    def _check(self) -> PostprocessConfig:
+        bad = sorted(k for k, f in self.content_penalty_factors.items() if not 0 <= f <= 1)
+        if bad:
+            raise ValueError(f"content_penalty_factors must lie in [0, 1]; not so for {bad}")
+        return self

@@ -1,0 +1,168 @@
+"""Score a preset on a BEIR dataset: search every query, map chunks to documents, summarize.
+
+Chunk hits map to their BEIR document by the best chunk score (MaxP, Dai & Callan 2019), so
+document-level qrels score any chunker. A query that raises is kept with its error and counted
+in `failed`; the run goes on.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from tqdm import tqdm
+
+from eval.metrics import DEFAULT_METRICS, MetricScores, evaluate, parse_metric
+from eval.shapes import BeirDataset
+from eval.stats import bootstrap_ci
+from rag.retrieve.base import Candidate
+
+# query text -> candidates best first (one searcher per preset, built by eval.collection)
+Searcher = Callable[[str], Sequence[Candidate]]
+
+
+@dataclass(frozen=True)
+class QueryOutcome:
+    """One query's document ranking {doc_id: score}, its latency, or the error it raised."""
+
+    qid: str
+    ranking: Mapping[str, float]
+    latency_ms: float
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class RunSummary:
+    """The figures of one preset's run, in the report's JSON shape (see `as_json`)."""
+
+    preset: str
+    n_queries: int
+    failed: int
+    metrics: Mapping[str, float]  # NaN when every query failed
+    ci95: Mapping[str, tuple[float, float]]
+    latency_ms: Mapping[str, float]
+
+    def as_json(self) -> dict[str, Any]:
+        def num(x: float) -> float | None:  # JSON has no NaN: a failed figure is null
+            return x if math.isfinite(x) else None
+
+        return {
+            "preset": self.preset,
+            "n_queries": self.n_queries,
+            "failed": self.failed,
+            "metrics": {k: num(v) for k, v in self.metrics.items()},
+            "ci95": {k: [num(lo), num(hi)] for k, (lo, hi) in self.ci95.items()},
+            "latency_ms": {k: num(v) for k, v in self.latency_ms.items()},
+        }
+
+
+@dataclass(frozen=True)
+class PresetRun:
+    summary: RunSummary
+    outcomes: tuple[QueryOutcome, ...]
+    scores: Mapping[str, MetricScores]
+
+    def per_query_rows(self, queries: Mapping[str, str]) -> list[dict[str, Any]]:
+        """One JSON-ready row per query: metrics, latency, error, ranking (best first)."""
+        rows = []
+        for outcome in self.outcomes:
+            failures = [s.failed[outcome.qid] for s in self.scores.values()
+                        if outcome.qid in s.failed]
+            ranked = sorted(outcome.ranking.items(), key=lambda kv: (kv[1], kv[0]), reverse=True)
+            rows.append({
+                "preset": self.summary.preset,
+                "qid": outcome.qid,
+                "query": queries.get(outcome.qid, ""),
+                "metrics": {k: s.values.get(outcome.qid) for k, s in self.scores.items()},
+                "latency_ms": outcome.latency_ms,
+                "error": outcome.error or (failures[0] if failures else None),
+                "ranking": [[doc, score if math.isfinite(score) else None] for doc, score in ranked],
+            })
+        return rows
+
+
+def doc_ranking(candidates: Iterable[Candidate], limit: int | None = None) -> dict[str, float]:
+    """{doc_id: best chunk score} in the candidates' order, keeping the first `limit` documents."""
+    ranking: dict[str, float] = {}
+    for candidate in candidates:
+        doc_id = candidate.chunk.doc_id
+        if doc_id in ranking:
+            ranking[doc_id] = max(ranking[doc_id], candidate.score)
+        elif limit is None or len(ranking) < limit:
+            ranking[doc_id] = candidate.score
+    return ranking
+
+
+def search_all(
+    dataset: BeirDataset, searcher: Searcher, label: str = "", limit: int | None = None
+) -> tuple[QueryOutcome, ...]:
+    """Run every query through `searcher` with a progress bar; errors are kept per query."""
+    outcomes = []
+    for qid, text in tqdm(dataset.queries.items(), desc=label or "queries", unit="q"):
+        start = time.perf_counter()
+        try:
+            candidates = searcher(text)
+        except Exception as exc:  # noqa: BLE001 -- recorded per query, counted in "failed"
+            elapsed = (time.perf_counter() - start) * 1000
+            outcomes.append(QueryOutcome(qid, {}, elapsed, f"{type(exc).__name__}: {exc}"))
+            continue
+        elapsed = (time.perf_counter() - start) * 1000
+        outcomes.append(QueryOutcome(qid, doc_ranking(candidates, limit), elapsed))
+    return tuple(outcomes)
+
+
+def summarize(
+    preset: str,
+    dataset: BeirDataset,
+    outcomes: Sequence[QueryOutcome],
+    metrics: Sequence[str] = DEFAULT_METRICS,
+    n_resamples: int = 2000,
+    seed: int = 0,
+) -> PresetRun:
+    """Metrics, bootstrap CIs and latency percentiles over the queries that did not fail."""
+    results = {o.qid: o.ranking for o in outcomes if o.error is None}
+    scores = evaluate(dataset.qrels, results, metrics)
+    failed = {o.qid for o in outcomes if o.error is not None}
+    failed |= {qid for s in scores.values() for qid in s.failed}
+    ci95 = {}
+    for key, s in scores.items():
+        interval = bootstrap_ci([s.values[q] for q in sorted(s.values)], 0.95, n_resamples, seed)
+        ci95[key] = (interval.low, interval.high)
+    latencies = [o.latency_ms for o in outcomes if o.error is None]
+    p50, p95 = np.percentile(latencies, [50, 95]) if latencies else (math.nan, math.nan)
+    summary = RunSummary(
+        preset=preset,
+        n_queries=len(outcomes),
+        failed=len(failed),
+        metrics={k: s.mean for k, s in scores.items()},
+        ci95=ci95,
+        latency_ms={"p50": float(p50), "p95": float(p95)},
+    )
+    return PresetRun(summary, tuple(outcomes), scores)
+
+
+def deepest_cutoff(metrics: Sequence[str]) -> int:
+    """How many documents a run must return for every metric (100 for recall@100)."""
+    return max((parse_metric(m).k or 0 for m in metrics), default=0) or 1000
+
+
+def perquery_path(out: Path) -> Path:
+    return out.with_name(out.stem + ".perquery.jsonl")
+
+
+def write_report(runs: Sequence[PresetRun], queries: Mapping[str, str], out: Path) -> Path:
+    """Write {"runs": [...]} to `out` and one JSON line per (preset, query) beside it."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps({"runs": [r.summary.as_json() for r in runs]}, indent=2) + "\n")
+    side = perquery_path(out)
+    with side.open("w", encoding="utf-8") as handle:
+        for run in runs:
+            for row in run.per_query_rows(queries):
+                handle.write(json.dumps(row, ensure_ascii=False, allow_nan=False) + "\n")
+    return side

@@ -1,0 +1,45 @@
+"""BEIR shapes, the common language of eval/: corpus, queries, qrels and results dicts.
+
+corpus  {doc_id: {"title": str, "text": str}}
+queries {query_id: text}
+qrels   {query_id: {doc_id: relevance}}   (relevance >= 1 counts as relevant)
+results {query_id: {doc_id: score}}       (higher is better)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+Corpus = Mapping[str, Mapping[str, str]]
+Queries = Mapping[str, str]
+Qrels = Mapping[str, Mapping[str, int]]
+Results = Mapping[str, Mapping[str, float]]
+
+
+class DatasetError(ValueError):
+    """A dataset that cannot be loaded; the message names the file, the line and the field."""
+
+    def __init__(
+        self, path: Path | str, problem: str, line: int | None = None, field: str | None = None
+    ) -> None:
+        self.path = str(path)
+        self.line = line
+        self.field = field
+        self.problem = problem
+        where = self.path if line is None else f"{self.path}:{line}"
+        what = f" field {field!r}:" if field else ""
+        super().__init__(f"{where}:{what} {problem}")
+
+
+@dataclass(frozen=True)
+class BeirDataset:
+    """A loaded BEIR folder. `content_hash` covers the files read, so runs can name their data."""
+
+    name: str
+    corpus: Corpus
+    queries: Queries
+    qrels: Qrels
+    content_hash: str
+    source: str = ""

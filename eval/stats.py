@@ -1,0 +1,141 @@
+"""Bootstrap confidence intervals and paired significance tests over per-query metric values.
+
+- CIs: percentile bootstrap of the mean (Efron & Tibshirani 1993, ch. 13), seeded. Resampling
+  indices depend only on (n, n_resamples, seed), so two configurations scored on the same queries
+  in the same order are resampled identically: their intervals are paired.
+- Paired tests (Smucker, Allan & Carterette 2007, "A comparison of statistical significance tests
+  for IR evaluation"): the randomization (permutation) test flips the sign of each query's
+  difference; the paired bootstrap test (Sakai 2006) resamples mean-shifted differences.
+  Both report a two-sided p-value with the +1 correction (Phipson & Smyth 2010).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+
+TestMethod = Literal["randomization", "bootstrap"]
+_BLOCK = 1000  # resamples per block: bounds memory at 1000 x n_queries floats
+
+
+@dataclass(frozen=True)
+class Interval:
+    low: float
+    high: float
+
+    def as_list(self) -> list[float]:
+        return [self.low, self.high]
+
+
+@dataclass(frozen=True)
+class PairedComparison:
+    """B minus A on the queries both scored: mean difference, its CI, and a two-sided p-value."""
+
+    n: int
+    mean_a: float
+    mean_b: float
+    diff: float
+    ci: Interval
+    p_value: float
+    method: TestMethod
+    n_resamples: int
+    wins: int  # queries where B > A
+    losses: int  # queries where B < A
+
+
+def _finite(values: Sequence[float]) -> np.ndarray:
+    array = np.asarray(values, dtype=float)
+    if not np.all(np.isfinite(array)):
+        raise ValueError("values must be finite (failed queries are excluded before statistics)")
+    return array
+
+
+def _blocks(n_resamples: int) -> Iterator[int]:
+    for start in range(0, n_resamples, _BLOCK):
+        yield min(_BLOCK, n_resamples - start)
+
+
+def bootstrap_means(values: Sequence[float], n_resamples: int = 2000, seed: int = 0) -> np.ndarray:
+    """Means of `n_resamples` resamples (with replacement) of `values`; seeded."""
+    array = _finite(values)
+    if array.size == 0:
+        return np.full(n_resamples, math.nan)
+    rng = np.random.default_rng(seed)
+    means = [
+        array[rng.integers(0, array.size, size=(size, array.size))].mean(axis=1)
+        for size in _blocks(n_resamples)
+    ]
+    return np.concatenate(means)
+
+
+def bootstrap_ci(
+    values: Sequence[float], confidence: float = 0.95, n_resamples: int = 2000, seed: int = 0
+) -> Interval:
+    """Percentile bootstrap CI of the mean; (nan, nan) for no values."""
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence must be in (0, 1), got {confidence}")
+    means = bootstrap_means(values, n_resamples, seed)
+    if np.isnan(means).any():
+        return Interval(math.nan, math.nan)
+    tail = (1 - confidence) / 2 * 100
+    low, high = np.percentile(means, [tail, 100 - tail])
+    return Interval(float(low), float(high))
+
+
+def _randomization_p(diffs: np.ndarray, n_resamples: int, rng: np.random.Generator) -> float:
+    observed = abs(diffs.mean())
+    extreme = 0
+    for size in _blocks(n_resamples):
+        signs = rng.choice((-1.0, 1.0), size=(size, diffs.size))
+        extreme += int(np.sum(np.abs((signs * diffs).mean(axis=1)) >= observed - 1e-12))
+    return (extreme + 1) / (n_resamples + 1)
+
+
+def _bootstrap_p(diffs: np.ndarray, n_resamples: int, rng: np.random.Generator) -> float:
+    observed = abs(diffs.mean())
+    shifted = diffs - diffs.mean()  # the null: no mean difference
+    extreme = 0
+    for size in _blocks(n_resamples):
+        idx = rng.integers(0, diffs.size, size=(size, diffs.size))
+        extreme += int(np.sum(np.abs(shifted[idx].mean(axis=1)) >= observed - 1e-12))
+    return (extreme + 1) / (n_resamples + 1)
+
+
+def paired_test(
+    a: Mapping[str, float],
+    b: Mapping[str, float],
+    method: TestMethod = "randomization",
+    n_resamples: int = 10_000,
+    confidence: float = 0.95,
+    seed: int = 0,
+) -> PairedComparison:
+    """Compare configuration B with A on their shared queries (per-query values keyed by qid)."""
+    shared = sorted(a.keys() & b.keys())
+    if not shared:
+        raise ValueError("the two runs share no scored query")
+    va = _finite([a[q] for q in shared])
+    vb = _finite([b[q] for q in shared])
+    diffs = vb - va
+    rng = np.random.default_rng(seed)
+    if method == "randomization":
+        p_value = _randomization_p(diffs, n_resamples, rng)
+    elif method == "bootstrap":
+        p_value = _bootstrap_p(diffs, n_resamples, rng)
+    else:
+        raise ValueError(f"unknown test method {method!r}; valid: randomization, bootstrap")
+    return PairedComparison(
+        n=len(shared),
+        mean_a=float(va.mean()),
+        mean_b=float(vb.mean()),
+        diff=float(diffs.mean()),
+        ci=bootstrap_ci(diffs, confidence, min(n_resamples, 10_000), seed),
+        p_value=p_value,
+        method=method,
+        n_resamples=n_resamples,
+        wins=int(np.sum(diffs > 0)),
+        losses=int(np.sum(diffs < 0)),
+    )

@@ -1,0 +1,77 @@
+"""One chunk per question–answer pair, never splitting a question from its answer
+(EchoMind FAQ chunker, seed 001 §2.4.1: cut before each question, cap 8000 chars)."""
+
+from __future__ import annotations
+
+import re
+
+from pydantic import Field
+
+from rag.chunking import STRATEGIES
+from rag.chunking.base import Chunk
+from rag.chunking.recursive import split_recursive
+from rag.chunking.settings import StrategySettings
+from rag.chunking.spans import Span, make_chunk, trim
+from rag.documents.base import Document
+
+# Explicit markers: "Q: …", "Q1.", "Question: …", "Question 2) …", optionally numbered/bulleted.
+_MARKED = re.compile(
+    r"^[ \t]*(?:(?:\d+[.)]|[-*•])[ \t]*)?(?:\*\*)?(?:Q\d*|Question(?:[ \t]*\d+)?)[ \t]*[:.)]",
+    re.IGNORECASE | re.MULTILINE,
+)
+# Markdown headings that ask something: "## How do I reset my password?"
+_HEADING_QUESTION = re.compile(r"^[ \t]{0,3}#{1,6}[ \t]+.*\?[ \t#]*$", re.MULTILINE)
+# Any line ending with "?" that is not an answer line ("A: Why? Because…").
+_LINE_QUESTION = re.compile(r"^(?![ \t]*(?:A\d*|Answer)[ \t]*[:.)])[ \t]*\S.*\?[ \t*]*$", re.MULTILINE)
+
+
+def question_starts(text: str) -> list[int]:
+    """Offsets where a question begins. When explicit markers (Q:, Question N:) exist, only
+    they and question headings count, so a '?' inside an answer does not start a new pair."""
+    marked = [m.start() for m in _MARKED.finditer(text)]
+    headings = [m.start() for m in _HEADING_QUESTION.finditer(text)]
+    if marked:
+        return sorted(set(marked + headings))
+    return sorted({m.start() for m in _LINE_QUESTION.finditer(text)} | set(headings))
+
+
+def _first_line(text: str, span: Span) -> str:
+    line_end = text.find("\n", span.start, span.end)
+    return text[span.start : line_end if line_end != -1 else span.end].strip()
+
+
+class FaqSettings(StrategySettings):
+    max_chars: int = Field(8000, ge=1, description="a longer pair is split into parts")
+
+
+class FaqChunker:
+    """Text before the first question is an intro chunk; a pair over `max_chars` is split."""
+
+    name = "faq"
+
+    def __init__(self, settings: FaqSettings) -> None:
+        self.settings = settings
+
+    def chunk(self, document: Document) -> list[Chunk]:
+        text = document.text
+        starts = question_starts(text)
+        cuts = [0, *[s for s in starts if s > 0], len(text)]
+        chunks: list[Chunk] = []
+        for block_start, block_end in zip(cuts, cuts[1:], strict=False):
+            block = trim(text, block_start, block_end)
+            if block is None:
+                continue
+            is_pair = block_start in starts
+            meta = {"kind": "qa" if is_pair else "intro"}
+            if is_pair:
+                meta["question"] = _first_line(text, block)
+            parts = split_recursive(text, block.start, block.end, self.settings.max_chars)
+            for part_no, span in enumerate(parts):
+                extra = {**meta, "part": part_no, "parts": len(parts)} if len(parts) > 1 else meta
+                chunks.append(
+                    make_chunk(document, span, strategy=self.name, index=len(chunks), metadata=extra)
+                )
+        return chunks
+
+
+STRATEGIES.add("faq", (FaqSettings, FaqChunker))

@@ -1,0 +1,1 @@
+"""Context building: parent/document expansion, compression, de-duplication, ordering, token budget."""

@@ -1,0 +1,64 @@
+"""Build the context for one query: relevance gate (EchoMind no-RAG fallback), expansion,
+compression, sentence de-duplication, token budget (002), ordering and [Source N] numbering."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rag.context.base import BuiltContext, ChunkLookup, ContextStep
+from rag.context.budget import allot, fit_blocks, fit_history, make_budget
+from rag.context.compress import COMPRESSORS
+from rag.context.expand import EXPANSIONS
+from rag.context.order import dedupe_sentences, order_blocks
+from rag.context.settings import ContextConfig
+from rag.context.tokens import TokenCounter, default_counter
+from rag.generate.base import ChatModel, Message
+from rag.retrieve.base import Candidate
+
+
+def build_context(
+    query: str,
+    candidates: Sequence[Candidate],
+    settings: ContextConfig,
+    *,
+    lookup: ChunkLookup | None = None,
+    chat: ChatModel | None = None,
+    system_prompt: str = "",
+    history: Sequence[Message] = (),
+    counter: TokenCounter | None = None,
+) -> BuiltContext:
+    """The context as it will be sent. Pure: candidates are never modified."""
+    counter = counter or default_counter()
+    allotted = allot(settings.context_window, settings.budget)
+    kept_history = fit_history(history, allotted["history"], counter)
+    best = max((c.score for c in candidates), default=None)
+
+    def result(blocks: Sequence, steps: list[ContextStep], no_rag: bool = False, reason: str = "",
+               dropped: int = 0, truncated: int = 0) -> BuiltContext:
+        budget = make_budget(settings.context_window, settings.budget, counter, system_prompt,
+                             kept_history, blocks, dropped, truncated)
+        return BuiltContext(query, tuple(blocks), budget, tuple(steps), no_rag, reason, best,
+                            settings.model_dump(), kept_history)
+
+    if not candidates:
+        return result([], [ContextStep("gate", 0, 0, "nothing retrieved")], True,
+                      "nothing was retrieved")
+    threshold = settings.relevance_threshold
+    if threshold is not None and best is not None and best < threshold:
+        reason = f"best score {best:.3f} < relevance threshold {threshold}"
+        return result([], [ContextStep("gate", len(candidates), 0, reason)], True, reason)
+
+    top = list(candidates[: settings.top_k])
+    steps = [ContextStep("gate", len(candidates), len(top), f"top {settings.top_k} taken")]
+    blocks, step = EXPANSIONS.get(settings.expansion)(top, lookup, settings)
+    steps.append(step)
+    blocks, step = COMPRESSORS.get(settings.compression)(query, blocks, chat)
+    steps.append(step)
+    if settings.dedupe_jaccard is not None:
+        blocks, step = dedupe_sentences(blocks, settings.dedupe_jaccard)
+        steps.append(step)
+    fitted = fit_blocks(blocks, allotted["chunks"], counter)
+    steps.append(fitted.step)
+    ordered, step = order_blocks(settings.ordering, fitted.blocks)
+    steps.append(step)
+    return result(ordered, steps, dropped=fitted.dropped, truncated=fitted.truncated)

@@ -1,0 +1,113 @@
+"""Context compression (EchoMind): keep only the sentences that answer the question, marking
+[Partial] / [Conflicting] excerpts. Offline: query-overlap sentence filtering; online: the LLM."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+
+from rag.context.base import ContextBlock, ContextStep
+from rag.context.text import content_words, split_sentences
+from rag.generate.base import ChatModel, LLMError, Message
+from rag.registry import Registry
+
+Compressor = Callable[[str, Sequence[ContextBlock], ChatModel | None],
+                      tuple[list[ContextBlock], ContextStep]]
+COMPRESSORS: Registry[Compressor] = Registry("context compression")
+
+MARKERS = ("[Partial]", "[Conflicting]")
+_MARKER = re.compile(r"^\s*\[(Partial|Conflicting)\]\s*:?\s*", re.I)
+
+COMPRESS_PROMPT = """Question: {question}
+
+Excerpt:
+{excerpt}
+
+Copy, verbatim, only the sentences of the excerpt that are directly needed to answer the question.
+Start with "[Partial]: " if the excerpt answers only part of the question, and with
+"[Conflicting]: " if it contradicts itself or common facts stated elsewhere. If nothing in the
+excerpt helps, reply exactly NONE."""
+
+
+@COMPRESSORS.register("none")
+def no_compression(query: str, blocks: Sequence[ContextBlock],
+                   chat: ChatModel | None = None) -> tuple[list[ContextBlock], ContextStep]:
+    return list(blocks), ContextStep("compress:none", len(blocks), len(blocks))
+
+
+def _filter_block(query_words: set[str], block: ContextBlock) -> ContextBlock | None:
+    sentences = split_sentences(block.text)
+    kept = [s for s in sentences if query_words & set(content_words(s.text))]
+    if not kept:
+        return None
+    covered = query_words & set(content_words(" ".join(s.text for s in kept)))
+    partial = ("[Partial]",) if len(covered) < len(query_words) / 2 else ()
+    text = " ".join(s.text for s in kept)
+    return replace(block, text=text, verbatim=block.verbatim and len(kept) == len(sentences),
+                   markers=partial)
+
+
+@COMPRESSORS.register("sentence_filter")
+def sentence_filter(query: str, blocks: Sequence[ContextBlock],
+                    chat: ChatModel | None = None) -> tuple[list[ContextBlock], ContextStep]:
+    """Offline: keep sentences sharing a content word with the query; [Partial] when the kept
+    sentences cover under half of the query's content words. Blocks with nothing kept are dropped."""
+    query_words = set(content_words(query))
+    if not query_words:
+        return list(blocks), ContextStep("compress:sentence_filter", len(blocks), len(blocks),
+                                         warnings=("query has no content words: not compressed",))
+    out = [b for b in (_filter_block(query_words, b) for b in blocks) if b is not None]
+    if blocks and not out:  # never compress the context away entirely
+        return list(blocks), ContextStep(
+            "compress:sentence_filter", len(blocks), len(blocks),
+            warnings=("no sentence shares a word with the query: kept the blocks uncompressed",))
+    before = sum(len(b.text) for b in blocks)
+    after = sum(len(b.text) for b in out)
+    detail = f"{before} → {after} characters; {len(blocks) - len(out)} block(s) dropped"
+    return out, ContextStep("compress:sentence_filter", len(blocks), len(out), detail)
+
+
+def parse_compressed(text: str) -> tuple[str, tuple[str, ...]] | None:
+    """The LLM's reply as (text, markers), or None for NONE / nothing."""
+    markers: list[str] = []
+    body = text.strip()
+    while (match := _MARKER.match(body)) is not None:
+        markers.append(f"[{match.group(1).capitalize()}]")
+        body = body[match.end():]
+    body = _MARKER.sub("", body).strip()
+    if not body or body.upper().rstrip(".") == "NONE":
+        return None
+    return body, tuple(dict.fromkeys(markers))
+
+
+@COMPRESSORS.register("llm")
+def llm_compression(query: str, blocks: Sequence[ContextBlock],
+                    chat: ChatModel | None = None) -> tuple[list[ContextBlock], ContextStep]:
+    """EchoMind's compress(question, chunk): one LLM call per block; on failure the block is
+    filtered offline instead and the failure is named in the step's warnings."""
+    if chat is None:
+        out, step = sentence_filter(query, blocks)
+        return out, replace(step, name="compress:llm",
+                            warnings=("no LLM endpoint: used offline sentence filtering",
+                                      *step.warnings))
+    out: list[ContextBlock] = []
+    warnings: list[str] = []
+    query_words = set(content_words(query))
+    for block in blocks:
+        prompt = COMPRESS_PROMPT.format(question=query, excerpt=block.text)
+        try:
+            reply = chat.chat([Message("user", prompt)]).text
+        except LLMError as exc:
+            warnings.append(f"block {block.chunk_id}: LLM {exc.kind}, filtered offline")
+            kept = _filter_block(query_words, block) if query_words else block
+            if kept is not None:
+                out.append(kept)
+            continue
+        parsed = parse_compressed(reply)
+        if parsed is not None:
+            body, markers = parsed
+            out.append(replace(block, text=body, markers=markers,
+                               verbatim=block.verbatim and body == block.text))
+    detail = f"{len(blocks) - len(out)} block(s) judged irrelevant (NONE)"
+    return out, ContextStep("compress:llm", len(blocks), len(out), detail, tuple(warnings))

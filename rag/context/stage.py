@@ -1,0 +1,67 @@
+"""Pipeline stage "context": build the context from the final candidates (see rag.context.builder)."""
+
+from __future__ import annotations
+
+from rag.config import PipelineConfig
+from rag.context.base import BuiltContext, ChunkTable
+from rag.context.builder import build_context
+from rag.generate.base import Message
+from rag.generate.llm import make_client
+from rag.generate.prompts import choose_template, system_prompt
+from rag.generate.streaming import SINK
+from rag.pipeline import STAGES, PipelineState, StageEnv, StageResult, StageSpec
+
+
+def query_class(state: PipelineState) -> str | None:
+    """The query class or intent the understand stage found, if it exposes one."""
+    found = state.artifacts.get("understand")
+    for name in ("query_class", "intent"):
+        value = getattr(found, name, None)
+        if isinstance(value, str):
+            return value
+        if isinstance(getattr(value, "intent", None), str):  # e.g. an IntentResult
+            return str(value.intent)
+    return None
+
+
+def conversation_messages(env: StageEnv) -> tuple[Message, ...]:
+    return tuple(Message(t.role, t.content) for t in env.conversation  # type: ignore[arg-type]
+                 if t.role in ("system", "user", "assistant"))
+
+
+def run_context(state: PipelineState, env: StageEnv) -> StageResult:
+    config = env.config
+    settings = config.context
+    # Parents and siblings come from the collection; only expansions need it.
+    lookup = ChunkTable(env.collection().chunks()) if settings.expansion != "none" else None
+    chat, note = make_client(config.generation) if settings.compression == "llm" else (None, "")
+    template = choose_template(state.query, config.generation.template, query_class(state))
+    built = build_context(
+        state.query, state.candidates, settings, lookup=lookup, chat=chat,
+        system_prompt=system_prompt(template, config.generation.suggested_questions),
+        history=conversation_messages(env),
+    )
+    sink = SINK.get()
+    if sink is not None:
+        sink.context_ready(built)
+    outputs = {
+        "blocks": built.blocks, "rendered": built.render(), "budget": built.budget,
+        "steps": built.steps, "no_rag": built.no_rag, "best_score": built.best_score,
+        "history_messages": len(built.history),
+    }
+    warnings = built.warnings + ((note,) if note else ())
+    status = "fallback" if built.no_rag else "ok"
+    reason = f"no-RAG fallback: {built.reason}" if built.no_rag else ""
+    inputs = {"candidates": len(state.candidates), "template": template}
+    return StageResult(state.with_artifact("context", built), outputs, inputs, status, warnings, reason)
+
+
+def _off(config: PipelineConfig) -> str | None:
+    return None if config.context.enabled else "context.enabled is false"
+
+
+def built_context(state: PipelineState) -> BuiltContext | None:
+    return state.artifact("context", BuiltContext)
+
+
+STAGES.add("context", StageSpec("context", run_context, _off, settings=lambda c: c.context))

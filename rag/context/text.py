@@ -1,0 +1,79 @@
+"""Sentence spans, content words, trigrams and Jaccard overlap shared by context, generation and grounding."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# EchoMind's sentence boundary: . ! ? followed by whitespace, or a blank line; we also break on
+# single newlines that start list items, so bullet answers split into one claim per line.
+_BOUNDARY = re.compile(r"(?<=[.!?])[\"')\]]*\s+|\n\s*\n+|\n(?=\s*(?:[-*•]|\d+[.)])\s)")
+_WORD = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?")
+_CITATION = re.compile(r"\[Source \d+(?:\s*,\s*\d+)*\]")
+
+# A compact English stopword list (NLTK's, minus negations that change a claim's meaning).
+STOPWORDS = frozenset(
+    """a about above after again against all am an and any are as at be because been before being
+    below between both but by can could did do does doing down during each few for from further had
+    has have having he her here hers herself him himself his how i if in into is it its itself just
+    me more most my myself of off on once only or other our ours ourselves out over own same she
+    should so some such than that the their theirs them themselves then there these they this those
+    through to too under until up very was we were what when where which while who whom why will
+    with would you your yours yourself yourselves also may might must shall us it's i'm""".split()
+)
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """`text == source[start:end]` for the string it was split from."""
+
+    text: str
+    start: int
+    end: int
+
+
+def split_sentences(text: str) -> list[Sentence]:
+    """Sentences with character offsets; surrounding whitespace is trimmed, empty pieces dropped."""
+    sentences: list[Sentence] = []
+    position = 0
+    for match in [*_BOUNDARY.finditer(text), None]:
+        end = match.start() if match else len(text)
+        # keep closing quotes/brackets that the boundary regex consumed after the punctuation
+        if match:
+            end += len(match.group(0)) - len(match.group(0).lstrip("\"')]"))
+        piece = text[position:end]
+        stripped = piece.strip()
+        if stripped:
+            start = position + piece.index(stripped)
+            sentences.append(Sentence(stripped, start, start + len(stripped)))
+        position = match.end() if match else len(text)
+    return sentences
+
+
+def strip_citations(text: str) -> str:
+    return _CITATION.sub("", text)
+
+
+def words(text: str) -> list[str]:
+    """Lower-cased word tokens, citations removed."""
+    return _WORD.findall(strip_citations(text).lower())
+
+
+def content_words(text: str) -> list[str]:
+    """Words that carry meaning: not stopwords, not single characters."""
+    return [w for w in words(text) if w not in STOPWORDS and len(w) > 1]
+
+
+def trigrams(tokens: list[str]) -> set[tuple[str, str, str]]:
+    return {tuple(tokens[i : i + 3]) for i in range(len(tokens) - 2)}  # type: ignore[misc]
+
+
+def content_trigrams(text: str) -> set[tuple[str, str, str]]:
+    """Axiom: word trigrams that hold at least two content words."""
+    return {t for t in trigrams(words(text)) if sum(w not in STOPWORDS for w in t) >= 2}
+
+
+def jaccard(a: set[str], b: set[str]) -> float:
+    """|a ∩ b| / |a ∪ b|; 0 for two empty sets."""
+    union = a | b
+    return len(a & b) / len(union) if union else 0.0

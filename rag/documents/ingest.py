@@ -1,0 +1,85 @@
+"""Batches of files in, Documents plus one report line per file out; a bad file never stops the batch."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from functools import partial
+from pathlib import Path
+
+from rag.documents.base import Document, IngestLine, IngestReport
+from rag.documents.errors import DocumentError
+from rag.documents.parse import parse_bytes, parse_file
+from rag.documents.settings import DocumentsConfig
+
+log = logging.getLogger(__name__)
+# progress(done, total, source) after each file, for st.progress or tqdm.
+Progress = Callable[[int, int, str], None]
+_Job = tuple[str, Callable[[], Document]]
+
+
+def expand_paths(paths: Sequence[Path | str]) -> list[Path]:
+    """Files as given, folders walked recursively in sorted order (hidden files and folders left out)."""
+    files: list[Path] = []
+    for path in map(Path, paths):
+        if path.is_dir():
+            files += sorted(
+                p for p in path.rglob("*")
+                if p.is_file() and not any(part.startswith(".") for part in p.relative_to(path).parts)
+            )
+        else:
+            files.append(path)  # missing files get their own report line
+    return files
+
+
+def _run(jobs: Sequence[_Job], progress: Progress | None) -> IngestReport:
+    documents: list[Document] = []
+    lines: list[IngestLine] = []
+    first_source: dict[str, str] = {}  # content hash -> source that brought it in
+    for done, (source, job) in enumerate(jobs, start=1):
+        outcome = _attempt(source, job)
+        if isinstance(outcome, IngestLine):
+            lines.append(outcome)
+        elif (earlier := first_source.get(outcome.metadata.content_hash)) is not None:
+            lines.append(IngestLine(source, "skipped", f"same content as {earlier}", "nothing to do"))
+        else:
+            first_source[outcome.metadata.content_hash] = source
+            documents.append(outcome)
+            lines.append(IngestLine(source, "ok", doc_id=outcome.doc_id, chars=len(outcome.text)))
+        if progress is not None:
+            progress(done, len(jobs), source)
+    return IngestReport(tuple(documents), tuple(lines))
+
+
+def _attempt(source: str, job: Callable[[], Document]) -> Document | IngestLine:
+    """The document, or the skipped line saying why not."""
+    try:
+        return job()
+    except DocumentError as exc:
+        return IngestLine(source, "skipped", exc.problem, exc.action)
+    except Exception as exc:  # a parser library crashing on odd input must not cost the batch
+        log.exception("unexpected failure parsing %s", source)
+        return IngestLine(
+            source,
+            "skipped",
+            f"parser crashed ({type(exc).__name__}: {exc})",
+            "re-export the file; if it opens fine elsewhere, report it as a workbench bug",
+        )
+
+
+def ingest_paths(
+    paths: Sequence[Path | str], config: DocumentsConfig | None = None, progress: Progress | None = None
+) -> IngestReport:
+    """Parse files and folders (recursively); every file gets exactly one IngestLine."""
+    config = config or DocumentsConfig()
+    jobs = [(str(path), partial(parse_file, path, config)) for path in expand_paths(paths)]
+    return _run(jobs, progress)
+
+
+def ingest_uploads(
+    files: Sequence[tuple[str, bytes]], config: DocumentsConfig | None = None, progress: Progress | None = None
+) -> IngestReport:
+    """Parse in-memory uploads (e.g. Streamlit's UploadedFile name and getvalue())."""
+    config = config or DocumentsConfig()
+    jobs = [(name, partial(parse_bytes, name, data, config)) for name, data in files]
+    return _run(jobs, progress)

@@ -1,0 +1,92 @@
+"""HTML via BeautifulSoup: scripts and styles dropped, blocks and headings kept as their own lines."""
+
+from __future__ import annotations
+
+import re
+from types import MappingProxyType
+
+from bs4 import BeautifulSoup, Comment, Declaration, Doctype, NavigableString, ProcessingInstruction, Tag
+
+from rag.documents.errors import DocumentError
+from rag.documents.parsers.base import PARSERS, ParsedText
+
+_DROP = frozenset({"script", "style", "noscript", "template", "svg", "iframe", "head", "object"})
+_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+_PARAGRAPHS = _HEADINGS | frozenset(
+    "p pre table ul ol dl blockquote section article header footer nav aside main figure form hr div "
+    "address details summary figcaption caption".split()
+)
+_LINES = frozenset({"li", "tr", "dt", "dd", "br", "option"})
+_CELLS = frozenset({"td", "th"})
+_SKIPPED_STRINGS = (Comment, Doctype, Declaration, ProcessingInstruction)
+_BLANK_RUNS = re.compile(r"\n{3,}")
+
+
+def _newlines(tag: Tag) -> int:
+    """How many newlines a block boundary needs: 2 around paragraphs, 1 around list items and rows."""
+    if tag.name in _PARAGRAPHS:
+        return 2
+    return 1 if tag.name in _LINES else 0
+
+
+def _join(parts: list[str | int]) -> str:
+    """Adjacent boundaries merge (the larger wins), so nested blocks never stack blank lines."""
+    out: list[str] = []
+    pending = 0
+    for part in parts:
+        if isinstance(part, int):
+            pending = max(pending, part)
+        elif part:
+            if pending and out:
+                out.append("\n" * pending)
+            pending = 0
+            out.append(part)
+    return "".join(out)
+
+
+def visible_text(root: Tag) -> str:
+    """Walk the tree without recursion (deep real-world HTML overflows Python's stack)."""
+    parts: list[str | int] = []  # text, or a block boundary's newline count
+    stack: list[tuple[Tag | NavigableString, bool]] = [(root, False)]
+    while stack:
+        node, closing = stack.pop()
+        if isinstance(node, NavigableString):
+            if not isinstance(node, _SKIPPED_STRINGS):
+                in_pre = node.find_parent("pre") is not None
+                parts.append(str(node) if in_pre else re.sub(r"\s+", " ", str(node)))
+            continue
+        if closing:
+            parts.append(_newlines(node))
+            continue
+        if node.name in _DROP:
+            continue
+        if node.name in _CELLS and node.find_previous_sibling(_CELLS) is not None:
+            parts.append(" | ")
+        parts.append(_newlines(node))
+        stack.append((node, True))
+        stack.extend((child, False) for child in reversed(node.contents))
+    lines = (" ".join(line.split()) for line in _join(parts).split("\n"))
+    return _BLANK_RUNS.sub("\n\n", "\n".join(lines)).strip()
+
+
+def _title(soup: BeautifulSoup) -> str | None:
+    for tag in (soup.title, soup.find("h1")):
+        if tag is not None and tag.get_text(strip=True):
+            return " ".join(tag.get_text(" ").split())
+    return None
+
+
+@PARSERS.register(".html")
+def parse_html(data: bytes, name: str) -> ParsedText:
+    """The encoding is what BeautifulSoup found (BOM, <meta charset>, or detection)."""
+    soup = BeautifulSoup(data, "lxml")
+    body = soup.body or soup
+    text = visible_text(body)
+    if not text:
+        raise DocumentError("HTML has no visible text", "check that the page is not built by JavaScript")
+    headings = len(body.find_all(list(_HEADINGS)))
+    extra = {"headings": headings}
+    return ParsedText(text, _title(soup), (), soup.original_encoding, None, MappingProxyType(extra))
+
+
+PARSERS.add(".htm", parse_html)

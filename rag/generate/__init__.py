@@ -1,0 +1,1 @@
+"""Generation: OpenAI-compatible client (retries, breaker, fallback), offline extractive answerer, prompts."""

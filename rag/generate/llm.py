@@ -1,0 +1,233 @@
+"""One OpenAI-compatible chat client (plain and streaming) with timeouts, exponential backoff with
+jitter on 429 / 5xx / timeouts, a circuit breaker per endpoint and a fallback provider (002)."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+
+import httpx2
+import openai
+
+from rag.generate.base import Attempt, Completion, FailureKind, LLMError, Message
+from rag.generate.breaker import CircuitBreaker, breaker_for
+from rag.generate.settings import GenerationConfig
+
+RETRYABLE: frozenset[FailureKind] = frozenset({"rate_limit", "server", "timeout", "connection"})
+NO_KEY = "not-needed"  # local servers (Ollama, vLLM) accept any key; the SDK insists on one
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    """Where to send calls. The key is excluded from repr and from `describe()`."""
+
+    name: str  # "primary" or "fallback"
+    base_url: str
+    model: str
+    api_key: str = field(default=NO_KEY, repr=False)
+
+    def describe(self) -> dict[str, str]:
+        return {"name": self.name, "base_url": self.base_url, "model": self.model}
+
+
+def endpoints_from(settings: GenerationConfig, env: Mapping[str, str] | None = None) -> tuple[Endpoint, ...]:
+    """Primary and (when configured) fallback endpoints from the environment variables the
+    settings name; empty when no base URL is set."""
+    env = os.environ if env is None else env
+    endpoints = []
+    if url := env.get(settings.base_url_env):
+        endpoints.append(Endpoint("primary", url, settings.model, env.get(settings.api_key_env) or NO_KEY))
+    fallback_url = env.get(settings.fallback_base_url_env) or (url if settings.fallback_model else None)
+    if fallback_url and settings.fallback_model:
+        key = env.get(settings.fallback_api_key_env) or env.get(settings.api_key_env) or NO_KEY
+        endpoints.append(Endpoint("fallback", fallback_url, settings.fallback_model, key))
+    return tuple(endpoints)
+
+
+def classify(exc: BaseException) -> FailureKind:
+    """Map an SDK / transport / parsing exception to a failure kind."""
+    if isinstance(exc, openai.RateLimitError):
+        return "rate_limit"
+    if isinstance(exc, openai.APIStatusError):
+        return "server" if exc.status_code >= 500 else "client_error"
+    if isinstance(exc, (openai.APITimeoutError, httpx2.TimeoutException)):
+        return "timeout"
+    if isinstance(exc, (openai.APIConnectionError, httpx2.TransportError)):
+        return "connection"
+    return "invalid_response"  # JSON errors, validation errors, missing fields
+
+
+# What one call can raise that we classify; anything else is a bug and propagates.
+CALL_ERRORS = (openai.OpenAIError, httpx2.HTTPError, json.JSONDecodeError, KeyError,
+               IndexError, AttributeError, TypeError)
+
+
+class LLMClient:
+    """Calls go to the primary endpoint, then the fallback; each with retries, behind its breaker."""
+
+    def __init__(self, settings: GenerationConfig, endpoints: Sequence[Endpoint] | None = None,
+                 sleep: Callable[[float], None] = time.sleep, rng: random.Random | None = None) -> None:
+        self.settings = settings
+        self.endpoints = tuple(endpoints) if endpoints is not None else endpoints_from(settings)
+        if not self.endpoints:
+            raise LLMError("not_configured",
+                           f"no LLM endpoint: set {settings.base_url_env} (generation.base_url_env)")
+        self._sleep = sleep
+        self._rng = rng or random.Random()
+        self._sdk: dict[str, openai.OpenAI] = {}
+
+    # -- public API ----------------------------------------------------------------------------
+    def chat(self, messages: Sequence[Message], max_tokens: int | None = None) -> Completion:
+        """A complete answer, or LLMError naming the last failure and listing every attempt."""
+        stream = LLMStream(self, messages, max_tokens, streaming=False)
+        for _ in stream:
+            pass
+        return stream.completion()
+
+    def stream(self, messages: Sequence[Message], max_tokens: int | None = None) -> LLMStream:
+        """Tokens as they arrive; `completion()` afterwards says who answered after which attempts."""
+        return LLMStream(self, messages, max_tokens, streaming=True)
+
+    def breaker(self, endpoint: Endpoint) -> CircuitBreaker:
+        s = self.settings
+        return breaker_for(f"{endpoint.base_url}|{endpoint.model}", s.breaker_failures,
+                           s.breaker_cooldown_s)
+
+    def describe(self) -> list[dict[str, str]]:
+        """Endpoints and breaker states for a trace (no keys)."""
+        return [{**e.describe(), "breaker": self.breaker(e).state} for e in self.endpoints]
+
+    # -- internals ------------------------------------------------------------------------------
+    def backoff(self, attempt: int, retry_after: float | None = None) -> float:
+        """Exponential backoff with jitter (Brooker, AWS Architecture Blog 2015): base·2^(n-1),
+        capped, of which a `jitter` fraction is drawn uniformly; a server's Retry-After wins."""
+        s = self.settings
+        delay = min(s.backoff_max_s, s.backoff_base_s * 2 ** (attempt - 1))
+        if retry_after is not None:
+            return min(s.backoff_max_s, retry_after)
+        return delay * (1 - s.jitter) + self._rng.uniform(0, delay * s.jitter)
+
+    def sdk(self, endpoint: Endpoint) -> openai.OpenAI:
+        if endpoint.name not in self._sdk:
+            # max_retries=0: we retry ourselves so that every attempt lands in the trace
+            self._sdk[endpoint.name] = openai.OpenAI(
+                base_url=endpoint.base_url, api_key=endpoint.api_key,
+                timeout=self.settings.timeout_s, max_retries=0,
+            )
+        return self._sdk[endpoint.name]
+
+    def redact(self, text: str) -> str:
+        for endpoint in self.endpoints:
+            if endpoint.api_key != NO_KEY:
+                text = text.replace(endpoint.api_key, "***")
+        return text
+
+
+def _retry_after(exc: BaseException) -> float | None:
+    response = getattr(exc, "response", None)
+    value = response.headers.get("retry-after") if response is not None else None
+    try:
+        return float(value) if value is not None else None
+    except ValueError:
+        return None
+
+
+class LLMStream:
+    """Iterate for tokens. Retries and provider fallback happen before the first token; a failure
+    after tokens have been yielded raises LLMError (a partial answer is never silently completed)."""
+
+    def __init__(self, client: LLMClient, messages: Sequence[Message], max_tokens: int | None,
+                 streaming: bool) -> None:
+        self._client = client
+        self._messages = [m.as_dict() for m in messages]
+        self._max_tokens = max_tokens or client.settings.max_tokens
+        self._streaming = streaming
+        self.attempts: list[Attempt] = []
+        self.text = ""
+        self._answered_by: Endpoint | None = None
+
+    def completion(self) -> Completion:
+        assert self._answered_by is not None, "iterate the stream to the end first"
+        e = self._answered_by
+        return Completion(self.text, e.name, e.model, tuple(self.attempts))
+
+    def __iter__(self) -> Iterator[str]:
+        last: tuple[FailureKind, str] = ("not_configured", "no endpoint tried")
+        for endpoint in self._client.endpoints:
+            breaker = self._client.breaker(endpoint)
+            for number in range(1, self._client.settings.retries + 2):
+                if not breaker.allow():
+                    last = ("circuit_open", f"{endpoint.name}: circuit open, call not sent")
+                    self.attempts.append(Attempt(endpoint.name, endpoint.model, number,
+                                                 "circuit_open", 0.0, last[1]))
+                    break
+                started = time.perf_counter()
+                yielded = False
+                try:
+                    for token in self._call(endpoint):
+                        yielded = True
+                        self.text += token
+                        yield token
+                    if not self.text.strip():
+                        raise _Empty()
+                except (_Empty, *CALL_ERRORS) as exc:
+                    kind: FailureKind = "empty" if isinstance(exc, _Empty) else classify(exc)
+                    detail = self._client.redact(f"{type(exc).__name__}: {exc}"[:300])
+                    breaker.record_failure()
+                    retry = kind in RETRYABLE and number <= self._client.settings.retries
+                    delay = self._client.backoff(number, _retry_after(exc)) if retry and not yielded else 0.0
+                    self.attempts.append(Attempt(endpoint.name, endpoint.model, number, kind,
+                                                 _ms(started), detail, delay))
+                    last = (kind, detail)
+                    if yielded:  # tokens already went out: do not splice another answer in
+                        raise LLMError(kind, f"stream broke after {len(self.text)} chars: {detail}",
+                                       tuple(self.attempts)) from None
+                    if not retry:
+                        break
+                    self._client._sleep(delay)
+                    continue
+                breaker.record_success()
+                self.attempts.append(Attempt(endpoint.name, endpoint.model, number, "ok", _ms(started)))
+                self._answered_by = endpoint
+                return
+        raise LLMError(last[0], f"every LLM provider failed; last: {last[1]}", tuple(self.attempts))
+
+    def _call(self, endpoint: Endpoint) -> Iterator[str]:
+        sdk = self._client.sdk(endpoint)
+        s = self._client.settings
+        request = dict(model=endpoint.model, messages=self._messages, temperature=s.temperature,
+                       max_tokens=self._max_tokens)
+        if not self._streaming:
+            response = sdk.chat.completions.create(**request)
+            if text := response.choices[0].message.content:
+                yield text
+            return
+        for chunk in sdk.chat.completions.create(**request, stream=True):
+            if chunk.choices and chunk.choices[0].delta.content:
+                yield chunk.choices[0].delta.content
+
+
+class _Empty(Exception):
+    """The provider answered 200 with no text."""
+
+
+def _ms(started: float) -> float:
+    return (time.perf_counter() - started) * 1000
+
+
+def make_client(settings: GenerationConfig, env: Mapping[str, str] | None = None
+                ) -> tuple[LLMClient | None, str]:
+    """(client, note): no client in extractive mode or without an endpoint; the note says why
+    when the config asked for an LLM."""
+    if settings.mode == "extractive":
+        return None, ""
+    endpoints = endpoints_from(settings, env)
+    if not endpoints:
+        note = f"mode 'llm' but {settings.base_url_env} is not set: extractive answer" \
+            if settings.mode == "llm" else ""
+        return None, note
+    return LLMClient(settings, endpoints), ""

@@ -1,0 +1,85 @@
+"""Streaming a pipeline run to a UI: the run goes to a worker thread; the context stage announces
+the sources and the generate stage each token through the current `StreamSink`, so a page can
+show sources first (IntelliDocs) and then the tokens as they arrive (`st.write_stream`)."""
+
+from __future__ import annotations
+
+import queue
+import threading
+from collections.abc import Callable, Iterator
+from contextvars import ContextVar
+from typing import Literal, Protocol
+
+from rag.context.base import BuiltContext
+from rag.trace import Trace
+
+
+class StreamSink(Protocol):
+    def context_ready(self, context: BuiltContext) -> None: ...
+
+    def token(self, text: str) -> None: ...
+
+
+# Set only inside a StreamingRun's worker thread; stages report to it when present.
+SINK: ContextVar[StreamSink | None] = ContextVar("rag_stream_sink", default=None)
+
+Event = tuple[Literal["context", "token", "done"], object]
+
+
+class StreamingRun:
+    """`run()` a pipeline call (e.g. `lambda: run_query(q, config)`) in a thread and watch it."""
+
+    def __init__(self, run: Callable[[], Trace]) -> None:
+        self._run = run
+        self._events: queue.Queue[Event] = queue.Queue()
+        self._trace: Trace | None = None
+        self._error: BaseException | None = None
+        self._done = False
+        self._thread = threading.Thread(target=self._work, name="rag-stream", daemon=True)
+        self._thread.start()
+
+    # StreamSink, called from the worker thread
+    def context_ready(self, context: BuiltContext) -> None:
+        self._events.put(("context", context))
+
+    def token(self, text: str) -> None:
+        self._events.put(("token", text))
+
+    def _work(self) -> None:
+        SINK.set(self)
+        try:
+            self._trace = self._run()
+        except Exception as exc:  # handed to the caller by trace(): nothing is swallowed
+            self._error = exc
+        finally:
+            self._events.put(("done", None))
+
+    # consumer side
+    def sources(self) -> BuiltContext | None:
+        """Block until the context is built (None if the run ended without one)."""
+        while not self._done:
+            kind, value = self._events.get()
+            if kind == "context":
+                return value  # type: ignore[return-value]
+            if kind == "done":
+                self._done = True
+        return None
+
+    def tokens(self) -> Iterator[str]:
+        """Tokens until the run ends."""
+        while not self._done:
+            kind, value = self._events.get()
+            if kind == "token":
+                yield str(value)
+            elif kind == "done":
+                self._done = True
+
+    def trace(self) -> Trace:
+        """The finished run's trace (re-raises what the run raised)."""
+        for _ in self.tokens():
+            pass
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        assert self._trace is not None
+        return self._trace

@@ -1,0 +1,1 @@
+"""Groundedness: per-sentence support (lexical, embedding, LLM), citation check, confidence."""

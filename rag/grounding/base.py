@@ -1,0 +1,75 @@
+"""Shapes of the grounding stage: per-sentence support with spans, and the answer-level report."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+Verdict = Literal["supported", "unsupported", "ambiguous", "not_checked"]
+Method = Literal["lexical", "embedding", "llm", "none"]
+
+
+@dataclass(frozen=True)
+class Span:
+    """The best supporting passage for a sentence: `[Source n]`'s text[start:end]."""
+
+    n: int
+    chunk_id: str
+    start: int  # offsets into the block text as sent (ContextBlock.text)
+    end: int
+    text: str
+    lexical: float  # Axiom score of the sentence against this passage
+
+
+@dataclass(frozen=True)
+class SentenceCheck:
+    """One answer sentence: where it is in the answer, its scores, verdict and evidence."""
+
+    index: int
+    text: str
+    start: int  # offsets into the answer text
+    end: int
+    cited: tuple[int, ...]
+    lexical: float  # Axiom score against the whole context
+    score: float  # the score the verdict rests on (lexical, embedding cosine or LLM score)
+    verdict: Verdict
+    method: Method  # which check decided
+    support: Span | None = None
+    embedding: float | None = None
+    llm: float | None = None
+    citation_ok: bool | None = None  # None: the sentence cites nothing
+    citation_problem: str = ""
+
+
+@dataclass(frozen=True)
+class Sufficiency:
+    """002's context-sufficiency check: how much of the question the context covers."""
+
+    coverage: float  # share of the query's content words found in the context
+    is_sufficient: bool
+    has_conflicts: bool  # a block was marked [Conflicting] by compression
+    missing: tuple[str, ...]  # query content words the context never mentions
+
+
+@dataclass(frozen=True)
+class GroundingReport:
+    sentences: tuple[SentenceCheck, ...]
+    grounded_share: float  # supported / checked sentences (1.0 when nothing needed checking)
+    is_grounded: bool
+    relevance: float  # query coverage of the best block, in [0, 1]
+    sufficiency: Sufficiency
+    confidence: float  # 002: relevance × grounding
+    confidence_level: Literal["high", "medium", "low"]
+    citation_problems: tuple[str, ...] = ()
+    checks: tuple[str, ...] = ()  # which checks ran ("lexical", "embedding", "llm")
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def unsupported(self) -> tuple[SentenceCheck, ...]:
+        return tuple(s for s in self.sentences if s.verdict == "unsupported")
+
+    def feedback(self) -> str:
+        """Axiom's retry feedback: the unsupported claims and citation problems, one per line."""
+        lines = [f'- "{s.text}"' for s in self.unsupported]
+        lines += [f"- {p}" for p in self.citation_problems]
+        return "\n".join(lines)

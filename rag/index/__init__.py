@@ -1,0 +1,34 @@
+"""Indexes: Qdrant dense + sparse vectors, BM25 backends, and collections with a manifest.
+
+Exports load lazily (PEP 562): `rag.config` imports `rag.index.settings`, and that must not pull
+in Qdrant or the collection code (which itself needs `rag.config`).
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_EXPORTS = {
+    "Access": "rag.index.payload",
+    "Collection": "rag.index.collection",
+    "CollectionNotFoundError": "rag.index.collection",
+    "IngestSummary": "rag.index.collection",
+    "delete_collection": "rag.index.collection",
+    "list_collections": "rag.index.collection",
+    "open_collection": "rag.index.collection",
+    "IncompatibleConfigError": "rag.index.manifest",
+    "Manifest": "rag.index.manifest",
+    "index_settings": "rag.index.manifest",
+    "settings_hash": "rag.index.manifest",
+    "get_client": "rag.index.qdrant_store",
+    "Tokenizer": "rag.index.tokenizer",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _EXPORTS:
+        raise AttributeError(f"module 'rag.index' has no attribute {name!r}")
+    return getattr(importlib.import_module(_EXPORTS[name]), name)

@@ -1,0 +1,300 @@
+"""A named collection: Qdrant points (dense + sparse vectors, payloads), a BM25 index and a manifest."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from tqdm.auto import tqdm
+
+from rag.chunking import get_chunker
+from rag.chunking.base import Chunk
+from rag.documents.base import Document
+from rag.embed import Embedder, get_embedder
+from rag.index.filters import build_filter
+from rag.index.manifest import (
+    DocumentEntry,
+    IncompatibleConfigError,
+    Manifest,
+    index_settings,
+    now_iso,
+    settings_diff,
+    settings_hash,
+)
+from rag.index.payload import Access, chunk_from_payload, chunk_payload
+from rag.index.qdrant_store import Point, QdrantStore
+from rag.index.settings import IndexConfig, TokenizerConfig
+from rag.index.sparse import BM25Params, SparseContext, SparseIndex, get_sparse_index
+from rag.index.sparse.vectors import document_vector
+from rag.index.tokenizer import Tokenizer
+from rag.paths import data_dir
+from rag.retrieve.base import Candidate, RankedList, RetrieverHit
+from rag.retrieve.settings import FilterConfig
+
+if TYPE_CHECKING:  # rag.config imports rag.index.settings
+    from rag.config import PipelineConfig
+
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+_UPSERT_BATCH = 256
+
+
+class CollectionNotFoundError(ValueError):
+    """No collection by that name; the message lists the ones that exist."""
+
+
+@dataclass(frozen=True)
+class IngestSummary:
+    """What one `add_documents` call did, by source."""
+
+    collection: str
+    added: tuple[str, ...]
+    replaced: tuple[str, ...]
+    unchanged: tuple[str, ...]
+    chunks_added: int
+    chunks_removed: int
+    seconds: float
+
+
+def collections_root() -> Path:
+    return data_dir() / "collections"
+
+
+class Collection:
+    """Open with `open_collection(name)`; queries never mutate it, `add_documents` persists at once."""
+
+    def __init__(self, name: str, directory: Path) -> None:
+        self.name = name
+        self.directory = directory
+        manifest_path = directory / "manifest.json"
+        self.manifest = Manifest.load(manifest_path) if manifest_path.exists() else Manifest.new(name)
+        self.store = QdrantStore(name)
+        self._sparse: SparseIndex | None = None
+        self._tokenizer: Tokenizer | None = None
+
+    # -- settings ------------------------------------------------------------------------------
+    def _index_config(self) -> IndexConfig:
+        return IndexConfig.model_validate(self.manifest.settings.get("index", {}))
+
+    @property
+    def tokenizer(self) -> Tokenizer:
+        if self._tokenizer is None:
+            self._tokenizer = Tokenizer(self._index_config().tokenizer)
+        return self._tokenizer
+
+    @property
+    def sparse(self) -> SparseIndex:
+        if self._sparse is None:
+            cfg = self._index_config()
+            context = SparseContext(self.directory / "sparse", BM25Params(cfg.k1, cfg.b), self.store)
+            self._sparse = get_sparse_index(cfg.sparse_backend, context)
+        return self._sparse
+
+    def check_compatible(self, config: PipelineConfig) -> None:
+        """Raise IncompatibleConfigError naming each index-affecting field that differs."""
+        if not self.manifest.settings:
+            return  # an empty collection takes the settings of its first ingest
+        wanted = index_settings(config)
+        if settings_hash(wanted) == self.manifest.config_hash:
+            return
+        lines = "\n  ".join(settings_diff(self.manifest.settings, wanted))
+        raise IncompatibleConfigError(
+            f"collection {self.name!r} was built with other index settings "
+            f"(hash {self.manifest.config_hash} vs {settings_hash(wanted)}):\n  {lines}\n"
+            f"use the preset it was built with, or ingest into a new collection"
+        )
+
+    # -- ingest -----------------------------------------------------------------------------------
+    def add_documents(
+        self,
+        documents: Sequence[Document],
+        config: PipelineConfig,
+        *,
+        access: Access | None = None,
+        embedder: Embedder | None = None,
+        progress: bool = True,
+    ) -> IngestSummary:
+        """Chunk, embed and index new or changed documents; unchanged ones (same source and
+        content hash) add nothing, and a changed one replaces all of its old chunks."""
+        started = time.perf_counter()
+        self.check_compatible(config)
+        access = access or Access()
+        known = self.manifest.documents
+        by_source = {d.metadata.source: d for d in documents}  # the last copy of a source wins
+        unchanged = tuple(
+            s for s, d in by_source.items() if s in known and known[s].content_hash == d.metadata.content_hash
+        )
+        todo = [d for s, d in by_source.items() if s not in unchanged]
+        if not self.manifest.settings:
+            self._fix_settings(config)
+        chunker = get_chunker(config.chunking.strategy, config.chunking.params)
+        pairs = [(doc, chunk) for doc in todo for chunk in chunker.chunk(doc)]
+        texts = [chunk.text for _, chunk in pairs]
+        vectors = (embedder or get_embedder(config.embedding)).embed_documents(texts)
+        tokens = self.tokenizer.many(texts)
+        self._write_points(pairs, vectors, tokens, access, progress)
+
+        new_ids = {c.chunk_id for _, c in pairs}
+        old_ids = [c for d in todo if d.metadata.source in known for c in known[d.metadata.source].chunk_ids]
+        stale = [c for c in old_ids if c not in new_ids]  # ids a changed file kept were overwritten
+        self.store.delete(stale)
+        self.sparse.remove(stale)
+        self.sparse.add([c.chunk_id for _, c in pairs], tokens)
+        self.sparse.save()
+        self._record(todo, pairs)
+        return IngestSummary(
+            collection=self.name,
+            added=tuple(d.metadata.source for d in todo if d.metadata.source not in known),
+            replaced=tuple(d.metadata.source for d in todo if d.metadata.source in known),
+            unchanged=unchanged,
+            chunks_added=len(pairs),
+            chunks_removed=len(stale),
+            seconds=time.perf_counter() - started,
+        )
+
+    def _fix_settings(self, config: PipelineConfig) -> None:
+        """The first ingest fixes the collection's index settings (and so its tokenizer/backend)."""
+        settings = index_settings(config)
+        self.manifest = replace(
+            self.manifest, settings=MappingProxyType(settings), config_hash=settings_hash(settings)
+        )
+        self._sparse, self._tokenizer = None, None
+
+    def _write_points(
+        self,
+        pairs: list[tuple[Document, Chunk]],
+        vectors: np.ndarray,
+        tokens: list[list[str]],
+        access: Access,
+        progress: bool,
+    ) -> None:
+        if not pairs:
+            return
+        if not self.store.exists():
+            self.store.create(int(vectors.shape[1]))
+        avgdl = self.manifest.sparse_avgdl or float(np.mean([len(t) for t in tokens]) or 1.0)
+        if not self.manifest.dim:
+            self.manifest = replace(self.manifest, dim=int(vectors.shape[1]), sparse_avgdl=avgdl)
+        cfg = self._index_config()
+        params = BM25Params(cfg.k1, cfg.b)
+        now = time.time()
+        points = []
+        for (doc, chunk), vector, toks in zip(pairs, vectors, tokens):
+            created = doc.metadata.modified.timestamp() if doc.metadata.modified else now
+            indices, values = document_vector(toks, avgdl, params)
+            payload = chunk_payload(doc, chunk, access, created)
+            points.append(Point(chunk.chunk_id, vector, indices, values, payload))
+        with tqdm(total=len(points), desc=f"indexing {self.name}", unit="chunk", disable=not progress) as bar:
+            for start in range(0, len(points), _UPSERT_BATCH):
+                batch = points[start : start + _UPSERT_BATCH]
+                self.store.upsert(batch)
+                bar.update(len(batch))
+
+    def _record(self, todo: list[Document], pairs: list[tuple[Document, Chunk]]) -> None:
+        chunk_ids: dict[str, list[str]] = {d.doc_id: [] for d in todo}
+        for doc, chunk in pairs:
+            chunk_ids[doc.doc_id].append(chunk.chunk_id)
+        documents = dict(self.manifest.documents)
+        stamp = now_iso()
+        for doc in todo:
+            meta = doc.metadata
+            ids = tuple(chunk_ids[doc.doc_id])
+            documents[meta.source] = DocumentEntry(
+                doc.doc_id, meta.source, meta.title, meta.content_hash, ids, stamp
+            )
+        self.manifest = self.manifest.with_documents(documents)
+        self.manifest.save(self.directory / "manifest.json")
+
+    # -- reading ----------------------------------------------------------------------------------
+    def chunks(self) -> list[Chunk]:
+        """Every chunk, in document then offset order."""
+        if not self.store.exists():
+            return []
+        chunks = [chunk_from_payload(p) for p in self.store.scroll()]
+        return sorted(chunks, key=lambda c: (c.doc_id, c.start, c.chunk_id))
+
+    def get_chunk(self, chunk_id: str) -> Chunk:
+        payloads = self.store.payloads([chunk_id]) if self.store.exists() else {}
+        if chunk_id not in payloads:
+            raise KeyError(f"collection {self.name!r} has no chunk {chunk_id!r}")
+        return chunk_from_payload(payloads[chunk_id])
+
+    def dense_search(
+        self,
+        query_vector: np.ndarray,
+        depth: int,
+        filters: FilterConfig | None = None,
+        since: float | None = None,
+    ) -> RankedList:
+        """Cosine similarity in Qdrant's `dense` vector, filtered inside Qdrant."""
+        if not self.store.exists():
+            return RankedList("dense", ())
+        hits = self.store.search_dense(query_vector, depth, build_filter(filters, since))
+        return _ranked("dense", [(h.score, h.payload) for h in hits])
+
+    def sparse_search(
+        self,
+        query: str,
+        depth: int,
+        filters: FilterConfig | None = None,
+        since: float | None = None,
+    ) -> RankedList:
+        """BM25 over the collection's tokenizer with its sparse backend; raw BM25 scores."""
+        if not self.store.exists():
+            return RankedList("bm25", ())
+        hits = self.sparse.search(self.tokenizer(query), depth, build_filter(filters, since))
+        payloads = self.store.payloads([h.chunk_id for h in hits])
+        scored = [(h.score, payloads[h.chunk_id]) for h in hits if h.chunk_id in payloads]
+        return _ranked("bm25", scored)
+
+
+def _ranked(retriever: str, scored: list[tuple[float, dict[str, Any]]]) -> RankedList:
+    candidates = tuple(
+        Candidate(
+            chunk=chunk_from_payload(payload),
+            score=score,
+            hits={retriever: RetrieverHit(retriever=retriever, rank=rank, raw_score=score)},
+        )
+        for rank, (score, payload) in enumerate(scored, start=1)
+    )
+    return RankedList(retriever, candidates)
+
+
+def _check_name(name: str) -> None:
+    if not _NAME.match(name):
+        raise ValueError(
+            f"collection name {name!r} must start with a letter or digit and use only "
+            f"letters, digits, '_', '-' or '.' (at most 64 characters)"
+        )
+
+
+def list_collections() -> list[str]:
+    root = collections_root()
+    return sorted(p.parent.name for p in root.glob("*/manifest.json")) if root.exists() else []
+
+
+def open_collection(name: str, *, create: bool = False) -> Collection:
+    """An existing collection, or (create=True) a new empty one."""
+    _check_name(name)
+    directory = collections_root() / name
+    if not (directory / "manifest.json").exists():
+        if not create:
+            existing = ", ".join(list_collections()) or "(none yet)"
+            raise CollectionNotFoundError(
+                f"no collection {name!r}; existing: {existing}. Create one with "
+                f"`python -m rag ingest PATH --collection {name}`"
+            )
+        Manifest.new(name).save(directory / "manifest.json")
+    return Collection(name, directory)
+
+
+def delete_collection(name: str) -> None:
+    collection = open_collection(name)
+    collection.store.drop()
+    shutil.rmtree(collection.directory)

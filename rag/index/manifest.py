@@ -1,0 +1,128 @@
+"""A collection's manifest: its documents (content hash, chunk ids) and the config it was built with."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field, replace
+from datetime import datetime, timezone
+from pathlib import Path
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # rag.config imports rag.index.settings
+    from rag.config import PipelineConfig
+
+
+# The fields that change what is stored in the index; everything else (fusion, rerank, batch
+# size, the cache switch, the collection name) may differ between ingest and query.
+_EMBEDDING_FIELDS = ("backend", "model", "model_path", "normalize", "query_prefix", "passage_prefix")
+_INDEX_FIELDS = ("sparse_backend", "tokenizer", "k1", "b")
+
+
+class IncompatibleConfigError(ValueError):
+    """The query config would read an index built with different chunking/embedding/index settings."""
+
+
+def now_iso() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def index_settings(config: PipelineConfig) -> dict[str, Any]:
+    """The index-affecting sections of `config`: chunking, embedding (model side), index."""
+    embedding = config.embedding.model_dump(mode="json")
+    index = config.index.model_dump(mode="json")
+    return {
+        "chunking": config.chunking.model_dump(mode="json"),
+        "embedding": {k: embedding[k] for k in _EMBEDDING_FIELDS},
+        "index": {k: index[k] for k in _INDEX_FIELDS},
+    }
+
+
+def settings_hash(settings: Mapping[str, Any]) -> str:
+    canonical = json.dumps(settings, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:16]
+
+
+def _flatten(value: Any, prefix: str = "") -> dict[str, Any]:
+    if isinstance(value, Mapping):
+        flat: dict[str, Any] = {}
+        for key, item in value.items():
+            flat.update(_flatten(item, f"{prefix}.{key}" if prefix else str(key)))
+        return flat
+    return {prefix: value}
+
+
+def settings_diff(built: Mapping[str, Any], wanted: Mapping[str, Any]) -> list[str]:
+    """Readable lines: `embedding.model: 'a' (collection) vs 'b' (config)`."""
+    old, new = _flatten(built), _flatten(wanted)
+    return [
+        f"{key}: {old.get(key)!r} (collection) vs {new.get(key)!r} (config)"
+        for key in sorted(set(old) | set(new))
+        if old.get(key) != new.get(key)
+    ]
+
+
+@dataclass(frozen=True)
+class DocumentEntry:
+    doc_id: str
+    source: str
+    title: str
+    content_hash: str
+    chunk_ids: tuple[str, ...]
+    added_at: str
+
+
+@dataclass(frozen=True)
+class Manifest:
+    """Documents keyed by source; settings are empty until the first ingest fixes them."""
+
+    name: str
+    created_at: str
+    updated_at: str
+    settings: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    config_hash: str = ""
+    dim: int = 0
+    sparse_avgdl: float = 0.0  # frozen at the first ingest (qdrant sparse vectors, see vectors.py)
+    documents: Mapping[str, DocumentEntry] = field(default_factory=lambda: MappingProxyType({}))
+
+    @classmethod
+    def new(cls, name: str) -> Manifest:
+        stamp = now_iso()
+        return cls(name=name, created_at=stamp, updated_at=stamp)
+
+    @property
+    def chunk_count(self) -> int:
+        return sum(len(d.chunk_ids) for d in self.documents.values())
+
+    def with_documents(self, documents: Mapping[str, DocumentEntry]) -> Manifest:
+        return replace(self, documents=MappingProxyType(dict(documents)), updated_at=now_iso())
+
+    def to_json(self) -> str:
+        raw = asdict(self)
+        raw["settings"] = dict(self.settings)
+        raw["documents"] = {s: asdict(d) for s, d in self.documents.items()}
+        return json.dumps(raw, indent=2, ensure_ascii=False)
+
+    @classmethod
+    def from_json(cls, text: str) -> Manifest:
+        raw = json.loads(text)
+        documents = {
+            source: DocumentEntry(**{**entry, "chunk_ids": tuple(entry["chunk_ids"])})
+            for source, entry in raw.pop("documents", {}).items()
+        }
+        return cls(
+            **{**raw, "settings": MappingProxyType(raw.get("settings", {}))},
+            documents=MappingProxyType(documents),
+        )
+
+    def save(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(self.to_json(), encoding="utf-8")
+        tmp.replace(path)  # atomic: a crash never leaves half a manifest
+
+    @classmethod
+    def load(cls, path: Path) -> Manifest:
+        return cls.from_json(path.read_text(encoding="utf-8"))

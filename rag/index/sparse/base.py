@@ -1,0 +1,69 @@
+"""Sparse (BM25) index protocol, its settings and the backend registry.
+
+BM25 variants (Kamphuis et al., ECIR 2020, "Which BM25 do you mean?"), with
+tfc = tf·(k1+1) / (tf + k1·(1 − b + b·|d|/avgdl)):
+- rank-bm25 (reference, BM25Okapi): idf = ln((N − n + 0.5)/(n + 0.5)); a negative idf (term in
+  more than half the documents) is replaced by 0.25 × the mean idf.
+- bm25s (default, method "robertson"): the same idf, floored at 0 instead; bm25s drops the
+  (k1+1) factor, which we multiply back so scores equal rank-bm25's whenever every query term
+  is in fewer than half the documents.
+- qdrant (sparse vectors, Modifier.IDF): Lucene idf = ln(1 + (N − n + 0.5)/(n + 0.5)), always
+  positive; tfc is stored per document at ingest with avgdl frozen at the collection's first ingest.
+All three score the same tokens (rag.index.tokenizer) and count repeated query terms repeatedly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import NamedTuple, Protocol
+
+from qdrant_client import models
+
+from rag.index.qdrant_store import QdrantStore
+from rag.registry import Registry
+
+
+class SparseHit(NamedTuple):
+    chunk_id: str
+    score: float
+
+
+@dataclass(frozen=True)
+class BM25Params:
+    k1: float = 1.5
+    b: float = 0.75
+
+
+@dataclass(frozen=True)
+class SparseContext:
+    """What a backend is built with: where to persist, BM25 parameters, the collection's store."""
+
+    directory: Path
+    params: BM25Params
+    store: QdrantStore
+
+
+class SparseIndex(Protocol):
+    """Adds and removes tokenized chunks; searches with a payload filter; persists itself."""
+
+    name: str
+    rebuilds_on_add: bool  # True when adding documents re-indexes the whole (persisted) corpus
+
+    def add(self, chunk_ids: Sequence[str], tokens: Sequence[list[str]]) -> None: ...
+
+    def remove(self, chunk_ids: Sequence[str]) -> None: ...
+
+    def search(self, query_tokens: list[str], depth: int, qfilter: models.Filter) -> list[SparseHit]:
+        """Best first, at most `depth` hits, only chunks with a positive score that pass the filter."""
+        ...
+
+    def save(self) -> None: ...
+
+
+SPARSE_BACKENDS: Registry[Callable[[SparseContext], SparseIndex]] = Registry("sparse backend")
+
+
+def get_sparse_index(name: str, context: SparseContext) -> SparseIndex:
+    return SPARSE_BACKENDS.get(name)(context)

@@ -1,0 +1,85 @@
+"""Shared machinery for BM25 backends that score the whole corpus in this process."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from qdrant_client import models
+
+from rag.index.filters import filter_key
+from rag.index.sparse.base import SparseContext, SparseHit
+from rag.index.sparse.corpus import TokenizedCorpus
+
+_CORPUS_FILE = "corpus.npz"
+
+
+class InProcessBM25:
+    """Keeps the tokenized corpus; a subclass builds its model from it and scores every chunk.
+
+    Neither rank-bm25 nor bm25s can add documents to a built index, so a change marks the model
+    stale and the next search rebuilds it from the persisted tokens (no re-tokenizing).
+    """
+
+    name = "in-process"
+    rebuilds_on_add = True
+
+    def __init__(self, context: SparseContext) -> None:
+        self.context = context
+        self.directory = context.directory / self.name
+        self.corpus = TokenizedCorpus.load(self.directory / _CORPUS_FILE)
+        self._built_version: int | None = None
+        self._masks: dict[str, np.ndarray] = {}  # filter -> allowed chunks, for this version
+        self._mask_version = -1
+
+    # -- subclass hooks ------------------------------------------------------------------------
+    def _build(self, tokens: list[list[str]]) -> None:
+        raise NotImplementedError
+
+    def _scores(self, query_tokens: list[str]) -> np.ndarray:
+        raise NotImplementedError
+
+    # -- SparseIndex -----------------------------------------------------------------------------
+    def add(self, chunk_ids: Sequence[str], tokens: Sequence[list[str]]) -> None:
+        self.corpus.add(chunk_ids, tokens)
+
+    def remove(self, chunk_ids: Sequence[str]) -> None:
+        self.corpus.remove(chunk_ids)
+
+    def save(self) -> None:
+        self.corpus.save(self.directory / _CORPUS_FILE)
+
+    def search(self, query_tokens: list[str], depth: int, qfilter: models.Filter) -> list[SparseHit]:
+        if not len(self.corpus) or not query_tokens:
+            return []
+        self._ensure_built()
+        scores = np.where(self._allowed(qfilter), self._scores(query_tokens), 0.0)
+        positive = np.flatnonzero(scores > 0)
+        if positive.size > depth:
+            positive = positive[np.argpartition(-scores[positive], depth - 1)[:depth]]
+        # ties broken by corpus position, so every backend orders equal scores the same way
+        best = positive[np.lexsort((positive, -scores[positive]))]
+        return [SparseHit(self.corpus.chunk_ids[i], float(scores[i])) for i in best]
+
+    def scores_for(self, query_tokens: list[str]) -> dict[str, float]:
+        """Every chunk's score, unfiltered (parity tests and score inspection)."""
+        self._ensure_built()
+        return dict(zip(self.corpus.chunk_ids, self._scores(query_tokens).tolist()))
+
+    def _ensure_built(self) -> None:
+        if self._built_version != self.corpus.version:
+            self._build(self.corpus.tokens)
+            self._built_version = self.corpus.version
+
+    def _allowed(self, qfilter: models.Filter) -> np.ndarray:
+        """Which chunks pass the payload filter, asked of Qdrant once per filter and corpus version."""
+        if self._mask_version != self.corpus.version:
+            self._masks.clear()
+            self._mask_version = self.corpus.version
+        key = filter_key(qfilter)
+        if key not in self._masks:
+            allowed = {p["chunk_id"] for p in self.context.store.scroll(qfilter, with_payload=False)}
+            self._masks[key] = np.fromiter(
+                (c in allowed for c in self.corpus.chunk_ids), dtype=bool, count=len(self.corpus)
+            )
+        return self._masks[key]

@@ -1,0 +1,50 @@
+"""The one tokenizer every sparse backend uses, so BM25 scores are comparable across backends."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from rag.index.settings import TokenizerConfig
+
+
+class StemmingUnavailableError(ValueError):
+    """Stemming was asked for but PyStemmer is not installed."""
+
+
+def english_stopwords() -> frozenset[str]:
+    """Lucene's English stop list (33 words), as shipped by bm25s."""
+    from bm25s.stopwords import STOPWORDS_EN
+
+    return frozenset(STOPWORDS_EN)
+
+
+def _stemmer() -> Callable[[list[str]], list[str]]:
+    try:
+        import Stemmer  # PyStemmer: Snowball stemmers in C
+    except ImportError:
+        raise StemmingUnavailableError(
+            "index.tokenizer.stemming needs the PyStemmer package (pip install PyStemmer), "
+            "or set index.tokenizer.stemming: false"
+        ) from None
+    stem_words: Callable[[list[str]], list[str]] = Stemmer.Stemmer("english").stemWords
+    return stem_words
+
+
+class Tokenizer:
+    """Regex tokens -> lowercase -> stopword removal -> Snowball English stemming (each optional)."""
+
+    def __init__(self, cfg: TokenizerConfig) -> None:
+        self.cfg = cfg
+        self._pattern = re.compile(cfg.pattern)
+        self._stopwords = english_stopwords() if cfg.stopwords == "english" else frozenset()
+        self._stem = _stemmer() if cfg.stemming else None
+
+    def __call__(self, text: str) -> list[str]:
+        if self.cfg.lowercase:
+            text = text.lower()
+        tokens = [t for t in self._pattern.findall(text) if t.lower() not in self._stopwords]
+        return self._stem(tokens) if self._stem else tokens
+
+    def many(self, texts: list[str]) -> list[list[str]]:
+        return [self(text) for text in texts]

@@ -1,0 +1,153 @@
+"""Input guardrails (Vexora `InputGuardrails.validate`): sanitize, then length, injection and
+per-user rate checks. Blocked input gets a reason a person can read, never an exception.
+
+Sanitization: Unicode NFKC (full-width and compatibility forms to their plain letters), control
+and invisible format characters removed (zero-width, bidi overrides: Unicode TR36 / TR39),
+whitespace collapsed. Checks run on the sanitized text so hidden characters cannot split a
+pattern. Mixed scripts are allowed but flagged; a word mixing scripts is a homoglyph warning.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+import unicodedata
+from collections import deque
+from dataclasses import dataclass, replace
+from typing import Literal
+
+from rag.query.settings import GuardConfig
+from rag.query.text import mixed_script_words, scripts
+
+Verdict = Literal["ok", "empty", "too_long", "injection", "rate_limited"]
+
+# Name -> pattern. Phrasings from public prompt-injection collections: the "ignore previous
+# instructions" family, system-prompt extraction, role override, jailbreak names, chat-template
+# delimiters. Each needs its qualifier ("previous", "your", …) so questions about rules or
+# prompts in the documents pass ("How do I override the default chunking rules?").
+_QUALIFIER = r"(?:previous|prior|above|earlier|preceding|original|system|safety|your|all|any|these)"
+INJECTION_PATTERNS: dict[str, str] = {
+    "ignore_instructions": r"\b(?:ignore|disregard|forget|override|bypass)\b\s+(?:(?:all|any|the|of|"
+                           rf"my|these|those|everything)\s+)*{_QUALIFIER}\s+(?:\w+\s+)?(?:"
+                           r"instructions?|prompts?|directions|guidelines|rules|messages?|context)\b",
+    "reveal_prompt": r"\b(?:(?:reveal|show|print|repeat|output|leak|display)\b[\w\s']{0,20}?\b"
+                     r"(?:your|the)|(?:what is|what are|tell me)\b[\w\s']{0,20}?\byour)\s+"
+                     r"(?:system|hidden|initial|original|secret)\s+(?:prompt|instructions?|message)",
+    "role_override": r"\b(?:you are now|from now on,? you (?:are|will)|pretend (?:you are|to be)|"
+                      r"act as (?:an? )?(?:unfiltered|unrestricted|jailbroken|evil|different))\b",
+    "jailbreak": r"\b(?:jailbreak|do anything now|developer mode|DAN mode)\b",
+    "role_delimiter": r"(?:<\|?(?:im_start|im_end|system|endoftext)\|?>|\[/?INST\]|"
+                      r"(?:^|\n)\s*(?:system|assistant)\s*:|###\s*(?:system|instruction))",
+}
+_COMPILED = {name: re.compile(p, re.I) for name, p in INJECTION_PATTERNS.items()}
+_KEEP_CONTROLS = {"\n", "\t"}
+
+
+@dataclass(frozen=True)
+class GuardVerdict:
+    """What the guard decided: `text` is the sanitized query to use when `allowed`."""
+
+    allowed: bool
+    verdict: Verdict
+    text: str
+    reason: str = ""
+    original_chars: int = 0
+    removed_chars: int = 0  # control / invisible characters dropped by sanitization
+    truncated: bool = False
+    matched_patterns: tuple[str, ...] = ()
+    scripts: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
+
+
+def sanitize(text: str) -> tuple[str, int]:
+    """NFKC; control characters (Cc, except newline/tab) become spaces, invisible format
+    characters (Cf: zero-width, bidi overrides) vanish; whitespace collapses. Returns the clean
+    text and how many characters were removed."""
+    normalized = unicodedata.normalize("NFKC", text)
+    kept: list[str] = []
+    removed = 0
+    for ch in normalized:
+        category = unicodedata.category(ch)
+        if ch in _KEEP_CONTROLS or category not in ("Cc", "Cf", "Cs", "Co"):
+            kept.append(ch)
+        else:  # a control char may separate words (space); an invisible one may split them
+            removed += 1
+            kept.append(" " if category == "Cc" else "")
+    return re.sub(r"\s+", " ", "".join(kept)).strip(), removed
+
+
+class RateLimiter:
+    """Sliding-window limit per user: at most `limit` queries in any `window_s` seconds."""
+
+    def __init__(self, limit: int, window_s: float) -> None:
+        self.limit = limit
+        self.window_s = window_s
+        self._seen: dict[str, deque[float]] = {}
+        self._lock = threading.Lock()  # one limiter serves every streamlit session
+
+    def check(self, user: str, now: float | None = None) -> float | None:
+        """Record a query; None when allowed, else seconds until the next one is allowed."""
+        now = time.monotonic() if now is None else now
+        with self._lock:
+            seen = self._seen.setdefault(user, deque())
+            while seen and seen[0] <= now - self.window_s:
+                seen.popleft()
+            if len(seen) >= self.limit:
+                return seen[0] + self.window_s - now
+            seen.append(now)
+            return None
+
+
+def guard(
+    query: str, cfg: GuardConfig, user: str | None = None, limiter: RateLimiter | None = None,
+    now: float | None = None,
+) -> GuardVerdict:
+    """Sanitize `query` and decide whether it may go on; rate-limits only when `user` is given."""
+    text, removed = sanitize(query)
+    ok = GuardVerdict(True, "ok", text, original_chars=len(query), removed_chars=removed,
+                      scripts=tuple(sorted(scripts(text))))
+    if not cfg.enabled:
+        return replace(ok, reason="guard disabled")
+    if not text:
+        hidden = f" after removing {removed} control characters" if removed else ""
+        return replace(ok, allowed=False, verdict="empty",
+                       reason=f"the query is empty{hidden}: type a question")
+    if len(text) > cfg.max_chars:
+        if cfg.on_too_long == "block":
+            return replace(ok, allowed=False, verdict="too_long", text="",
+                           reason=f"the query is {len(text):,} characters; the limit is "
+                                  f"{cfg.max_chars:,} (query.guard.max_chars)")
+        cut = text[: cfg.max_chars]
+        ok = replace(ok, text=cut.rsplit(" ", 1)[0] if " " in cut else cut, truncated=True)
+    patterns = [*_COMPILED.items(), *((f"custom:{p}", re.compile(p, re.I)) for p in cfg.extra_patterns)]
+    matched = tuple(name for name, pattern in patterns if pattern.search(ok.text))
+    ok = replace(ok, matched_patterns=matched)
+    if matched and cfg.block_injection:
+        return replace(ok, allowed=False, verdict="injection",
+                       reason=f"the query looks like a prompt-injection attempt ({', '.join(matched)}); "
+                              "rephrase it as a question about the documents")
+    if user is not None and limiter is not None:
+        wait = limiter.check(user, now)
+        if wait is not None:
+            return replace(ok, allowed=False, verdict="rate_limited",
+                           reason=f"too many queries from {user!r}: the limit is {limiter.limit} "
+                                  f"per {limiter.window_s:g} s; try again in {wait:.0f} s")
+    return replace(ok, warnings=_warnings(ok))
+
+
+def _warnings(verdict: GuardVerdict) -> tuple[str, ...]:
+    found = [f"possible homoglyphs: {w!r} mixes {'+'.join(sorted(scripts(w)))}"
+             for w in mixed_script_words(verdict.text)]
+    if verdict.truncated:
+        found.append(f"query truncated to {len(verdict.text):,} characters (query.guard.max_chars)")
+    if verdict.removed_chars:
+        found.append(f"removed {verdict.removed_chars} control/invisible characters")
+    if verdict.matched_patterns:
+        found.append(f"injection patterns matched but not blocked: {', '.join(verdict.matched_patterns)}")
+    return tuple(found)
+
+
+def limiter_for(cfg: GuardConfig) -> RateLimiter | None:
+    """A RateLimiter for the configured limit, or None when rate limiting is off."""
+    return RateLimiter(cfg.rate_limit, cfg.rate_window_s) if cfg.rate_limit else None

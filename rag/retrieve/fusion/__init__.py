@@ -1,0 +1,39 @@
+"""Fusion methods as pure functions over RankedLists; `fuse(lists, config)` picks one by name.
+
+A new method is a module here that registers a `(lists, FusionConfig) -> tuple[Candidate, ...]`
+function in FUSION, plus its import below. Inputs are never modified.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from rag.retrieve.base import Candidate, RankedList
+from rag.retrieve.fusion.base import FUSION
+from rag.retrieve.fusion.convex import convex
+from rag.retrieve.fusion.dbsf import dbsf
+from rag.retrieve.fusion.passthrough import passthrough
+from rag.retrieve.fusion.relative_score import relative_score
+from rag.retrieve.fusion.rrf import rrf
+from rag.retrieve.fusion.weighted_rrf import weighted_rrf
+from rag.retrieve.settings import FusionConfig
+
+
+def fuse(
+    lists: Sequence[RankedList] | Mapping[str, RankedList], config: FusionConfig
+) -> tuple[Candidate, ...]:
+    """Merge the lists with `config.method`; every fused candidate carries its full breakdown."""
+    ranked = tuple(lists.values()) if isinstance(lists, Mapping) else tuple(lists)
+    return FUSION.get(config.method)(ranked, config)
+
+
+__all__ = [
+    "FUSION",
+    "convex",
+    "dbsf",
+    "fuse",
+    "passthrough",
+    "relative_score",
+    "rrf",
+    "weighted_rrf",
+]

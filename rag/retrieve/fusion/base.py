@@ -1,0 +1,139 @@
+"""Shared machinery of the fusion methods: pool ranked lists, assemble fused candidates.
+
+A method computes, per list, each candidate's additive term (its contribution) and the
+normalized score behind it; `assemble` turns that into Candidates whose `contributions` sum to
+their `score`, sorted best first with ties broken by chunk_id so runs are reproducible.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from rag.chunking.base import Chunk
+from rag.registry import Registry
+from rag.retrieve.base import Candidate, RankedList, RetrieverHit, retriever_family
+from rag.retrieve.settings import FusionConfig
+
+FusionFn = Callable[[Sequence[RankedList], FusionConfig], tuple[Candidate, ...]]
+
+# method name (FusionConfig.method) -> function; one module per method registers itself.
+FUSION: Registry[FusionFn] = Registry("fusion")
+
+# Lists of this family are the "vector" side of alpha-weighted methods; all others are lexical.
+DENSE_FAMILY = "dense"
+
+
+@dataclass(frozen=True)
+class Pool:
+    """The union of ranked lists: each chunk once, and where every list put it (rank, raw score)."""
+
+    names: tuple[str, ...]
+    chunks: Mapping[str, Chunk]  # chunk_id -> chunk, in first-seen order
+    placed: Mapping[str, Mapping[str, tuple[int, float]]]  # list -> chunk_id -> (rank, raw)
+
+
+def pool(lists: Sequence[RankedList]) -> Pool:
+    """Index the lists; a chunk listed twice in one list keeps its better (first) rank."""
+    names = tuple(ranked.retriever for ranked in lists)
+    duplicates = sorted({n for n in names if names.count(n) > 1})
+    if duplicates:
+        raise ValueError(f"fusion needs one list per name; repeated: {', '.join(duplicates)}")
+    chunks: dict[str, Chunk] = {}
+    placed: dict[str, dict[str, tuple[int, float]]] = {}
+    for ranked in lists:
+        positions: dict[str, tuple[int, float]] = {}
+        for rank, cand in enumerate(ranked.candidates, start=1):
+            cid = cand.chunk.chunk_id
+            if cid not in positions:
+                positions[cid] = (rank, float(cand.score))
+                chunks.setdefault(cid, cand.chunk)
+        placed[ranked.retriever] = positions
+    return Pool(names, chunks, placed)
+
+
+def assemble(
+    found: Pool,
+    terms: Mapping[str, Mapping[str, float]],
+    normalized: Mapping[str, Mapping[str, float]] | None = None,
+    absent: Mapping[str, float] | None = None,
+) -> tuple[Candidate, ...]:
+    """Fused candidates: score = sum of per-list terms; a list missing a chunk adds `absent[list]`
+    (0 unless the method says otherwise). Ties are broken by chunk_id."""
+    normalized = normalized or {}
+    absent = absent or {}
+    fused = []
+    for cid, chunk in found.chunks.items():
+        hits: dict[str, RetrieverHit] = {}
+        contributions: dict[str, float] = {}
+        for name in found.names:
+            place = found.placed[name].get(cid)
+            if place is None:
+                contributions[name] = absent.get(name, 0.0)
+                continue
+            rank, raw = place
+            norm = normalized.get(name, {}).get(cid)
+            hits[name] = RetrieverHit(name, rank, raw, norm)
+            contributions[name] = terms[name][cid]
+        score = math.fsum(contributions.values())
+        fused.append(
+            Candidate(
+                chunk=chunk,
+                score=score,
+                hits=MappingProxyType(hits),
+                contributions=MappingProxyType(contributions),
+                stage_scores=MappingProxyType({"fusion": score}),
+            )
+        )
+    fused.sort(key=lambda c: (-c.score, c.chunk.chunk_id))
+    return tuple(fused)
+
+
+def alpha_weights(names: Sequence[str], alpha: float) -> dict[str, float]:
+    """Dense lists share `alpha`, the others share 1 - alpha (Weaviate's hybrid convention)."""
+    dense = [n for n in names if retriever_family(n) == DENSE_FAMILY]
+    other = [n for n in names if retriever_family(n) != DENSE_FAMILY]
+    weights = {n: alpha / len(dense) for n in dense}
+    weights.update({n: (1.0 - alpha) / len(other) for n in other})
+    return weights
+
+
+def list_weight(weights: Mapping[str, float], name: str) -> float:
+    """A list's weight by its own name, else by its retriever family; missing is an error."""
+    if name in weights:
+        return weights[name]
+    family = retriever_family(name)
+    if family in weights:
+        return weights[family]
+    raise ValueError(
+        f"fusion.weights has no weight for list {name!r}; given: {', '.join(sorted(weights))}"
+    )
+
+
+def min_max(scores: Mapping[str, float]) -> dict[str, float]:
+    """(s - min) / (max - min); identical scores all become 1.0 (Weaviate does the same)."""
+    if not scores:
+        return {}
+    low, high = min(scores.values()), max(scores.values())
+    if high == low:
+        return dict.fromkeys(scores, 1.0)
+    span = high - low
+    return {cid: (s - low) / span for cid, s in scores.items()}
+
+
+def z_score(scores: Mapping[str, float]) -> dict[str, float]:
+    """(s - mean) / population std; identical scores (std 0) all become 0.0."""
+    if not scores:
+        return {}
+    values = list(scores.values())
+    mean = math.fsum(values) / len(values)
+    std = math.sqrt(math.fsum((v - mean) ** 2 for v in values) / len(values))
+    if std == 0:
+        return dict.fromkeys(scores, 0.0)
+    return {cid: (s - mean) / std for cid, s in scores.items()}
+
+
+def raw_scores(found: Pool, name: str) -> dict[str, float]:
+    return {cid: raw for cid, (_, raw) in found.placed[name].items()}

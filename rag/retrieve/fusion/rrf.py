@@ -1,0 +1,26 @@
+"""Reciprocal rank fusion."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rag.retrieve.base import Candidate, RankedList
+from rag.retrieve.fusion.base import FUSION, assemble, pool
+from rag.retrieve.settings import FusionConfig
+
+
+def rrf(lists: Sequence[RankedList], k: int = 60) -> tuple[Candidate, ...]:
+    """RRF: score(d) = sum over lists of 1 / (k + rank(d)) (Cormack, Clarke & Büttcher 2009)."""
+    if k < 1:
+        raise ValueError(f"RRF k must be >= 1, got {k}")
+    found = pool(lists)
+    terms = {
+        name: {cid: 1.0 / (k + rank) for cid, (rank, _) in found.placed[name].items()}
+        for name in found.names
+    }
+    return assemble(found, terms, normalized=terms)
+
+
+@FUSION.register("rrf")
+def _from_config(lists: Sequence[RankedList], config: FusionConfig) -> tuple[Candidate, ...]:
+    return rrf(lists, k=config.k)

@@ -1,0 +1,61 @@
+"""Score threshold with a fallback to the top-n when nothing passes."""
+
+from __future__ import annotations
+
+from rag.retrieve.base import Candidate
+from rag.retrieve.post.base import (
+    POST_STEPS,
+    PostContext,
+    PostStep,
+    StepResult,
+    result,
+    with_stage_score,
+)
+from rag.retrieve.settings import PostprocessConfig
+
+
+def threshold_value(candidate: Candidate, on: str) -> float | None:
+    """The number the threshold reads: the current score, a retriever's raw score, or a stage
+    score; None when the candidate has no such score (e.g. BM25 found it but dense did not)."""
+    if on == "score":
+        return candidate.score
+    if on in candidate.hits:
+        return candidate.hits[on].raw_score
+    return candidate.stage_scores.get(on)
+
+
+def apply_threshold(
+    candidates: tuple[Candidate, ...], threshold: float, on: str = "score", fallback_n: int = 0
+) -> StepResult:
+    """Keep candidates whose `on` value is >= threshold (IntelliDocs 0.3, 002 0.40); if none pass,
+    keep the first `fallback_n` and say so (Axiom's threshold fallback)."""
+    passed, decisions, marked = [], {}, []
+    for cand in candidates:
+        value = threshold_value(cand, on)
+        ok = value is not None and value >= threshold
+        shown = "none" if value is None else f"{value:.4f}"
+        decisions[cand.chunk_id] = f"{'pass' if ok else 'below'}: {on}={shown} vs {threshold}"
+        marked.append(with_stage_score(cand, "threshold_passed", 1.0 if ok else 0.0))
+        if ok:
+            passed.append(marked[-1])
+    if passed or not candidates or fallback_n == 0:
+        return result("threshold", candidates, tuple(passed), decisions)
+    kept = tuple(marked[:fallback_n])
+    for cand in kept:
+        decisions[cand.chunk_id] += "; kept by fallback"
+    reason = f"no candidate reached {on} >= {threshold}; kept the top {len(kept)}"
+    return result("threshold", candidates, kept, decisions, status="fallback", reason=reason)
+
+
+def _apply(
+    candidates: tuple[Candidate, ...], config: PostprocessConfig, ctx: PostContext
+) -> StepResult:
+    threshold = config.threshold if config.threshold is not None else float("-inf")
+    return apply_threshold(candidates, threshold, config.threshold_on, config.threshold_fallback_n)
+
+
+def _off(config: PostprocessConfig) -> str | None:
+    return "postprocess.threshold is not set" if config.threshold is None else None
+
+
+POST_STEPS.add("threshold", PostStep("threshold", _apply, _off))

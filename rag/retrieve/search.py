@@ -1,0 +1,172 @@
+"""The model-running half of retrieval: embed the query, ask the collection for BM25 and dense
+lists (over-fetched to `retrieval.depth`), and cache them so re-fusing never searches again.
+
+Cache key: (collection, its last update, query text, retriever, hash of every setting that
+changes a list: chunking, embedding, index, depth, filters). Fusion, post-processing and top_k are
+not in the key, so moving those sliders reuses the lists.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Protocol
+
+import numpy as np
+
+from rag.config import PipelineConfig
+from rag.retrieve.base import Candidate, RankedList, SearchQuery
+from rag.retrieve.settings import FilterConfig
+
+CACHE_SIZE = 512  # ranked lists kept in memory (one per query × retriever × settings)
+
+
+class SearchableCollection(Protocol):
+    """What retrieval needs from a collection (rag.index.Collection provides it)."""
+
+    name: str
+
+    def dense_search(
+        self, query_vector: np.ndarray, depth: int, filters: FilterConfig
+    ) -> RankedList: ...
+
+    def sparse_search(self, query: str, depth: int, filters: FilterConfig) -> RankedList: ...
+
+
+@dataclass(frozen=True)
+class Retrieved:
+    """Ranked lists by name ("bm25", "dense", "dense#q2" …), which came from the cache, and the
+    time each search took."""
+
+    lists: Mapping[str, RankedList]
+    cached: tuple[str, ...] = ()
+    timings_ms: Mapping[str, float] = field(default_factory=lambda: MappingProxyType({}))
+
+
+def list_settings_hash(config: PipelineConfig, filters: FilterConfig | None = None) -> str:
+    """Hash of the settings that change a retrieved list (not fusion, post-processing, top_k)."""
+    settings = {
+        "chunking": config.chunking.model_dump(mode="json"),
+        "embedding": config.embedding.model_dump(mode="json", exclude={"batch_size", "cache"}),
+        "index": config.index.model_dump(mode="json", exclude={"collection"}),
+        "depth": config.retrieval.depth,
+        "filters": (filters or config.retrieval.filters).model_dump(mode="json"),
+    }
+    canonical = json.dumps(settings, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:16]
+
+
+def _collection_version(collection: SearchableCollection) -> str:
+    """Changes whenever documents are added or replaced, so stale lists are never served."""
+    manifest = getattr(collection, "manifest", None)
+    return str(getattr(manifest, "updated_at", ""))
+
+
+class _ListCache:
+    """A small thread-safe LRU of ranked lists (pages run queries from several threads)."""
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._items: OrderedDict[tuple[str, ...], RankedList] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[str, ...]) -> RankedList | None:
+        with self._lock:
+            found = self._items.get(key)
+            if found is not None:
+                self._items.move_to_end(key)
+            return found
+
+    def put(self, key: tuple[str, ...], value: RankedList) -> None:
+        with self._lock:
+            self._items[key] = value
+            self._items.move_to_end(key)
+            while len(self._items) > self._size:
+                self._items.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+
+_CACHE = _ListCache(CACHE_SIZE)
+
+
+def clear_candidate_cache() -> None:
+    _CACHE.clear()
+
+
+def _relabel(ranked: RankedList, name: str) -> RankedList:
+    return ranked if ranked.retriever == name else RankedList(name, ranked.candidates)
+
+
+def retrieve_lists(
+    queries: Sequence[SearchQuery],
+    config: PipelineConfig,
+    collection: SearchableCollection,
+    filters: FilterConfig | None = None,
+) -> Retrieved:
+    """One ranked list per (query variant, configured retriever), from the cache when possible."""
+    filters = filters or config.retrieval.filters
+    depth = config.retrieval.depth
+    base_key = (collection.name, _collection_version(collection), list_settings_hash(config, filters))
+    lists: dict[str, RankedList] = {}
+    cached: list[str] = []
+    timings: dict[str, float] = {}
+    vectors: dict[str, np.ndarray] = {}
+    for query in queries:
+        for retriever in config.retrieval.retrievers:
+            if query.retrievers is not None and retriever not in query.retrievers:
+                continue
+            name = query.list_name(retriever)
+            key = (*base_key, retriever, query.text)
+            hit = _CACHE.get(key)
+            if hit is not None:
+                lists[name] = _relabel(hit, name)
+                cached.append(name)
+                continue
+            started = time.perf_counter()
+            if retriever == "dense":
+                if query.text not in vectors:
+                    from rag.embed import get_embedder  # late: loads a model backend
+
+                    vectors[query.text] = get_embedder(config.embedding).embed_query(query.text)
+                    timings[f"embed:{name}"] = (time.perf_counter() - started) * 1000
+                    started = time.perf_counter()
+                ranked = collection.dense_search(vectors[query.text], depth, filters)
+            else:
+                ranked = collection.sparse_search(query.text, depth, filters)
+            timings[name] = (time.perf_counter() - started) * 1000
+            _CACHE.put(key, ranked)
+            lists[name] = _relabel(ranked, name)
+    return Retrieved(MappingProxyType(lists), tuple(cached), MappingProxyType(timings))
+
+
+def retrieve_candidates(
+    query: str, config: PipelineConfig, collection: SearchableCollection
+) -> dict[str, RankedList]:
+    """BM25 and/or dense lists for `query` per `config.retrieval`, cached (see module docstring)."""
+    return dict(retrieve_lists((SearchQuery(query),), config, collection).lists)
+
+
+def candidate_vectors(
+    candidates: Sequence[Candidate], config: PipelineConfig, collection: object | None = None
+) -> dict[str, np.ndarray]:
+    """Embeddings of the candidates' chunks for de-duplication: the collection's stored vectors
+    when it offers `vectors(chunk_ids)`, else the embedder (whose disk cache holds them)."""
+    if not candidates:
+        return {}
+    ids = [c.chunk_id for c in candidates]
+    stored = getattr(collection, "vectors", None)
+    if callable(stored):
+        return dict(stored(ids))
+    from rag.embed import get_embedder  # late: loads a model backend
+
+    matrix = get_embedder(config.embedding).embed_documents([c.chunk.text for c in candidates])
+    return dict(zip(ids, matrix, strict=True))

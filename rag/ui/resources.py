@@ -1,0 +1,81 @@
+"""Shared, cached resources for the pages (streamlit): collections and the sample-collection build.
+
+Collections are `st.cache_resource` (one object per name, never mutated by a page); building the
+sample collection clears that cache so every page sees the new manifest.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from rag.config import PipelineConfig, available_presets, load_preset
+from rag.documents import ingest_paths
+from rag.index import Collection, IngestSummary, list_collections, open_collection
+from rag.paths import SAMPLES_DIR
+from rag.ui.state import APP_COLLECTION, APP_PRESET, SAMPLE_COLLECTION, current_preset
+
+
+def collection_names() -> list[str]:
+    return list_collections()
+
+
+@st.cache_resource(max_entries=8, show_spinner="Opening collection…")
+def cached_collection(name: str) -> Collection:
+    return open_collection(name)
+
+
+def session_config() -> PipelineConfig | None:
+    """The config of the preset the sidebar selected (or the default preset)."""
+    name = current_preset(st.session_state, available_presets())
+    return load_preset(name) if name else None
+
+
+def session_collection() -> Collection | None:
+    """The collection the sidebar selected, or the sample/first one when the page runs alone."""
+    existing = collection_names()
+    name = st.session_state.get(APP_COLLECTION)
+    if name not in existing:
+        name = SAMPLE_COLLECTION if SAMPLE_COLLECTION in existing else (existing or [None])[0]
+    return cached_collection(name) if name else None
+
+
+def build_sample_collection(config: PipelineConfig) -> IngestSummary:
+    """Parse, chunk, embed and index datasets/samples/ into the "samples" collection, with progress."""
+    with st.status(f"Building collection '{SAMPLE_COLLECTION}'…", expanded=True) as status:
+        bar = st.progress(0.0, text="Parsing samples")
+        report = ingest_paths(
+            [SAMPLES_DIR],
+            progress=lambda done, total, source: bar.progress(
+                done / total, text=f"Parsed {done}/{total}: {source.rsplit('/', 1)[-1]}"
+            ),
+        )
+        for line in report.skipped:
+            st.warning(f"Skipped {line.source}: {line.problem}")
+        st.write(f"Chunking and embedding {len(report.documents)} documents with preset "
+                 f"'{config.name}' (the first run loads the embedding model)…")
+        collection = open_collection(SAMPLE_COLLECTION, create=True)
+        summary = collection.add_documents(report.documents, config, progress=False)
+        cached_collection.clear()
+        status.update(
+            label=f"Collection '{SAMPLE_COLLECTION}': {summary.chunks_added} chunks from "
+                  f"{len(summary.added) + len(summary.replaced)} documents in {summary.seconds:.1f}s",
+            state="complete", expanded=False,
+        )
+    return summary
+
+
+def sample_collection_button(key: str) -> bool:
+    """A button that builds the sample collection when it does not exist yet; True once built."""
+    if SAMPLE_COLLECTION in collection_names():
+        return False
+    if not st.button("Build sample collection", key=key, icon=":material/build:",
+                     help=f"Index datasets/samples/ into a collection named '{SAMPLE_COLLECTION}'"):
+        return False
+    config = session_config()
+    if config is None:
+        st.error("No presets found in rag/presets/.")
+        return False
+    build_sample_collection(config)
+    st.session_state[APP_COLLECTION] = SAMPLE_COLLECTION
+    st.session_state.setdefault(APP_PRESET, config.name)
+    return True

@@ -1,0 +1,66 @@
+"""pandas tables the pages show: ingest report, PII matches, chunk stats, ranked lists."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from pathlib import PurePath
+
+import pandas as pd
+
+from rag.chunking.base import Chunk
+from rag.documents.base import IngestReport
+from rag.documents.pii import PiiMatch
+from rag.retrieve.base import Candidate
+
+
+def snippet(text: str, width: int = 160) -> str:
+    """One line of at most `width` characters."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= width else flat[: width - 1] + "…"
+
+
+def ingest_report_frame(report: IngestReport) -> pd.DataFrame:
+    """One row per file: ok / skipped, size, and for skipped files the problem and what to do."""
+    return pd.DataFrame(
+        [
+            {"file": PurePath(line.source).name, "status": line.status, "characters": line.chars,
+             "problem": line.problem, "what to do": line.action}
+            for line in report.lines
+        ],
+        columns=["file", "status", "characters", "problem", "what to do"],
+    )
+
+
+def pii_frame(matches: Sequence[PiiMatch]) -> pd.DataFrame:
+    return pd.DataFrame(
+        [{"kind": m.kind, "value": m.value, "start": m.start, "end": m.end} for m in matches],
+        columns=["kind", "value", "start", "end"],
+    )
+
+
+def chunk_frame(chunks: Sequence[Chunk], labels: Mapping[str, str]) -> pd.DataFrame:
+    """One row per chunk: display label, level, offsets, size, parent label and a snippet."""
+    return pd.DataFrame(
+        [
+            {"chunk": labels.get(c.chunk_id, c.chunk_id), "level": c.level, "start": c.start,
+             "end": c.end, "chars": c.size,
+             "parent": labels.get(c.parent_id, c.parent_id) if c.parent_id else "",
+             "text": snippet(c.text, 80)}
+            for c in chunks
+        ],
+        columns=["chunk", "level", "start", "end", "chars", "parent", "text"],
+    )
+
+
+def ranked_frame(candidates: Sequence[Candidate], labels: Mapping[str, str]) -> pd.DataFrame:
+    """Rank, score, chunk label, source and snippet for one ranked list."""
+    return pd.DataFrame(
+        [
+            {"rank": i, "score": c.score, "chunk": labels.get(c.chunk_id, c.chunk_id),
+             "source": str(c.chunk.metadata.get("source", c.chunk.doc_id)),
+             "text": snippet(c.chunk.text, 90)}
+            for i, c in enumerate(candidates, start=1)
+        ],
+        columns=["rank", "score", "chunk", "source", "text"],
+    )

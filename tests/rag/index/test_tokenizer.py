@@ -1,0 +1,27 @@
+"""The shared BM25 tokenizer: pattern, lowercase, stopwords and stemming each do their job."""
+
+from __future__ import annotations
+
+from rag.index.settings import TokenizerConfig
+from rag.index.tokenizer import Tokenizer
+
+
+def test_default_lowercases_and_drops_english_stopwords_and_single_letters() -> None:
+    tokens = Tokenizer(TokenizerConfig())("The APT tool and a Debian package")
+    assert tokens == ["apt", "tool", "debian", "package"]
+
+
+def test_switching_off_lowercase_and_stopwords_keeps_them() -> None:
+    cfg = TokenizerConfig(lowercase=False, stopwords="none")
+    assert Tokenizer(cfg)("The APT tool") == ["The", "APT", "tool"]
+
+
+def test_stemming_maps_inflections_to_one_term() -> None:
+    stem = Tokenizer(TokenizerConfig(stemming=True))
+    assert stem("running runs") == stem("run run") == ["run", "run"]
+    assert Tokenizer(TokenizerConfig())("running runs") == ["running", "runs"]
+
+
+def test_custom_pattern_decides_what_a_token_is() -> None:
+    cfg = TokenizerConfig(pattern=r"[a-z0-9.+-]+", stopwords="none")
+    assert Tokenizer(cfg)("python3.11 and g++") == ["python3.11", "and", "g++"]
