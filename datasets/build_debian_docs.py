@@ -29,8 +29,8 @@ from tqdm import tqdm
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script from anywhere
 
-from rag.documents import DocumentError, parse_bytes  # noqa: E402
-from rag.documents.parse import make_doc_id  # noqa: E402
+from rag.documents import DocumentError, parse_bytes
+from rag.documents.parse import make_doc_id
 
 DEFAULT_PACKAGES = (
     "debian-reference-en",
@@ -69,7 +69,7 @@ def download(packages: Sequence[str], debs: Path) -> dict[str, Path]:
     missing = [p for p in packages if not list(debs.glob(f"{p}_*.deb"))]
     if missing:
         _run(["apt-get", "download", *missing], debs)
-    return {p: sorted(debs.glob(f"{p}_*.deb"))[-1] for p in packages}
+    return {p: max(debs.glob(f"{p}_*.deb")) for p in packages}
 
 
 def _english(relative: str) -> bool:
@@ -85,7 +85,7 @@ def extract_pages(package: str, deb: Path, root: Path) -> list[Page]:
         target.mkdir(parents=True)
         _run(["dpkg-deb", "-x", str(deb), str(target)], root)
     version = _run(["dpkg-deb", "-f", str(deb), "Version"], root).strip()
-    files = sorted(p for p in target.rglob("*") if p.is_file())
+    files = sorted(p for p in target.rglob("*") if p.is_file() and not p.is_symlink())  # links duplicate
     html = [p for p in files if p.suffix in (".html", ".htm")]
     chosen = html or [p for p in files if p.name.endswith((".txt", ".txt.gz"))]
     pages = []

@@ -65,13 +65,13 @@ class QASet:
         return {i.qid: i.spans for i in self.items if i.spans}
 
 
-def _int(value: Any, where: Path | str, line: int, field: str) -> int:
+def _int(value: object, where: Path | str, line: int, field: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise DatasetError(where, f"must be a non-negative integer, got {value!r}", line, field)
     return value
 
 
-def _span(raw: Any, where: Path | str, line: int, index: int) -> Span:
+def _span(raw: object, where: Path | str, line: int, index: int) -> Span:
     field = f"spans[{index}]"
     if not isinstance(raw, Mapping):
         raise DatasetError(where, "must be an object {doc, start, end}", line, field)
@@ -89,7 +89,9 @@ def _span(raw: Any, where: Path | str, line: int, index: int) -> Span:
     return Span(doc, start, end, text)
 
 
-def _list_field(value: Any, where: Path | str, line: int, field: str, csv_mode: bool) -> list[Any]:
+def _list_field(
+    value: object, where: Path | str, line: int, field: str, csv_mode: bool
+) -> list[object]:
     if value is None or value == "":
         return []
     if csv_mode and isinstance(value, str):
@@ -172,7 +174,7 @@ def load_qa_file(path: str | Path) -> QASet:
     return _collect(path.stem, str(path), items)
 
 
-def load_hf_qa(source: str | Path, split: str = "train", **load_kwargs: Any) -> QASet:
+def load_hf_qa(source: str | Path, split: str = "train", **load_kwargs: object) -> QASet:
     """A QA set from Hugging Face `datasets`: a local json/csv/parquet file, or a hub name.
 
     Hub names need internet (and HF_DATASETS_OFFLINE unset); rows need the fields listed in the

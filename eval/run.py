@@ -22,6 +22,7 @@ from eval.metrics import DEFAULT_METRICS, MetricScores, evaluate, parse_metric
 from eval.shapes import BeirDataset
 from eval.stats import bootstrap_ci
 from rag.retrieve.base import Candidate
+from rag.retrieve.search import clear_candidate_cache
 
 # query text -> candidates best first (one searcher per preset, built by eval.collection)
 Searcher = Callable[[str], Sequence[Candidate]]
@@ -74,7 +75,8 @@ class PresetRun:
         for outcome in self.outcomes:
             failures = [s.failed[outcome.qid] for s in self.scores.values()
                         if outcome.qid in s.failed]
-            ranked = sorted(outcome.ranking.items(), key=lambda kv: (kv[1], kv[0]), reverse=True)
+            ranked = [(d, s if math.isfinite(s) else None) for d, s in
+                      sorted(outcome.ranking.items(), key=lambda kv: (kv[1], kv[0]), reverse=True)]
             rows.append({
                 "preset": self.summary.preset,
                 "qid": outcome.qid,
@@ -82,7 +84,7 @@ class PresetRun:
                 "metrics": {k: s.values.get(outcome.qid) for k, s in self.scores.items()},
                 "latency_ms": outcome.latency_ms,
                 "error": outcome.error or (failures[0] if failures else None),
-                "ranking": [[doc, score if math.isfinite(score) else None] for doc, score in ranked],
+                "ranking": [list(pair) for pair in ranked],
             })
         return rows
 
@@ -145,6 +147,21 @@ def summarize(
         latency_ms={"p50": float(p50), "p95": float(p95)},
     )
     return PresetRun(summary, tuple(outcomes), scores)
+
+
+def run_preset(
+    dataset: BeirDataset,
+    preset: str,
+    searcher: Searcher,
+    metrics: Sequence[str] = DEFAULT_METRICS,
+    n_resamples: int = 2000,
+    seed: int = 0,
+) -> PresetRun:
+    """Search every query and score the run. The in-memory candidate cache is emptied first, so
+    a preset never reuses another's lists and its latencies are its own."""
+    clear_candidate_cache()
+    outcomes = search_all(dataset, searcher, preset, limit=deepest_cutoff(metrics))
+    return summarize(preset, dataset, outcomes, metrics, n_resamples, seed)
 
 
 def deepest_cutoff(metrics: Sequence[str]) -> int:

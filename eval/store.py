@@ -13,7 +13,7 @@ import re
 import subprocess
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -78,8 +78,8 @@ def _slug(text: str) -> str:
 def save_run(
     info: Mapping[str, Any], per_query: Sequence[Mapping[str, Any]], root: Path | None = None
 ) -> Path:
-    """Write a run folder; `info` must hold 'summary' (with 'preset') and 'dataset' (with 'hash')."""
-    created = datetime.now(timezone.utc)
+    """Write a run folder; `info` holds 'summary' (with 'preset') and 'dataset' (with 'hash')."""
+    created = datetime.now(UTC)
     name = "-".join((
         created.strftime("%Y%m%dT%H%M%S%fZ"), _slug(info["summary"]["preset"]),
         str(info["dataset"]["hash"])[:8],

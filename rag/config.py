@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from rag.chunking.settings import ChunkingConfig
 from rag.context.settings import ContextConfig
+from rag.documents.settings import DocumentsConfig
 from rag.embed.settings import EmbeddingConfig
 from rag.generate.settings import GenerationConfig
 from rag.grounding.settings import GroundingConfig
@@ -32,6 +33,7 @@ class PipelineConfig(BaseModel):
 
     name: str = "custom"
     description: str = ""
+    documents: DocumentsConfig = Field(default_factory=DocumentsConfig)
     chunking: ChunkingConfig = Field(default_factory=ChunkingConfig)
     embedding: EmbeddingConfig = Field(default_factory=EmbeddingConfig)
     index: IndexConfig = Field(default_factory=IndexConfig)

@@ -2,7 +2,8 @@
 
 Stages run in STAGE_ORDER:
 
-    guard → understand → retrieve → fuse → postprocess → rerank → select → context → generate → ground
+    guard → understand → retrieve → fuse → postprocess → rerank → select → context → generate
+    → ground
 
 A stage is a `StageSpec` registered in STAGES under one of those names. It reads the frozen
 `PipelineState` and returns a `StageResult` holding the next state and what the trace should
@@ -163,10 +164,12 @@ class StageSpec:
     settings: Callable[[PipelineConfig], BaseModel] | None = None
 
 
-class _StageRegistry:
-    """STAGE_ORDER names -> StageSpec; unknown names are an error that lists the valid ones."""
+class StageRegistry:
+    """STAGE_ORDER names -> StageSpec; `modules` says which module registers each stage and is
+    imported on first lookup. Unknown names are an error that lists the valid ones."""
 
-    def __init__(self) -> None:
+    def __init__(self, modules: Mapping[str, str] | None = None) -> None:
+        self._modules = modules or {}
         self._specs: dict[str, StageSpec] = {}
 
     def add(self, name: str, spec: StageSpec) -> None:
@@ -174,25 +177,26 @@ class _StageRegistry:
             raise ValueError(f"unknown pipeline stage {name!r}; valid: {', '.join(STAGE_ORDER)}")
         if name in self._specs:
             raise ValueError(f"pipeline stage {name!r} is registered twice")
+        if spec.name != name:
+            raise ValueError(f"stage registered as {name!r} is named {spec.name!r}")
         self._specs[name] = spec
 
     def find(self, name: str) -> StageSpec | None:
         """The stage registered under `name`, importing its module on first use."""
-        if name not in self._specs:
-            module = STAGE_MODULES.get(name)
-            if module is not None:
-                try:
-                    importlib.import_module(module)
-                except ModuleNotFoundError as exc:
-                    if exc.name != module:
-                        raise
+        module = self._modules.get(name)
+        if name not in self._specs and module is not None:
+            try:
+                importlib.import_module(module)
+            except ModuleNotFoundError as exc:
+                if exc.name != module:
+                    raise
         return self._specs.get(name)
 
     def names(self) -> list[str]:
         return [name for name in STAGE_ORDER if self.find(name) is not None]
 
 
-STAGES = _StageRegistry()
+STAGES = StageRegistry(STAGE_MODULES)
 
 
 def _not_installed_reason(name: str, config: PipelineConfig) -> tuple[str, tuple[str, ...]]:
@@ -216,44 +220,63 @@ def _settings_of(spec: StageSpec, config: PipelineConfig) -> Mapping[str, Any]:
     return spec.settings(config).model_dump(mode="json") if spec.settings else {}
 
 
+def _run_one(
+    spec: StageSpec, state: PipelineState, env: StageEnv, raise_errors: bool
+) -> tuple[StageRecord, PipelineState, str]:
+    """Run one stage: its record, the next state, and the failure text (empty if none)."""
+    settings = _settings_of(spec, env.config)
+    off = spec.off_reason(env.config)
+    if off is not None:
+        return StageRecord(spec.name, "skipped", settings=settings, reason=off), state, ""
+    started = time.perf_counter()
+    try:
+        result = spec.run(state, env)
+    except Exception as exc:  # recorded: the trace names the failed stage and the error
+        if raise_errors:
+            raise
+        wall_ms = (time.perf_counter() - started) * 1000
+        failed = f"{spec.name}: {type(exc).__name__}: {exc}"
+        return (
+            StageRecord(spec.name, "failed", settings, wall_ms=wall_ms, reason=failed),
+            state,
+            failed,
+        )
+    record = StageRecord(
+        spec.name, result.status, settings, result.inputs, result.outputs,
+        (time.perf_counter() - started) * 1000, result.warnings, result.reason,
+    )  # fmt: skip
+    return record, result.state, ""
+
+
 def run_stages(
-    state: PipelineState, env: StageEnv, trace: Trace, *, raise_errors: bool = False
+    state: PipelineState,
+    env: StageEnv,
+    trace: Trace,
+    *,
+    raise_errors: bool = False,
+    stages: StageRegistry = STAGES,
 ) -> PipelineState:
     """Run STAGE_ORDER over `state`, appending one record per stage to `trace`."""
     failed = ""
     for name in STAGE_ORDER:
-        spec = STAGES.find(name)
         if failed or state.halted:
             why = f"an earlier stage failed: {failed}" if failed else f"not reached: {state.halted}"
             trace.add(StageRecord(name, "skipped", reason=why))
+            continue
+        try:
+            spec = stages.find(name)
+        except ImportError as exc:  # a stage module that cannot load fails its stage, recorded
+            if raise_errors:
+                raise
+            failed = f"{name}: cannot import its module: {exc}"
+            trace.add(StageRecord(name, "failed", reason=failed))
             continue
         if spec is None:
             reason, warnings = _not_installed_reason(name, env.config)
             trace.add(StageRecord(name, "skipped", reason=reason, warnings=warnings))
             continue
-        off = spec.off_reason(env.config)
-        settings = _settings_of(spec, env.config)
-        if off is not None:
-            trace.add(StageRecord(name, "skipped", settings=settings, reason=off))
-            continue
-        started = time.perf_counter()
-        try:
-            result = spec.run(state, env)
-        except Exception as exc:  # recorded: the trace names the failed stage and the error
-            wall_ms = (time.perf_counter() - started) * 1000
-            failed = f"{name}: {type(exc).__name__}: {exc}"
-            trace.add(StageRecord(name, "failed", settings, wall_ms=wall_ms, reason=failed))
-            if raise_errors:
-                raise
-            continue
-        wall_ms = (time.perf_counter() - started) * 1000
-        trace.add(
-            StageRecord(
-                name, result.status, settings, result.inputs, result.outputs,
-                wall_ms, result.warnings, result.reason,
-            )
-        )  # fmt: skip
-        state = result.state
+        record, state, failed = _run_one(spec, state, env, raise_errors)
+        trace.add(record)
     return state
 
 
@@ -295,6 +318,7 @@ __all__ = [
     "FusionResult",
     "PipelineState",
     "StageEnv",
+    "StageRegistry",
     "StageResult",
     "StageSpec",
     "fuse_and_filter",

@@ -9,9 +9,9 @@ from pydantic import Field
 
 from rag.chunking import STRATEGIES
 from rag.chunking.base import Chunk
-from rag.chunking.recursive import split_recursive
 from rag.chunking.settings import StrategySettings
 from rag.chunking.spans import Span, make_chunk, trim
+from rag.chunking.units import pack_units, sentence_spans, split_long
 from rag.documents.base import Document
 
 # Explicit markers: "Q: …", "Q1.", "Question: …", "Question 2) …", optionally numbered/bulleted.
@@ -52,6 +52,15 @@ class FaqChunker:
     def __init__(self, settings: FaqSettings) -> None:
         self.settings = settings
 
+    def _parts(self, text: str, block: Span) -> list[Span]:
+        """The block itself, or, over the cap, sentences cut to half the cap and packed back
+        up to it, so the question always travels with the start of its answer."""
+        cap = self.settings.max_chars
+        if block.size <= cap:
+            return [block]
+        pieces = split_long(text, sentence_spans(text, *block), max(1, cap // 2))
+        return pack_units(pieces, cap)
+
     def chunk(self, document: Document) -> list[Chunk]:
         text = document.text
         starts = question_starts(text)
@@ -65,7 +74,7 @@ class FaqChunker:
             meta = {"kind": "qa" if is_pair else "intro"}
             if is_pair:
                 meta["question"] = _first_line(text, block)
-            parts = split_recursive(text, block.start, block.end, self.settings.max_chars)
+            parts = self._parts(text, block)
             for part_no, span in enumerate(parts):
                 extra = {**meta, "part": part_no, "parts": len(parts)} if len(parts) > 1 else meta
                 chunks.append(

@@ -42,7 +42,8 @@ def token_windows(word_ids: Sequence[int | None], size: int, overlap: int) -> li
         back = e
         while back > s and not word_start(back):
             back -= 1
-        e = back if back > s else e
+        # Cut inside a word only if ending at a word start would add nothing new.
+        e = back if back > max(s, windows[-1][1] if windows else 0) else e
         windows.append((s, e))
         if e >= n:
             return windows

@@ -74,24 +74,16 @@ def pack_units(
 
 
 def merge_short(units: Sequence[Span], min_size: int, max_size: int) -> list[Span]:
-    """Join consecutive units until a group reaches `min_size` (never past `max_size`)."""
+    """Join neighbours while either side is under `min_size` and the union fits `max_size`;
+    a group left under `min_size` could not join either neighbour without passing the max."""
     groups: list[Span] = []
-    start: int | None = None
-    end = 0
     for unit in units:
-        if start is not None and unit.end - start > max_size:
-            groups.append(Span(start, end))
-            start = None
-        if start is None:
-            start = unit.start
-        end = unit.end
-        if end - start >= min_size:
-            groups.append(Span(start, end))
-            start = None
-    if start is not None:
-        if groups and end - groups[-1].start <= max_size:
-            start = groups.pop().start  # a short tail joins its predecessor when it fits
-        groups.append(Span(start, end))
+        if groups and (groups[-1].size < min_size or unit.size < min_size):
+            joined = Span(groups[-1].start, unit.end)
+            if joined.size <= max_size:
+                groups[-1] = joined
+                continue
+        groups.append(unit)
     return groups
 
 

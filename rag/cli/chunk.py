@@ -39,14 +39,16 @@ def _with_override(params: dict[str, Any], dotted: str, value: Any) -> dict[str,
 
 
 def resolve(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
-    """Strategy name and validated-later params from --preset, --strategy and --set."""
+    """Strategy name and checked params from --preset, --strategy and --set."""
     chunking = (load_preset(args.preset) if args.preset else PipelineConfig()).chunking
     name = args.strategy or chunking.strategy
     # The preset's params only apply to its own strategy; another one starts from its defaults.
-    params = dict(chunking.params) if name == chunking.strategy else {}
+    base = chunking.params if name == chunking.strategy else {}
+    # Spelled out in full, so --set can reach into nested defaults (doc_type routes).
+    params = strategy_settings(name, base).model_dump(mode="json")
     for key, value in parse_set_options(args.overrides).items():
         params = _with_override(params, key, value)
-    strategy_settings(name, params)  # unknown strategy or bad value: one clear error line
+    strategy_settings(name, params)  # a bad value: one clear error line
     return name, params
 
 

@@ -1,4 +1,4 @@
-"""`python -m rag query "TEXT" [--collection NAME] [--preset P] [--set key=value …] [--user U] [--json]`.
+"""`python -m rag query "TEXT" [--collection NAME] [--preset P] [--set k=v …] [--user U] [--json]`.
 
 Runs the query through every stage of the preset and prints the Trace: as JSON with `--json`
 (secrets masked), else a short table of stages and the final candidates with their scores.
@@ -17,7 +17,7 @@ from rag.trace import Trace
 _PREVIEW = 80
 
 
-def add_parser(subparsers: Any) -> None:  # noqa: ANN401 - argparse's private subparsers type
+def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser("query", help="run a query through a preset and show its trace")
     parser.add_argument("text", help="the question or search text")
     parser.add_argument("--collection", help="collection to search (default: the preset's)")
@@ -31,7 +31,9 @@ def add_parser(subparsers: Any) -> None:  # noqa: ANN401 - argparse's private su
 
 
 def _hits(candidate: Candidate) -> str:
-    return " ".join(f"{name}#{hit.rank}={hit.raw_score:.3f}" for name, hit in candidate.hits.items())
+    return " ".join(
+        f"{name}#{hit.rank}={hit.raw_score:.3f}" for name, hit in candidate.hits.items()
+    )
 
 
 def render(trace: Trace) -> str:

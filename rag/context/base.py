@@ -31,7 +31,7 @@ class ChunkTable:
             self._by_id[chunk.chunk_id] = chunk
             self._by_doc.setdefault(chunk.doc_id, []).append(chunk)
         for doc_chunks in self._by_doc.values():
-            doc_chunks.sort(key=lambda c: (c.start, c.end))
+            doc_chunks.sort(key=lambda c: (c.start, -c.end))  # a parent before its first child
 
     def get_chunk(self, chunk_id: str) -> Chunk | None:
         return self._by_id.get(chunk_id)

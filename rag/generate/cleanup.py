@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 
 _PREAMBLES = (
-    r"(?:sure|certainly|of course|absolutely|okay|ok|great question|good question)\b[!,.]*\s*",
+    r"(?:sure|certainly|of course|absolutely|okay|ok|great question|good question)(?=[\s!,.])[!,.]*\s*",
     r"(?:i'?d|i would|i'?ll|i will) be (?:happy|glad) to help(?: with that)?[!,.:]*\s*",
     r"(?:here(?:'s| is) (?:the |an? |my )?(?:answer|response|summary)[^:\n]*:)\s*",
     r"(?:based on|according to|from) the (?:provided |given )?(?:context|sources?|documents?|"

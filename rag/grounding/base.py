@@ -39,6 +39,7 @@ class SentenceCheck:
     llm: float | None = None
     citation_ok: bool | None = None  # None: the sentence cites nothing
     citation_problem: str = ""
+    note: str = ""  # why a rule decided (e.g. a number the context never states)
 
 
 @dataclass(frozen=True)

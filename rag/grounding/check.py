@@ -9,7 +9,7 @@ import re
 from dataclasses import replace
 
 from rag.context.base import BuiltContext
-from rag.context.text import Sentence, content_words, split_sentences
+from rag.context.text import Sentence, content_words, numbers, split_sentences
 from rag.generate.base import ChatModel
 from rag.generate.cleanup import cited_numbers
 from rag.generate.prompts import INSUFFICIENT
@@ -46,6 +46,15 @@ def _first_pass(index: int, sentence: Sentence, context: BuiltContext,
     w, t = settings.word_weight, settings.trigram_weight
     lexical = overlap(sentence.text, context_text).score(w, t)
     span = best_span(sentence.text, context.blocks, w, t)
+    # numbers must appear in the block that supports the sentence best, not just anywhere
+    block = context.block(span.n) if span is not None else None
+    evidence = block.text if block is not None else context_text
+    novel = sorted(numbers(sentence.text) - numbers(evidence)) if settings.check_numbers else []
+    if novel:
+        where = f"[Source {span.n}]" if block is not None and span is not None else "the context"
+        note = f"states {', '.join(novel)}, which {where} does not mention"
+        return SentenceCheck(index, sentence.text, sentence.start, sentence.end, cited, lexical, 0.0,
+                             "unsupported", "lexical", span, note=note)
     if lexical >= settings.grounded_at:
         verdict = "supported"
     elif lexical < settings.ungrounded_below:

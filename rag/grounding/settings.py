@@ -20,6 +20,9 @@ class GroundingConfig(BaseModel):
     trigram_weight: float = Field(0.4, ge=0, le=1)
     grounded_at: float = Field(0.8, ge=0, le=1)
     ungrounded_below: float = Field(0.3, ge=0, le=1)
+    # A number in the claim that appears nowhere in the context makes it unsupported (a cheap
+    # entity-level consistency check, after Nan et al. 2021): catches swapped figures and dates.
+    check_numbers: bool = True
     model_check: ModelCheck = "auto"
     embedding_threshold: float = Field(0.6, ge=-1, le=1)  # cosine at/above which a sentence is supported
     # An answer is grounded when at least this share of its checked sentences is supported.

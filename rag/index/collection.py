@@ -12,6 +12,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from qdrant_client import models
 from tqdm.auto import tqdm
 
 from rag.chunking import get_chunker
@@ -147,6 +148,8 @@ class Collection:
         self.sparse.remove(stale)
         self.sparse.add([c.chunk_id for _, c in pairs], tokens)
         self.sparse.save()
+        if access.visibility == "private" and pairs:
+            self.manifest = replace(self.manifest, has_private=True)
         self._record(todo, pairs)
         return IngestSummary(
             collection=self.name,
@@ -225,6 +228,9 @@ class Collection:
             raise KeyError(f"collection {self.name!r} has no chunk {chunk_id!r}")
         return chunk_from_payload(payloads[chunk_id])
 
+    def _filter(self, filters: FilterConfig | None, since: float | None) -> models.Filter | None:
+        return build_filter(filters, since, privacy=self.manifest.has_private)
+
     def dense_search(
         self,
         query_vector: np.ndarray,
@@ -235,7 +241,7 @@ class Collection:
         """Cosine similarity in Qdrant's `dense` vector, filtered inside Qdrant."""
         if not self.store.exists():
             return RankedList("dense", ())
-        hits = self.store.search_dense(query_vector, depth, build_filter(filters, since))
+        hits = self.store.search_dense(query_vector, depth, self._filter(filters, since))
         return _ranked("dense", [(h.score, h.payload) for h in hits])
 
     def sparse_search(
@@ -248,7 +254,7 @@ class Collection:
         """BM25 over the collection's tokenizer with its sparse backend; raw BM25 scores."""
         if not self.store.exists():
             return RankedList("bm25", ())
-        hits = self.sparse.search(self.tokenizer(query), depth, build_filter(filters, since))
+        hits = self.sparse.search(self.tokenizer(query), depth, self._filter(filters, since))
         payloads = self.store.payloads([h.chunk_id for h in hits])
         scored = [(h.score, payloads[h.chunk_id]) for h in hits if h.chunk_id in payloads]
         return _ranked("bm25", scored)

@@ -11,11 +11,15 @@ def _any_of(key: str, values: list[str]) -> models.FieldCondition:
     return models.FieldCondition(key=key, match=models.MatchAny(any=list(values)))
 
 
-def build_filter(filters: FilterConfig | None, since: float | None = None) -> models.Filter:
-    """Every listed field must match one of its values; privacy is always applied.
+def build_filter(
+    filters: FilterConfig | None, since: float | None = None, *, privacy: bool = True
+) -> models.Filter | None:
+    """Every listed field must match one of its values; None when nothing would be excluded.
 
     A chunk is visible when it is public, or private and owned by `filters.owner`; with no owner
-    only public chunks are visible. `since` (epoch seconds) keeps chunks created at or after it.
+    only public chunks are visible. `privacy=False` (a collection without private chunks) drops
+    that clause, which can exclude nothing there. `since` (epoch seconds) keeps chunks created at
+    or after it.
     """
     filters = filters or FilterConfig()
     must: list[models.Condition] = []
@@ -27,13 +31,15 @@ def build_filter(filters: FilterConfig | None, since: float | None = None) -> mo
     ):
         if values:
             must.append(_any_of(key, values))
-    visible: list[models.Condition] = [_any_of("visibility", ["public"])]
-    if filters.owner is not None:
-        visible.append(models.FieldCondition(key="owner", match=models.MatchValue(value=filters.owner)))
-    must.append(models.Filter(should=visible))
+    if privacy:
+        visible: list[models.Condition] = [_any_of("visibility", ["public"])]
+        if filters.owner is not None:
+            owner = models.MatchValue(value=filters.owner)
+            visible.append(models.FieldCondition(key="owner", match=owner))
+        must.append(models.Filter(should=visible))
     if since is not None:
         must.append(models.FieldCondition(key="created_at", range=models.Range(gte=since)))
-    return models.Filter(must=must)
+    return models.Filter(must=must) if must else None
 
 
 def filter_key(qfilter: models.Filter) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field, fields, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from types import MappingProxyType
@@ -26,7 +26,7 @@ class IncompatibleConfigError(ValueError):
 
 
 def now_iso() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(timezone.utc).isoformat(timespec="microseconds")
 
 
 def index_settings(config: PipelineConfig) -> dict[str, Any]:
@@ -85,6 +85,7 @@ class Manifest:
     config_hash: str = ""
     dim: int = 0
     sparse_avgdl: float = 0.0  # frozen at the first ingest (qdrant sparse vectors, see vectors.py)
+    has_private: bool = False  # once true, every search applies the owner/visibility filter
     documents: Mapping[str, DocumentEntry] = field(default_factory=lambda: MappingProxyType({}))
 
     @classmethod
@@ -100,7 +101,7 @@ class Manifest:
         return replace(self, documents=MappingProxyType(dict(documents)), updated_at=now_iso())
 
     def to_json(self) -> str:
-        raw = asdict(self)
+        raw: dict[str, Any] = {f.name: getattr(self, f.name) for f in fields(self)}
         raw["settings"] = dict(self.settings)
         raw["documents"] = {s: asdict(d) for s, d in self.documents.items()}
         return json.dumps(raw, indent=2, ensure_ascii=False)

@@ -143,16 +143,16 @@ class QdrantStore:
     def count(self) -> int:
         return self.client.count(self.collection, exact=True).count if self.exists() else 0
 
-    def search_dense(self, vector: np.ndarray, limit: int, qfilter: models.Filter) -> list[ScoredPayload]:
+    def search_dense(self, vector: np.ndarray, limit: int, qfilter: models.Filter | None) -> list[ScoredPayload]:
         return self._query(vector.tolist(), DENSE, limit, qfilter)
 
     def search_sparse(
-        self, indices: list[int], values: list[float], limit: int, qfilter: models.Filter
+        self, indices: list[int], values: list[float], limit: int, qfilter: models.Filter | None
     ) -> list[ScoredPayload]:
         query = models.SparseVector(indices=indices, values=values)
         return self._query(query, SPARSE, limit, qfilter)
 
-    def _query(self, query: Any, using: str, limit: int, qfilter: models.Filter) -> list[ScoredPayload]:
+    def _query(self, query: Any, using: str, limit: int, qfilter: models.Filter | None) -> list[ScoredPayload]:
         response = self.client.query_points(
             self.collection, query=query, using=using, limit=limit, query_filter=qfilter, with_payload=True
         )

@@ -32,6 +32,9 @@ class IntentConfig(BaseModel):
 
     enabled: bool = True
     semantic_threshold: float = Field(0.85, ge=0, le=1)  # Axiom: cosine >= 0.85 decides
+    # Axiom's 0.85 suits bge-small's cosine scale; True picks the embedder's own threshold by
+    # leave-one-out over the exemplars (rag.query.intent.evaluate.calibrate).
+    calibrate_threshold: bool = False
     llm_confidence: float = Field(0.70, ge=0, le=1)  # Axiom: confidence given to the LLM's label
     use_llm: bool = True  # ask the LLM below the threshold (when a chat model is configured)
     default_intent: str = "question"  # below the threshold without an LLM: run retrieval
@@ -53,6 +56,7 @@ class RouteConfig(BaseModel):
 
     enabled: bool = True
     complex_min_words: int = Field(14, ge=1)  # this many words or more counts as complex
+    use_llm: bool = False  # the pattern router is the default; the LLM router is optional
 
 
 class RewriteConfig(BaseModel):
@@ -86,7 +90,7 @@ class SpellConfig(BaseModel):
     min_word_overlap: float = Field(0.5, ge=0, le=1)  # 002: revert under 50% shared words
     min_char_similarity: float = Field(0.6, ge=0, le=1)  # 002: revert under 60% similar
     min_word_length: int = Field(4, ge=1)  # shorter words are never corrected
-    min_count: int = Field(2, ge=1)  # a replacement must occur this often in the collection
+    min_count: int = Field(1, ge=1)  # a replacement must occur this often in the collection
 
 
 class CacheConfig(BaseModel):

@@ -11,13 +11,14 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 
 class LLMRerankConfig(BaseModel):
-    """EchoMind's LLM reranker: passages per call, time limit and passage length sent."""
+    """EchoMind's LLM reranker. The endpoint, key and retries come from the generation section;
+    these override its model and time limit for rerank calls."""
 
     model_config = ConfigDict(extra="forbid")
 
-    model: str | None = None  # None: the generation section's / client's default model
-    batch_size: int = Field(10, ge=1, le=50)  # candidates scored in one call
-    timeout_s: float = Field(30.0, gt=0)
+    model: str | None = None  # None: generation.model
+    timeout_s: float = Field(30.0, gt=0)  # per call (generation's own limit is 120 s)
+    batch_size: int = Field(10, ge=1, le=50)  # excerpts graded in one call
     max_passage_chars: int = Field(800, ge=50)
 
 

@@ -1,87 +1,57 @@
-"""The rerank stage: score the over-fetched window once, then apply policy, threshold and top-n.
+"""Pipeline stage "rerank": reads the first top_n × overfetch fused candidates, returns top_n.
 
-Split in two so a page can move the threshold slider over a cached `ScoredWindow` without
-scoring again. A scorer that cannot run skips the stage; one that fails mid-way keeps the input
-order. Both say why in the result (and so in the trace).
+A scorer that cannot run (no cross-encoder configured, no LLM endpoint) leaves the ranking as
+it was and says which setting to change; a call that fails keeps the input order, as a fallback.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from dataclasses import replace
 
-from rag.rerank.base import (
-    RerankCallFailed,
-    RerankResult,
-    RerankUnavailable,
-    Scorer,
-    ScoredWindow,
-)
-from rag.rerank.policies import NORMALIZERS, apply_policy, resolve_normalization, select
-from rag.rerank.settings import RerankConfig
-from rag.retrieve.base import Candidate
+from rag.config import PipelineConfig
+from rag.generate.base import ChatModel
+from rag.generate.llm import make_client
+from rag.pipeline import STAGES, PipelineState, StageEnv, StageResult, StageSpec
+from rag.rerank.base import RerankResult
+from rag.rerank.rerank import rerank
 
 
-def score_window(
-    query: str, candidates: Sequence[Candidate], cfg: RerankConfig, scorer: Scorer
-) -> ScoredWindow:
-    """Score the first `cfg.depth` candidates (top_n × overfetch) with `scorer`."""
-    window = tuple(candidates[: cfg.depth])
-    if not window:
-        return ScoredWindow(query, window, None, "ok", scorer.name, "no candidates to rerank")
-    try:
-        batch = scorer.score(query, [c.chunk.text for c in window])
-    except RerankCallFailed as exc:
-        return ScoredWindow(
-            query, window, None, "fallback", scorer.name,
-            f"{scorer.name} reranker failed, kept the input order: {exc}",
-        )
-    return ScoredWindow(query, window, batch, "ok", scorer.name)
+def rerank_chat(config: PipelineConfig) -> ChatModel | None:
+    """The generation client with the rerank section's model and time limit, or None offline."""
+    llm = config.rerank.llm
+    update: dict[str, object] = {"timeout_s": llm.timeout_s}
+    if llm.model:
+        update["model"] = llm.model
+    return make_client(config.generation.model_copy(update=update))[0]
 
 
-def skipped_window(query: str, candidates: Sequence[Candidate], cfg: RerankConfig,
-                   reason: str) -> ScoredWindow:
-    """The window of a stage that could not run (e.g. no cross-encoder configured)."""
-    return ScoredWindow(query, tuple(candidates[: cfg.depth]), None, "skipped", "none", reason)
+def outputs_of(result: RerankResult) -> dict[str, object]:
+    """What the trace shows: both rankings with every score, and the decisions taken."""
+    return {
+        "method": result.path, "before": result.before, "candidates": result.after,
+        "dropped": result.dropped, "policy": result.policy, "normalization": result.normalization,
+        "threshold": result.threshold, "threshold_fallback_used": result.threshold_fallback_used,
+        "pairs": result.pairs, "seconds": result.seconds,
+        "pairs_per_second": result.pairs_per_second,
+    }
 
 
-def finish(scored: ScoredWindow, cfg: RerankConfig) -> RerankResult:
-    """Policy, threshold and top-n over a scored window; cheap, so sliders call it freely."""
-    batch = scored.batch
-    if batch is None:  # skipped or failed: pass the input order through, cut to top_n
-        kept = scored.window[: cfg.top_n]
-        return RerankResult(
-            status=scored.status, path=scored.path, reason=scored.reason,
-            before=scored.window, after=kept, dropped=scored.window[cfg.top_n :],
-            policy=cfg.policy, normalization="none", threshold=None,
-            threshold_fallback_used=False, pairs=0, seconds=0.0,
-            warnings=(scored.reason,) if scored.status == "fallback" else (),
-        )
-    normalization = resolve_normalization(cfg.normalization, batch.scale)
-    normalized = NORMALIZERS.get(normalization)(batch.scores)
-    ranked = apply_policy(scored.window, batch.scores, normalized, cfg.policy, cfg.blend_weight)
-    chosen = select(ranked, cfg.top_n, cfg.threshold, cfg.threshold_fallback)
-    reason = scored.reason
-    if chosen.fallback_used:
-        reason = (f"no candidate reached the threshold {cfg.threshold:g}; "
-                  f"kept the top {len(chosen.kept)} anyway (threshold_fallback)")
-    return RerankResult(
-        status="fallback" if chosen.fallback_used else "ok", path=scored.path, reason=reason,
-        before=scored.window, after=chosen.kept, dropped=chosen.dropped,
-        policy=cfg.policy, normalization=normalization, threshold=cfg.threshold,
-        threshold_fallback_used=chosen.fallback_used, pairs=len(batch.scores),
-        seconds=batch.seconds, warnings=batch.warnings,
-    )
+def run_rerank(state: PipelineState, env: StageEnv) -> StageResult:
+    cfg = env.config.rerank
+    chat = rerank_chat(env.config) if cfg.method == "llm" else None
+    query = state.queries[0].text if state.queries else state.query  # the rewritten query
+    result = rerank(query, state.candidates, cfg, chat=chat)
+    inputs = {"query": query, "candidates": len(state.candidates), "window": len(result.before)}
+    next_state = state.with_artifact("rerank", result)
+    if result.status != "skipped":  # skipped: the ranking stays as it was
+        next_state = replace(next_state, candidates=result.after)
+    warnings = result.warnings + ((result.reason,) if result.status == "skipped" else ())
+    return StageResult(next_state, outputs_of(result), inputs, result.status,
+                       tuple(dict.fromkeys(warnings)), result.reason)
 
 
-def rerank(
-    query: str, candidates: Sequence[Candidate], cfg: RerankConfig, scorer: Scorer | None = None
-) -> RerankResult:
-    """Rerank `candidates` (best first) for `query`; builds the configured scorer when not given."""
-    if scorer is None:
-        from rag.rerank import build_scorer  # late: the registry imports this module's peers
+def _off(config: PipelineConfig) -> str | None:
+    return None if config.rerank.enabled else "rerank.enabled is false"
 
-        try:
-            scorer = build_scorer(cfg)
-        except RerankUnavailable as exc:
-            return finish(skipped_window(query, candidates, cfg, str(exc)), cfg)
-    return finish(score_window(query, candidates, cfg, scorer), cfg)
+
+STAGES.add("rerank", StageSpec("rerank", run_rerank, _off, settings=lambda c: c.rerank))

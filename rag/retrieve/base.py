@@ -74,7 +74,8 @@ def retriever_family(list_name: str) -> str:
 
 def candidate_from_dict(data: Mapping[str, Any]) -> Candidate:
     """Rebuild a Candidate from its exported JSON form (Trace.to_dict), e.g. for eval drill-down."""
-    chunk = Chunk(**{**data["chunk"], "metadata": MappingProxyType(dict(data["chunk"]["metadata"]))})
+    fields = data["chunk"]
+    chunk = Chunk(**{**fields, "metadata": MappingProxyType(dict(fields.get("metadata") or {}))})
     hits = {name: RetrieverHit(**hit) for name, hit in data.get("hits", {}).items()}
     return Candidate(
         chunk=chunk,

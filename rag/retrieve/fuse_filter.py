@@ -43,7 +43,7 @@ def fuse_and_filter(
     vectors: Mapping[str, np.ndarray] | None = None,
     now: datetime | None = None,
 ) -> FusionResult:
-    """fuse (config.fusion) -> post-retrieval steps (config.postprocess) -> top_k (config.retrieval).
+    """fuse (config.fusion) -> post-retrieval steps (config.postprocess) -> retrieval.top_k.
 
     `query` feeds the tag boost, `vectors` (chunk_id -> embedding) the de-duplication, `now`
     the time window and decay; none of the inputs is modified.

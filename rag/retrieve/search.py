@@ -115,7 +115,11 @@ def retrieve_lists(
     """One ranked list per (query variant, configured retriever), from the cache when possible."""
     filters = filters or config.retrieval.filters
     depth = config.retrieval.depth
-    base_key = (collection.name, _collection_version(collection), list_settings_hash(config, filters))
+    base_key = (
+        collection.name,
+        _collection_version(collection),
+        list_settings_hash(config, filters),
+    )
     lists: dict[str, RankedList] = {}
     cached: list[str] = []
     timings: dict[str, float] = {}

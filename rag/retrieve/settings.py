@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -19,10 +19,13 @@ class FilterConfig(BaseModel):
     owner: str | None = None  # a user sees public chunks and their own private ones
 
 
+RetrieverName = Literal["bm25", "dense"]
+
+
 class RetrievalConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    retrievers: list[Literal["bm25", "dense"]] = Field(default_factory=lambda: ["bm25", "dense"])
+    retrievers: list[RetrieverName] = Field(default_factory=lambda: list(get_args(RetrieverName)))
     depth: int = Field(100, ge=1, le=10_000)  # over-fetch per retriever before fusion
     top_k: int = Field(10, ge=1, le=1000)
     filters: FilterConfig = Field(default_factory=FilterConfig)
@@ -63,6 +66,10 @@ class FusionConfig(BaseModel):
 ContentType = Literal["glossary", "toc", "image_credits"]
 
 
+def _seed_penalties() -> dict[ContentType, float]:
+    return {"glossary": 0.7, "toc": 0.5, "image_credits": 0.6}  # 002: -30 %, -50 %, -40 %
+
+
 class PostprocessConfig(BaseModel):
     """Optional post-retrieval steps from the seeds; all off by default.
 
@@ -78,16 +85,15 @@ class PostprocessConfig(BaseModel):
     threshold_on: str = "score"
     threshold_fallback_n: int = Field(0, ge=0)  # keep this many when nothing passes
     content_penalties: bool = False  # glossary -30%, TOC -50%, image credits -40% (002)
-    content_penalty_factors: dict[ContentType, float] = Field(
-        default_factory=lambda: {"glossary": 0.7, "toc": 0.5, "image_credits": 0.6}
-    )
+    content_penalty_factors: dict[ContentType, float] = Field(default_factory=_seed_penalties)
     time_window_hours: float | None = Field(None, gt=0)  # EchoMind 24h / 48h / 1w (168)
     time_decay_half_life_days: float | None = Field(None, gt=0)
     time_decay_floor: float = Field(0.0, ge=0, le=1)  # EchoMind keeps old documents above a floor
     tag_boost: dict[str, float] = Field(default_factory=dict)  # tag -> +share, e.g. {"policy": 0.2}
     # EchoMind: score *= 1 + factor * (share of a chunk's tag words found in the query).
     tag_query_boost: float | None = Field(None, ge=0)
-    dedupe_threshold: float | None = Field(None, gt=0, le=1)  # drop near-duplicates above this cosine (0.95)
+    # Drop a candidate whose cosine to a better one exceeds this (002: 0.95).
+    dedupe_threshold: float | None = Field(None, gt=0, le=1)
 
     @model_validator(mode="after")
     def _check(self) -> PostprocessConfig:

@@ -103,7 +103,9 @@ def run_select(state: PipelineState, env: StageEnv) -> StageResult:
     k = env.config.retrieval.top_k
     top = select_top(state.candidates, k)
     outputs = {"top_k": k, "dropped": len(state.candidates) - len(top), "candidates": top}
-    return StageResult(replace(state, candidates=top), outputs, {"candidates": len(state.candidates)})
+    return StageResult(
+        replace(state, candidates=top), outputs, {"candidates": len(state.candidates)}
+    )
 
 
 class _TopK(BaseModel):

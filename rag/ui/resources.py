@@ -9,10 +9,10 @@ from __future__ import annotations
 import streamlit as st
 
 from rag.config import PipelineConfig, available_presets, load_preset
-from rag.documents import ingest_paths
+from rag.documents import Document, ingest_paths
 from rag.index import Collection, IngestSummary, list_collections, open_collection
 from rag.paths import SAMPLES_DIR
-from rag.ui.state import APP_COLLECTION, APP_PRESET, SAMPLE_COLLECTION, current_preset
+from rag.ui.state import APP_COLLECTION, APP_DOCUMENTS, APP_PRESET, SAMPLE_COLLECTION, current_preset
 
 
 def collection_names() -> list[str]:
@@ -22,6 +22,22 @@ def collection_names() -> list[str]:
 @st.cache_resource(max_entries=8, show_spinner="Opening collection…")
 def cached_collection(name: str) -> Collection:
     return open_collection(name)
+
+
+@st.cache_resource(max_entries=2, show_spinner="Parsing the bundled samples…")
+def _parse_samples(stamp: tuple[tuple[str, int], ...]) -> tuple[Document, ...]:
+    return ingest_paths([SAMPLES_DIR / name for name, _ in stamp]).documents
+
+
+def sample_documents() -> tuple[Document, ...]:
+    """The bundled samples as Documents, parsed once per change of the folder."""
+    files = sorted(p for p in SAMPLES_DIR.glob("*") if p.is_file()) if SAMPLES_DIR.is_dir() else []
+    return _parse_samples(tuple((p.name, p.stat().st_mtime_ns) for p in files))
+
+
+def session_documents() -> tuple[Document, ...]:
+    """What the Documents page ingested this session, else the bundled samples."""
+    return st.session_state.get(APP_DOCUMENTS) or sample_documents()
 
 
 def session_config() -> PipelineConfig | None:

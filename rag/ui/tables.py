@@ -64,3 +64,19 @@ def ranked_frame(candidates: Sequence[Candidate], labels: Mapping[str, str]) -> 
         ],
         columns=["rank", "score", "chunk", "source", "text"],
     )
+
+
+def breakdown_frame(candidate: Candidate) -> pd.DataFrame:
+    """Per retriever: where it ranked the chunk, its raw and normalized score, its contribution."""
+    names = list(dict.fromkeys([*candidate.hits, *candidate.contributions]))
+    rows = []
+    for name in names:
+        hit = candidate.hits.get(name)
+        rows.append({
+            "retriever": name,
+            "rank": hit.rank if hit else None,
+            "raw score": hit.raw_score if hit else None,
+            "normalized": hit.normalized if hit else None,
+            "contribution": candidate.contributions.get(name),
+        })
+    return pd.DataFrame(rows, columns=["retriever", "rank", "raw score", "normalized", "contribution"])

@@ -57,7 +57,7 @@ def test_paired_test_detects_consistent_gain(method: str) -> None:
 def test_paired_test_no_difference_is_not_significant(method: str) -> None:
     rng = np.random.default_rng(5)
     a = {f"q{i}": float(v) for i, v in enumerate(rng.random(80))}
-    b = {q: float(v) for q, v in zip(a, rng.permutation(list(a.values())))}
+    b = {q: float(v) for q, v in zip(a, rng.permutation(list(a.values())), strict=True)}
     result = paired_test(a, b, method=method, n_resamples=2000)
     assert result.p_value > 0.05
     assert result.ci.low < 0 < result.ci.high

@@ -3,23 +3,42 @@
 from __future__ import annotations
 
 import re
+import warnings
 from types import MappingProxyType
 
-from bs4 import BeautifulSoup, Comment, Declaration, Doctype, NavigableString, ProcessingInstruction, Tag
+from bs4 import (
+    BeautifulSoup,
+    Comment,
+    Declaration,
+    Doctype,
+    NavigableString,
+    PageElement,
+    ProcessingInstruction,
+    Tag,
+    XMLParsedAsHTMLWarning,
+)
 
 from rag.documents.errors import DocumentError
 from rag.documents.parsers.base import PARSERS, ParsedText
 
-_DROP = frozenset({"script", "style", "noscript", "template", "svg", "iframe", "head", "object"})
+_DROP = frozenset({"script", "style", "noscript", "template", "svg", "iframe", "head", "object", "nav"})
+# Navigation blocks: ARIA role, DocBook XSL's navheader/navfooter, Publican's docnav.
+_NAV_CLASSES = frozenset({"navheader", "navfooter", "docnav"})
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
-_PARAGRAPHS = _HEADINGS | frozenset(
-    "p pre table ul ol dl blockquote section article header footer nav aside main figure form hr div "
-    "address details summary figcaption caption".split()
-)
+_PARAGRAPHS = _HEADINGS | frozenset({
+    "p", "pre", "table", "ul", "ol", "dl", "blockquote", "section", "article", "header", "footer",
+    "aside", "main", "figure", "form", "hr", "div", "address", "details", "summary", "figcaption",
+    "caption",
+})  # fmt: skip
 _LINES = frozenset({"li", "tr", "dt", "dd", "br", "option"})
 _CELLS = frozenset({"td", "th"})
 _SKIPPED_STRINGS = (Comment, Doctype, Declaration, ProcessingInstruction)
 _BLANK_RUNS = re.compile(r"\n{3,}")
+
+
+def _dropped(tag: Tag) -> bool:
+    classes = tag.get("class") or ()
+    return tag.name in _DROP or tag.get("role") == "navigation" or not _NAV_CLASSES.isdisjoint(classes)
 
 
 def _newlines(tag: Tag) -> int:
@@ -47,7 +66,7 @@ def _join(parts: list[str | int]) -> str:
 def visible_text(root: Tag) -> str:
     """Walk the tree without recursion (deep real-world HTML overflows Python's stack)."""
     parts: list[str | int] = []  # text, or a block boundary's newline count
-    stack: list[tuple[Tag | NavigableString, bool]] = [(root, False)]
+    stack: list[tuple[PageElement, bool]] = [(root, False)]
     while stack:
         node, closing = stack.pop()
         if isinstance(node, NavigableString):
@@ -55,10 +74,12 @@ def visible_text(root: Tag) -> str:
                 in_pre = node.find_parent("pre") is not None
                 parts.append(str(node) if in_pre else re.sub(r"\s+", " ", str(node)))
             continue
+        if not isinstance(node, Tag):
+            continue
         if closing:
             parts.append(_newlines(node))
             continue
-        if node.name in _DROP:
+        if _dropped(node):
             continue
         if node.name in _CELLS and node.find_previous_sibling(_CELLS) is not None:
             parts.append(" | ")
@@ -66,6 +87,7 @@ def visible_text(root: Tag) -> str:
         stack.append((node, True))
         stack.extend((child, False) for child in reversed(node.contents))
     lines = (" ".join(line.split()) for line in _join(parts).split("\n"))
+    lines = (line for line in lines if not line or line.strip("| "))  # drop rows of empty cells
     return _BLANK_RUNS.sub("\n\n", "\n".join(lines)).strip()
 
 
@@ -79,7 +101,9 @@ def _title(soup: BeautifulSoup) -> str | None:
 @PARSERS.register(".html")
 def parse_html(data: bytes, name: str) -> ParsedText:
     """The encoding is what BeautifulSoup found (BOM, <meta charset>, or detection)."""
-    soup = BeautifulSoup(data, "lxml")
+    with warnings.catch_warnings():  # XHTML pages are meant to be read as HTML here
+        warnings.simplefilter("ignore", XMLParsedAsHTMLWarning)
+        soup = BeautifulSoup(data, "lxml")
     body = soup.body or soup
     text = visible_text(body)
     if not text:

@@ -6,7 +6,9 @@ from collections.abc import Iterator
 from types import MappingProxyType
 
 import pptx
+from pptx.shapes.autoshape import Shape
 from pptx.shapes.base import BaseShape
+from pptx.shapes.graphfrm import GraphicFrame
 from pptx.shapes.group import GroupShape
 from pptx.slide import Slide
 
@@ -20,9 +22,9 @@ def _shape_lines(shape: BaseShape) -> Iterator[str]:
     if isinstance(shape, GroupShape):
         for inner in shape.shapes:
             yield from _shape_lines(inner)
-    elif getattr(shape, "has_text_frame", False) and shape.text_frame.text.strip():
-        yield normalize_newlines(shape.text_frame.text).strip()
-    elif getattr(shape, "has_table", False):
+    elif isinstance(shape, Shape) and shape.has_text_frame and shape.text_frame.text.strip():
+        yield normalize_newlines(shape.text_frame.text).strip()  # placeholders are Shapes too
+    elif isinstance(shape, GraphicFrame) and shape.has_table:
         for row in shape.table.rows:
             cells = [" ".join(cell.text.split()) for cell in row.cells]
             if any(cells):
@@ -31,10 +33,10 @@ def _shape_lines(shape: BaseShape) -> Iterator[str]:
 
 def _slide_text(slide: Slide) -> str:
     lines = [line for shape in slide.shapes for line in _shape_lines(shape)]
-    if slide.has_notes_slide:
-        notes = normalize_newlines(slide.notes_slide.notes_text_frame.text).strip()
-        if notes:
-            lines.append(f"Notes: {notes}")
+    frame = slide.notes_slide.notes_text_frame if slide.has_notes_slide else None
+    notes = normalize_newlines(frame.text).strip() if frame is not None else ""
+    if notes:
+        lines.append(f"Notes: {notes}")
     return "\n".join(lines)
 
 

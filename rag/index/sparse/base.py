@@ -38,11 +38,15 @@ class BM25Params:
 
 @dataclass(frozen=True)
 class SparseContext:
-    """What a backend is built with: where to persist, BM25 parameters, the collection's store."""
+    """What a backend is built with: where to persist, BM25 parameters, the collection's store.
+
+    `store` answers payload filters and holds Qdrant's sparse vectors; an in-process backend
+    without one (benchmarks) can only search unfiltered.
+    """
 
     directory: Path
     params: BM25Params
-    store: QdrantStore
+    store: QdrantStore | None = None
 
 
 class SparseIndex(Protocol):
@@ -55,7 +59,9 @@ class SparseIndex(Protocol):
 
     def remove(self, chunk_ids: Sequence[str]) -> None: ...
 
-    def search(self, query_tokens: list[str], depth: int, qfilter: models.Filter) -> list[SparseHit]:
+    def search(
+        self, query_tokens: list[str], depth: int, qfilter: models.Filter | None
+    ) -> list[SparseHit]:
         """Best first, at most `depth` hits, only chunks with a positive score that pass the filter."""
         ...
 

@@ -49,11 +49,15 @@ class InProcessBM25:
     def save(self) -> None:
         self.corpus.save(self.directory / _CORPUS_FILE)
 
-    def search(self, query_tokens: list[str], depth: int, qfilter: models.Filter) -> list[SparseHit]:
+    def search(
+        self, query_tokens: list[str], depth: int, qfilter: models.Filter | None
+    ) -> list[SparseHit]:
         if not len(self.corpus) or not query_tokens:
             return []
-        self._ensure_built()
-        scores = np.where(self._allowed(qfilter), self._scores(query_tokens), 0.0)
+        self.build()
+        scores = self._scores(query_tokens)
+        if qfilter is not None:
+            scores = np.where(self._allowed(qfilter), scores, 0.0)
         positive = np.flatnonzero(scores > 0)
         if positive.size > depth:
             positive = positive[np.argpartition(-scores[positive], depth - 1)[:depth]]
@@ -63,10 +67,11 @@ class InProcessBM25:
 
     def scores_for(self, query_tokens: list[str]) -> dict[str, float]:
         """Every chunk's score, unfiltered (parity tests and score inspection)."""
-        self._ensure_built()
+        self.build()
         return dict(zip(self.corpus.chunk_ids, self._scores(query_tokens).tolist()))
 
-    def _ensure_built(self) -> None:
+    def build(self) -> None:
+        """(Re)build the model from the corpus if it changed since the last build."""
         if self._built_version != self.corpus.version:
             self._build(self.corpus.tokens)
             self._built_version = self.corpus.version
@@ -78,7 +83,10 @@ class InProcessBM25:
             self._mask_version = self.corpus.version
         key = filter_key(qfilter)
         if key not in self._masks:
-            allowed = {p["chunk_id"] for p in self.context.store.scroll(qfilter, with_payload=False)}
+            if self.context.store is None:
+                raise ValueError(f"{self.name}: filtering needs the collection's Qdrant store")
+            matching = self.context.store.scroll(qfilter, with_payload=False)
+            allowed = {p["chunk_id"] for p in matching}
             self._masks[key] = np.fromiter(
                 (c in allowed for c in self.corpus.chunk_ids), dtype=bool, count=len(self.corpus)
             )

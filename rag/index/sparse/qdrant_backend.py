@@ -28,9 +28,12 @@ class QdrantSparseIndex:
     def save(self) -> None:
         return None
 
-    def search(self, query_tokens: list[str], depth: int, qfilter: models.Filter) -> list[SparseHit]:
-        if not query_tokens or not self.context.store.exists():
+    def search(
+        self, query_tokens: list[str], depth: int, qfilter: models.Filter | None
+    ) -> list[SparseHit]:
+        store = self.context.store
+        if not query_tokens or store is None or not store.exists():
             return []
         indices, values = query_vector(query_tokens)
-        hits = self.context.store.search_sparse(indices, values, depth, qfilter)
+        hits = store.search_sparse(indices, values, depth, qfilter)
         return [SparseHit(h.chunk_id, h.score) for h in hits if h.score > 0]

@@ -7,6 +7,7 @@ layer is not part of this score: below the threshold a query gets the default in
 from __future__ import annotations
 
 import csv
+import functools
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -18,6 +19,7 @@ from rag.query.intent.rules import hard_rules
 from rag.query.intent.semantic import SemanticRouter, SemanticScores
 
 LABELED_SET = PROJECT_ROOT / "datasets" / "intents.csv"
+THRESHOLD_GRID: tuple[float, ...] = tuple(round(0.30 + 0.05 * i, 2) for i in range(13))  # 0.30-0.90
 
 
 @dataclass(frozen=True)
@@ -130,6 +132,12 @@ def calibrate(router: SemanticRouter, thresholds: Sequence[float],
     curve = sweep(held_out, scores, thresholds, default)
     best = max(curve, key=lambda point: (point[1], point[0]))
     return best[0], curve
+
+
+@functools.lru_cache(maxsize=8)
+def calibrated_threshold(router: SemanticRouter) -> float:
+    """The router's leave-one-out threshold over THRESHOLD_GRID (cached per router)."""
+    return calibrate(router, THRESHOLD_GRID)[0]
 
 
 def sweep(

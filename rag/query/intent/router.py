@@ -12,6 +12,7 @@ from types import MappingProxyType
 from typing import Literal
 
 from rag.generate.base import ChatModel
+from rag.query.intent.evaluate import calibrated_threshold
 from rag.query.intent.exemplars import NEEDS_RETRIEVAL
 from rag.query.intent.llm import IntentLLMError, llm_intent
 from rag.query.intent.rules import hard_rules
@@ -34,6 +35,7 @@ class IntentResult:
     semantic_best: str | None = None  # best intent of the semantic layer, even below threshold
     semantic_score: float | None = None
     nearest_exemplar: str = ""
+    threshold: float | None = None  # the semantic threshold in force (fixed or calibrated)
     llm_reply: str | None = None
     warnings: tuple[str, ...] = ()
 
@@ -41,6 +43,11 @@ class IntentResult:
     def needs_retrieval(self) -> str:
         """"yes", "no" or "maybe" (followup/simplify/deepen: only without a previous answer)."""
         return NEEDS_RETRIEVAL.get(self.intent, "yes")
+
+
+def semantic_threshold(cfg: IntentConfig, router: SemanticRouter) -> float:
+    """The configured threshold, or the router's leave-one-out one when `calibrate_threshold`."""
+    return calibrated_threshold(router) if cfg.calibrate_threshold else cfg.semantic_threshold
 
 
 def route_intent(
@@ -55,14 +62,16 @@ def route_intent(
     if router is None:
         below = "semantic layer skipped (no embedder)"
     else:
+        threshold = semantic_threshold(cfg, router)
         scores = router.score(text)
         result = replace(result, semantic_scores=scores.scores, semantic_best=scores.best_intent,
-                         semantic_score=scores.best_score, nearest_exemplar=scores.nearest_exemplar)
-        if scores.best_score >= cfg.semantic_threshold:
+                         semantic_score=scores.best_score, nearest_exemplar=scores.nearest_exemplar,
+                         threshold=threshold)
+        if scores.best_score >= threshold:
             return replace(result, intent=scores.best_intent, confidence=scores.best_score,
                            layer="semantic", reason=f"cosine {scores.best_score:.3f} ≥ "
-                           f"{cfg.semantic_threshold:g} with exemplar {scores.nearest_exemplar!r}")
-        below = f"best exemplar cosine {scores.best_score:.3f} < {cfg.semantic_threshold:g}"
+                           f"{threshold:g} with exemplar {scores.nearest_exemplar!r}")
+        below = f"best exemplar cosine {scores.best_score:.3f} < {threshold:g}"
     if chat is None or not cfg.use_llm:
         why = "no LLM configured (set OPENAI_BASE_URL)" if chat is None else "LLM fallback off"
         return replace(result, reason=f"{below}; {why}: default intent {cfg.default_intent!r}")

@@ -31,7 +31,9 @@ def convex(
     if not 0.0 <= alpha <= 1.0:
         raise ValueError(f"alpha must lie in [0, 1], got {alpha}")
     if normalization not in NORMALIZERS:
-        raise ValueError(f"normalization must be one of {sorted(NORMALIZERS)}, got {normalization!r}")
+        raise ValueError(
+            f"normalization must be one of {sorted(NORMALIZERS)}, got {normalization!r}"
+        )
     normalize = NORMALIZERS[normalization]
     found = pool(lists)
     weights = alpha_weights(found.names, alpha)

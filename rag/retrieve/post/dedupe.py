@@ -51,7 +51,11 @@ def _apply(
 ) -> StepResult:
     if not ctx.vectors and candidates:
         return result(
-            "dedupe", candidates, candidates, {}, status="skipped",
+            "dedupe",
+            candidates,
+            candidates,
+            {},
+            status="skipped",
             reason="no candidate embeddings were supplied; nothing de-duplicated",
         )
     return dedupe(candidates, ctx.vectors, config.dedupe_threshold or 1.0)

@@ -16,7 +16,9 @@ from rag.retrieve.settings import ContentType, PostprocessConfig
 
 _HEADINGS: dict[ContentType, re.Pattern[str]] = {
     "toc": re.compile(r"^\W*(table of contents|contents)\W*$", re.I),
-    "image_credits": re.compile(r"^\W*((image|photo|picture|illustration)s?\s+)?credits?\W*$", re.I),
+    "image_credits": re.compile(
+        r"^\W*((image|photo|picture|illustration)s?\s+)?credits?\W*$", re.I
+    ),
     "glossary": re.compile(r"^\W*(glossary|references|bibliography|works cited|index)\W*$", re.I),
 }
 _LINES: dict[ContentType, re.Pattern[str]] = {

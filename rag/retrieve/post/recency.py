@@ -111,7 +111,9 @@ def _off_when_unset(field: str) -> Callable[[PostprocessConfig], str | None]:
     return off
 
 
-POST_STEPS.add("time_window", PostStep("time_window", _window, _off_when_unset("time_window_hours")))
+POST_STEPS.add(
+    "time_window", PostStep("time_window", _window, _off_when_unset("time_window_hours"))
+)
 POST_STEPS.add(
     "time_decay", PostStep("time_decay", _decay, _off_when_unset("time_decay_half_life_days"))
 )

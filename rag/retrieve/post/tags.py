@@ -14,7 +14,7 @@ _WORD = re.compile(r"\w+", re.U)
 
 
 def chunk_tags(chunk: Chunk) -> tuple[str, ...]:
-    """Lower-cased tags from metadata `tags` (a list, or comma-separated text as EchoMind stores)."""
+    """Lower-cased tags from metadata `tags` (a list, or comma-separated text as EchoMind has)."""
     raw = chunk.metadata.get("tags") or ()
     items = raw.split(",") if isinstance(raw, str) else raw
     return tuple(str(t).strip().lower() for t in items if str(t).strip())

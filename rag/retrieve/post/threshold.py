@@ -29,18 +29,19 @@ def apply_threshold(
 ) -> StepResult:
     """Keep candidates whose `on` value is >= threshold (IntelliDocs 0.3, 002 0.40); if none pass,
     keep the first `fallback_n` and say so (Axiom's threshold fallback)."""
-    passed, decisions, marked = [], {}, []
+    passed: list[Candidate] = []
+    failed: list[Candidate] = []
+    decisions: dict[str, str] = {}
     for cand in candidates:
         value = threshold_value(cand, on)
         ok = value is not None and value >= threshold
         shown = "none" if value is None else f"{value:.4f}"
         decisions[cand.chunk_id] = f"{'pass' if ok else 'below'}: {on}={shown} vs {threshold}"
-        marked.append(with_stage_score(cand, "threshold_passed", 1.0 if ok else 0.0))
-        if ok:
-            passed.append(marked[-1])
+        (passed if ok else failed).append(cand)
     if passed or not candidates or fallback_n == 0:
-        return result("threshold", candidates, tuple(passed), decisions)
-    kept = tuple(marked[:fallback_n])
+        kept = tuple(with_stage_score(c, "threshold_passed", 1.0) for c in passed)
+        return result("threshold", candidates, kept, decisions)
+    kept = tuple(with_stage_score(c, "threshold_passed", 0.0) for c in failed[:fallback_n])
     for cand in kept:
         decisions[cand.chunk_id] += "; kept by fallback"
     reason = f"no candidate reached {on} >= {threshold}; kept the top {len(kept)}"

@@ -81,7 +81,7 @@ def test_a_changed_file_replaces_its_old_chunks(collection: Collection) -> None:
     texts = [c.text for c in collection.chunks()]
     assert changed.text in texts and PASSAGES[1] not in texts and len(texts) == 3
     assert collection.sparse_search("Esperanto", depth=5).candidates[0].chunk.text == changed.text
-    assert not collection.sparse_search("fetch missing dependencies", depth=5).candidates
+    assert not collection.sparse_search("fetch missing single", depth=5).candidates
 
 
 def test_owners_never_see_each_others_private_chunks(collection: Collection) -> None:
@@ -99,7 +99,7 @@ def test_owners_never_see_each_others_private_chunks(collection: Collection) -> 
     assert _sources(collection) == public
     assert _sources(collection, FilterConfig(owner="alice")) == public | {"alice/notes.txt"}
     assert _sources(collection, FilterConfig(owner="bob")) == public | {"bob/notes.txt"}
-    sparse = collection.sparse_search("private notes", depth=10, filters=FilterConfig(owner="alice"))
+    sparse = collection.sparse_search("alice bob", depth=10, filters=FilterConfig(owner="alice"))
     assert [c.chunk.metadata["source"] for c in sparse.candidates] == ["alice/notes.txt"]
     with pytest.raises(ValueError, match="owner"):
         Access(visibility="private")

@@ -10,7 +10,7 @@ from rag.chunking.base import Chunk
 from rag.retrieve.base import Candidate, RankedList
 
 
-def chunk(cid: str, text: str = "", **metadata: Any) -> Chunk:  # noqa: ANN401
+def chunk(cid: str, text: str = "", **metadata: Any) -> Chunk:
     body = text or f"text of {cid}"
     return Chunk(cid, f"doc-{cid}", 0, len(body), body, metadata=MappingProxyType(metadata))
 

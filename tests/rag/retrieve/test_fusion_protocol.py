@@ -65,9 +65,11 @@ def test_single_list_keeps_its_order(method: str) -> None:
 @pytest.mark.parametrize("method", METHODS)
 def test_no_lists_and_empty_lists_give_nothing(method: str) -> None:
     assert fuse([], config(method)) == ()
-    empties = [RankedList("bm25", ())] if method == "none" else [
-        RankedList("bm25", ()), RankedList("dense", ())
-    ]
+    empties = (
+        [RankedList("bm25", ())]
+        if method == "none"
+        else [RankedList("bm25", ()), RankedList("dense", ())]
+    )
     assert fuse(empties, config(method)) == ()
 
 

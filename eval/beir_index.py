@@ -1,0 +1,116 @@
+"""A BEIR corpus as a workbench collection, and per-preset searchers over it.
+
+Each BEIR document becomes one Document (doc_id = its `_id`, text = title + text) chunked by the
+preset. The collection is named after the dataset's content hash and the preset's index
+settings (chunking, embedding model, BM25 backend and tokenizer), so presets that share those
+share one collection, and a second run reuses it: only missing documents are ever indexed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Sequence
+from typing import Literal
+
+from eval.run import Searcher
+from eval.shapes import BeirDataset
+from rag.config import PipelineConfig, with_overrides
+from rag.documents.base import Document, DocumentMetadata
+from rag.index import Collection, index_settings, open_collection, settings_hash
+from rag.pipeline import fuse_and_filter, ranked_candidates, run_query
+from rag.retrieve.base import Candidate, RankedList
+from rag.retrieve.search import candidate_vectors, retrieve_candidates
+
+Mode = Literal["retrieval", "full"]
+MODES: tuple[Mode, ...] = ("retrieval", "full")
+
+
+def document_text(title: str, text: str) -> str:
+    """BEIR convention: the title, when there is one, opens the passage."""
+    return f"{title}\n\n{text}" if title else text
+
+
+def beir_documents(dataset: BeirDataset) -> list[Document]:
+    """One Document per BEIR document; `source` is `beir:<id>` so re-ingesting skips it."""
+    documents = []
+    for doc_id, doc in dataset.corpus.items():
+        text = document_text(doc.get("title", ""), doc["text"])
+        metadata = DocumentMetadata(
+            source=f"beir:{doc_id}",
+            title=doc.get("title", "") or doc_id,
+            content_hash=hashlib.sha256(text.encode("utf-8")).hexdigest(),
+            format="txt",
+        )
+        documents.append(Document(doc_id=doc_id, text=text, metadata=metadata))
+    return documents
+
+
+def collection_name(dataset: BeirDataset, config: PipelineConfig) -> str:
+    slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", dataset.name).strip("-.")[:24] or "beir"
+    return f"beir-{slug}-{dataset.content_hash[:10]}-{settings_hash(index_settings(config))[:10]}"
+
+
+def eval_config(config: PipelineConfig, dataset: BeirDataset) -> PipelineConfig:
+    """The preset pointed at the dataset's collection, returning everything it fused (top_k =
+    depth) so deep metrics such as recall@100 see the whole ranking; depth is left as is."""
+    return with_overrides(config, {
+        "index.collection": collection_name(dataset, config),
+        "retrieval.top_k": config.retrieval.depth,
+    })
+
+
+def beir_collection(
+    dataset: BeirDataset, config: PipelineConfig, progress: bool = True
+) -> Collection:
+    """Open (building or completing if needed) the collection for `dataset` under `config`."""
+    config = eval_config(config, dataset)
+    collection = open_collection(config.index.collection, create=True)
+    indexed = collection.manifest.documents
+    missing = [d for d in beir_documents(dataset) if d.metadata.source not in indexed]
+    if missing:
+        collection.add_documents(missing, config, progress=progress)
+    return collection
+
+
+def _unique(lists: Sequence[RankedList]) -> list[Candidate]:
+    seen: dict[str, Candidate] = {}
+    for ranked in lists:
+        for candidate in ranked.candidates:
+            seen.setdefault(candidate.chunk_id, candidate)
+    return list(seen.values())
+
+
+def retrieval_searcher(config: PipelineConfig, collection: Collection) -> Searcher:
+    """Query -> retrieve_candidates -> fuse_and_filter -> top_k: the retrieval half only."""
+
+    def search(query: str) -> Sequence[Candidate]:
+        lists = retrieve_candidates(query, config, collection)
+        vectors = None
+        if config.postprocess.dedupe_threshold is not None:
+            vectors = candidate_vectors(_unique(list(lists.values())), config, collection)
+        return fuse_and_filter(lists, config, query=query, vectors=vectors).top
+
+    return search
+
+
+def full_searcher(config: PipelineConfig, collection: Collection) -> Searcher:
+    """Query -> every pipeline stage (understanding, rerank …) -> the final ranked candidates."""
+
+    def search(query: str) -> Sequence[Candidate]:
+        trace = run_query(query, config, collection, raise_errors=True)
+        return ranked_candidates(trace)
+
+    return search
+
+
+def make_searcher(
+    dataset: BeirDataset, config: PipelineConfig, mode: Mode = "retrieval", progress: bool = True
+) -> Searcher:
+    """A searcher for `config` over the dataset's collection (built on first use)."""
+    if mode not in MODES:
+        raise ValueError(f"unknown mode {mode!r}; valid: {', '.join(MODES)}")
+    collection = beir_collection(dataset, config, progress)
+    config = eval_config(config, dataset)
+    factory = retrieval_searcher if mode == "retrieval" else full_searcher
+    return factory(config, collection)

@@ -1,0 +1,192 @@
+"""The retrieval speed measurements: BM25 backends, embedding throughput, hybrid and re-fusion latency.
+
+Each function measures one thing on data it is given and returns a frozen result; `retrieval.py`
+runs them in one process on the same corpus and writes the JSON.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from eval.bench.timing import Latency, seconds, summarize, time_each
+from rag.embed import EmbeddingConfig, TextEmbedder, load_backend
+from rag.embed.cache import EmbeddingCache
+from rag.index.settings import TokenizerConfig
+from rag.index.sparse import BM25Params, SparseContext, get_sparse_index
+from rag.index.sparse.in_process import InProcessBM25
+from rag.index.tokenizer import Tokenizer
+from rag.retrieve.base import RankedList
+
+
+@dataclass(frozen=True)
+class BM25Speed:
+    passages: int
+    queries: int
+    depth: int
+    default_backend: str
+    default_qps: float
+    reference_backend: str
+    reference_qps: float
+    ratio: float  # default / reference queries per second
+    target_ratio: float
+    build_seconds: dict[str, float]
+    top1_agreement: float  # share of queries whose best hit is the same in both backends
+
+
+@dataclass(frozen=True)
+class EmbedSpeed:
+    model_id: str
+    texts: int
+    batch_size: int
+    ours_texts_per_s: float
+    raw_texts_per_s: float
+    ratio: float  # ours / raw SentenceTransformer.encode
+    target_ratio: float
+    max_abs_diff: float  # ours vs raw normalized vectors: they must be the same vectors
+    rounds: int
+
+
+@dataclass(frozen=True)
+class HybridLatency:
+    passages: int
+    queries: int
+    depth: int
+    embedding: str
+    fusion: str
+    latency: Latency  # embed query + dense + BM25 + RRF, per query
+    stage_p50_ms: dict[str, float]
+    first_query_ms: float
+    target_p50_ms: float
+
+
+@dataclass(frozen=True)
+class RefuseLatency:
+    status: str  # "measured", or "pending" while rag.retrieve.fusion is missing
+    candidates_per_list: int
+    lists: int
+    repeats: int
+    latency: Latency | None
+    target_p50_ms: float
+
+
+def bm25_speed(
+    texts: Sequence[str], queries: Sequence[str], depth: int = 100, target_ratio: float = 5.0
+) -> BM25Speed:
+    """Queries/s of the default backend (bm25s) vs rank-bm25 over the same tokens, top-`depth`."""
+    tokenize = Tokenizer(TokenizerConfig())
+    corpus_tokens = tokenize.many(list(texts))
+    query_tokens = [tokenize(q) for q in queries]
+    ids = [str(i) for i in range(len(texts))]
+    qps: dict[str, float] = {}
+    build: dict[str, float] = {}
+    top1: dict[str, list[str | None]] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in ("bm25s", "rank-bm25"):
+            index = get_sparse_index(name, SparseContext(Path(tmp), BM25Params()))
+            assert isinstance(index, InProcessBM25)
+            index.add(ids, corpus_tokens)
+            build[name] = round(seconds(index.build)[1], 3)
+            for tokens in query_tokens[:2]:  # warm-up
+                index.search(tokens, depth, None)
+            samples, hits = time_each(lambda q: index.search(q, depth, None), query_tokens)
+            qps[name] = round(len(samples) / (sum(samples) / 1000), 2)
+            top1[name] = [h[0].chunk_id if h else None for h in hits]
+    agree = sum(a == b for a, b in zip(top1["bm25s"], top1["rank-bm25"]))
+    return BM25Speed(
+        passages=len(texts),
+        queries=len(queries),
+        depth=depth,
+        default_backend="bm25s",
+        default_qps=qps["bm25s"],
+        reference_backend="rank-bm25",
+        reference_qps=qps["rank-bm25"],
+        ratio=round(qps["bm25s"] / qps["rank-bm25"], 2),
+        target_ratio=target_ratio,
+        build_seconds=build,
+        top1_agreement=round(agree / max(1, len(queries)), 3),
+    )
+
+
+def embed_speed(
+    texts: Sequence[str], cfg: EmbeddingConfig, rounds: int = 2, target_ratio: float = 0.9
+) -> EmbedSpeed:
+    """Our embedder with a cold cache vs raw `SentenceTransformer.encode`, same model and texts.
+
+    Rounds alternate raw and ours (each ours round with a fresh empty cache); the best round of
+    each is reported, which discounts other load on the machine.
+    """
+    backend = load_backend(cfg.model_copy(update={"backend": "sentence-transformers"}))
+    model = backend.model  # type: ignore[attr-defined]  # the SentenceTransformer itself
+    batch = list(texts)
+    model.encode(batch[:8], batch_size=cfg.batch_size)  # warm-up
+    raw_best = ours_best = float("inf")
+    raw = ours = np.zeros(0)
+    for _ in range(rounds):
+        raw, raw_s = seconds(
+            lambda: model.encode(
+                batch, batch_size=cfg.batch_size, normalize_embeddings=True, convert_to_numpy=True
+            )
+        )
+        with tempfile.TemporaryDirectory() as tmp:
+            embedder = TextEmbedder(backend, cfg, EmbeddingCache(Path(tmp) / "cold.sqlite"))
+            embedder.show_progress = False
+            ours, ours_s = seconds(lambda: embedder.embed_documents(batch))
+        raw_best, ours_best = min(raw_best, raw_s), min(ours_best, ours_s)
+    return EmbedSpeed(
+        model_id=backend.model_id,
+        texts=len(batch),
+        batch_size=cfg.batch_size,
+        ours_texts_per_s=round(len(batch) / ours_best, 2),
+        raw_texts_per_s=round(len(batch) / raw_best, 2),
+        ratio=round(raw_best / ours_best, 3),
+        target_ratio=target_ratio,
+        max_abs_diff=float(np.abs(np.asarray(ours) - np.asarray(raw)).max()) if len(batch) else 0.0,
+        rounds=rounds,
+    )
+
+
+def hybrid_latency(
+    run_query: Callable[[str], dict[str, float]],
+    queries: Sequence[str],
+    passages: int,
+    embedding: str,
+    depth: int,
+    k: int,
+    target_p50_ms: float = 100.0,
+) -> HybridLatency:
+    """Per-query wall time of `run_query` (embed + dense + BM25 + RRF); it returns stage times."""
+    first = run_query(queries[0])  # pays one-time costs: BM25 build, first ONNX/torch call
+    totals, per_query = time_each(run_query, queries)
+    stages: dict[str, list[float]] = {}
+    for stage_ms in per_query:
+        for stage, ms in stage_ms.items():
+            stages.setdefault(stage, []).append(ms)
+    return HybridLatency(
+        passages=passages,
+        queries=len(queries),
+        depth=depth,
+        embedding=embedding,
+        fusion=f"rrf k={k}",
+        latency=summarize(totals),
+        stage_p50_ms={s: summarize(ms).p50_ms for s, ms in stages.items()},
+        first_query_ms=round(sum(first.values()), 3),
+        target_p50_ms=target_p50_ms,
+    )
+
+
+def refuse_latency(
+    lists: Sequence[RankedList], k: int, repeats: int = 200, target_p50_ms: float = 5.0
+) -> RefuseLatency:
+    """RRF over already-retrieved lists, as after a slider move (no model, no index touched)."""
+    per_list = max((len(r.candidates) for r in lists), default=0)
+    try:
+        from rag.retrieve.fusion import rrf
+    except ImportError:
+        return RefuseLatency("pending", per_list, len(lists), 0, None, target_p50_ms)
+    samples, _ = time_each(lambda _: rrf(lists, k=k), range(repeats))
+    return RefuseLatency("measured", per_list, len(lists), repeats, summarize(samples), target_p50_ms)

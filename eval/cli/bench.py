@@ -1,0 +1,47 @@
+"""`python -m eval bench retrieval --corpus FILE.jsonl --queries FILE.jsonl --out FILE.json`."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from eval.bench import BenchSettings, run_retrieval_bench
+from eval.bench.retrieval import summary_lines
+
+
+def add_parser(subparsers: Any) -> None:
+    parser = subparsers.add_parser("bench", help="speed benchmarks, written as JSON")
+    parser.add_argument("suite", choices=["retrieval"], help="which benchmark")
+    parser.add_argument("--corpus", type=Path, required=True, help="BEIR corpus.jsonl")
+    parser.add_argument("--queries", type=Path, required=True, help="BEIR queries.jsonl")
+    parser.add_argument("--out", type=Path, required=True, help="where to write the JSON")
+    parser.add_argument("--max-passages", type=int, help="use only the first N passages")
+    parser.add_argument("--max-queries", type=int, default=200)
+    parser.add_argument("--embed-texts", type=int, default=1000,
+                        help="passages for the embedding throughput comparison")
+    parser.add_argument("--embed-rounds", type=int, default=2)
+    parser.add_argument("--hybrid-passages", type=int,
+                        help="passages indexed for the hybrid latency (default: all)")
+    parser.add_argument("--embedding-backend", choices=["sentence-transformers", "fastembed"],
+                        default="sentence-transformers", help="embedder of the hybrid collection")
+    parser.add_argument("--depth", type=int, default=100, help="candidates per retriever")
+    parser.add_argument("--k", type=int, default=60, help="RRF k")
+
+
+def run(args: argparse.Namespace) -> int:
+    settings = BenchSettings(
+        max_passages=args.max_passages,
+        max_queries=args.max_queries,
+        embed_texts=args.embed_texts,
+        embed_rounds=args.embed_rounds,
+        hybrid_passages=args.hybrid_passages,
+        embedding_backend=args.embedding_backend,
+        depth=args.depth,
+        k=args.k,
+    )
+    result = run_retrieval_bench(args.corpus, args.queries, settings)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(result.to_json(), encoding="utf-8")
+    print("\n".join([*summary_lines(result), f"wrote {args.out}"]))
+    return 0

@@ -1,0 +1,127 @@
+"""`python -m eval run --dataset DIR --preset P [--preset P2 …] --out FILE.json`
+
+Scores each preset on a BEIR folder: metrics with bootstrap 95% CIs and latency percentiles in
+FILE.json, one line per (preset, query) in FILE.perquery.jsonl, each run also stored under the
+runs folder (config, dataset hash, package versions). With two or more presets, every later
+preset is compared with the first by a paired randomization test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from eval.beir_index import MODES, eval_config, make_searcher
+from eval.datasets import load_beir
+from eval.metrics import DEFAULT_METRICS, parse_metric
+from eval.run import PresetRun, run_preset, write_report
+from eval.shapes import BeirDataset
+from eval.stats import paired_test
+from eval.store import save_run
+from rag.config import PipelineConfig, load_preset, parse_set_options, with_overrides
+
+
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser("run", help="score presets on a BEIR dataset",
+                                   description=__doc__)
+    parser.add_argument("--dataset", required=True, type=Path, help="BEIR folder")
+    parser.add_argument("--preset", required=True, action="append", dest="presets",
+                        help="preset name or YAML path (repeat to compare)")
+    parser.add_argument("--out", required=True, type=Path, help="report JSON file")
+    parser.add_argument("--split", default="test", help="qrels/<split>.tsv (default: test)")
+    parser.add_argument("--metrics", nargs="+", default=list(DEFAULT_METRICS),
+                        help="e.g. ndcg@10 recall@100 mrr@10 map@100 precision@5 hit@3")
+    parser.add_argument("--mode", choices=MODES, default="retrieval",
+                        help="retrieval: retrieve + fuse + post-steps; full: every stage")
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                        help="override a config field in every preset, e.g. fusion.k=30")
+    parser.add_argument("--max-queries", type=int, default=None, help="score only the first N")
+    parser.add_argument("--resamples", type=int, default=2000, help="bootstrap resamples")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--runs-dir", type=Path, default=None,
+                        help="where runs are stored (default: <data dir>/runs)")
+    parser.add_argument("--no-store", action="store_true", help="do not store runs")
+
+
+def limit_queries(dataset: BeirDataset, n: int | None) -> BeirDataset:
+    """The first `n` queries by id (the whole set for None)."""
+    if n is None:
+        return dataset
+    if n < 1:
+        raise ValueError(f"--max-queries must be at least 1, got {n}")
+    keep = sorted(dataset.queries)[:n]
+    return BeirDataset(dataset.name, dataset.corpus, {q: dataset.queries[q] for q in keep},
+                       {q: dataset.qrels[q] for q in keep}, dataset.content_hash, dataset.source)
+
+
+def run_info(
+    run: PresetRun, dataset: BeirDataset, config: PipelineConfig, args: argparse.Namespace
+) -> dict[str, Any]:
+    """Everything a stored run needs to be compared later."""
+    return {
+        "summary": run.summary.as_json(),
+        "dataset": {"name": dataset.name, "hash": dataset.content_hash, "source": dataset.source,
+                    "split": args.split, "documents": len(dataset.corpus),
+                    "queries": len(dataset.queries)},
+        "config": config.model_dump(mode="json"),
+        "mode": args.mode,
+        "metrics": list(args.metrics),
+        "bootstrap": {"resamples": args.resamples, "seed": args.seed},
+        "command": sys.argv,
+    }
+
+
+def _fmt(value: float | None) -> str:
+    return "  n/a" if value is None or not math.isfinite(value) else f"{value:.4f}"
+
+
+def print_table(runs: Sequence[PresetRun]) -> None:
+    for run in runs:
+        s = run.summary
+        figures = "  ".join(
+            f"{k} {_fmt(v)} [{_fmt(s.ci95[k][0])}, {_fmt(s.ci95[k][1])}]"
+            for k, v in s.metrics.items()
+        )
+        print(f"{s.preset}: {s.n_queries} queries, {s.failed} failed, "
+              f"p50 {s.latency_ms['p50']:.1f} ms, p95 {s.latency_ms['p95']:.1f} ms\n  {figures}")
+
+
+def print_comparisons(runs: Sequence[PresetRun], seed: int) -> None:
+    base = runs[0]
+    for other in runs[1:]:
+        for key, scores in other.scores.items():
+            if not scores.values or not base.scores[key].values:
+                continue
+            test = paired_test(base.scores[key].values, scores.values, seed=seed)
+            print(f"{other.summary.preset} vs {base.summary.preset} {key}: "
+                  f"{test.diff:+.4f} [{test.ci.low:+.4f}, {test.ci.high:+.4f}] "
+                  f"p={test.p_value:.4f} (wins {test.wins}, losses {test.losses})")
+
+
+def run(args: argparse.Namespace) -> int:
+    for metric in args.metrics:
+        parse_metric(metric)  # fail before any indexing
+    dataset = limit_queries(load_beir(args.dataset, args.split), args.max_queries)
+    overrides = parse_set_options(args.set)
+    runs = []
+    for preset in args.presets:
+        config = load_preset(preset)
+        if overrides:
+            config = with_overrides(config, overrides)
+        searcher = make_searcher(dataset, config, args.mode)
+        result = run_preset(dataset, config.name, searcher, args.metrics, args.resamples,
+                            args.seed)
+        runs.append(result)
+        if not args.no_store:
+            stored = save_run(run_info(result, dataset, eval_config(config, dataset), args),
+                              result.per_query_rows(dataset.queries), args.runs_dir)
+            print(f"stored {stored}", file=sys.stderr)
+    side = write_report(runs, dataset.queries, args.out)
+    print_table(runs)
+    print_comparisons(runs, args.seed)
+    print(f"wrote {args.out} and {side}")
+    return 0

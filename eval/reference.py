@@ -1,0 +1,137 @@
+"""Accuracy checks: the pipeline's BM25 and dense retrieval against plain reference code.
+
+    python -m eval.reference --dataset DIR [--out FILE.json]
+
+Both sides search the same chunks (the collection's), map chunks to documents by their best
+score and keep the same depth, so only the retrieval implementation differs:
+- bm25: rank-bm25's BM25Okapi (k1, b from the config) over the collection's tokenizer;
+- dense: `SentenceTransformer.encode(..., normalize_embeddings=True)` and a numpy dot product.
+The check passes when nDCG@10 differs by at most 0.01 (bm25) and 0.005 (dense).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+
+from eval.beir_index import beir_collection, make_searcher
+from eval.datasets import load_beir
+from eval.metrics import evaluate
+from eval.run import run_preset
+from eval.shapes import BeirDataset, Results
+from rag.chunking.base import Chunk
+from rag.config import PipelineConfig, load_preset
+from rag.index.tokenizer import Tokenizer
+
+TOLERANCE = {"bm25": 0.01, "dense": 0.005}
+
+
+@dataclass(frozen=True)
+class Agreement:
+    preset: str
+    pipeline_ndcg10: float
+    reference_ndcg10: float
+    tolerance: float
+
+    @property
+    def diff(self) -> float:
+        return abs(self.pipeline_ndcg10 - self.reference_ndcg10)
+
+    @property
+    def ok(self) -> bool:
+        return self.diff <= self.tolerance
+
+
+def _doc_results(
+    chunks: Sequence[Chunk], scores: np.ndarray, qids: Sequence[str], depth: int
+) -> Results:
+    """Top `depth` chunks per query (ties in chunk order), each document at its best chunk."""
+    results: dict[str, dict[str, float]] = {}
+    for row, qid in zip(scores, qids, strict=True):
+        ranking: dict[str, float] = {}
+        for i in np.argsort(-row, kind="stable")[:depth]:
+            doc = chunks[i].doc_id
+            ranking[doc] = max(ranking.get(doc, -np.inf), float(row[i]))
+        results[qid] = ranking
+    return results
+
+
+def rank_bm25_results(
+    chunks: Sequence[Chunk], queries: Mapping[str, str], tokenize: Callable[[str], list[str]],
+    k1: float, b: float, depth: int,
+) -> Results:
+    """rank-bm25 BM25Okapi over the chunks; chunks with no query term (score 0) are left out."""
+    from rank_bm25 import BM25Okapi
+
+    bm25 = BM25Okapi([tokenize(c.text) for c in chunks], k1=k1, b=b)
+    qids = list(queries)
+    scores = np.array([bm25.get_scores(tokenize(queries[q])) for q in qids])
+    results = _doc_results(chunks, scores, qids, depth)
+    # BM25 search only returns chunks that share a term with the query
+    return {q: {d: s for d, s in r.items() if s > 0} for q, r in results.items()}
+
+
+def sbert_results(
+    chunks: Sequence[Chunk], queries: Mapping[str, str], model_path: str, depth: int,
+    batch_size: int = 64,
+) -> Results:
+    """Cosine similarity with plain sentence-transformers (normalized embeddings)."""
+    from sentence_transformers import SentenceTransformer
+
+    model = SentenceTransformer(model_path, device="cpu", local_files_only=True)
+    docs = model.encode([c.text for c in chunks], batch_size=batch_size,
+                        normalize_embeddings=True, show_progress_bar=True)
+    qids = list(queries)
+    vecs = model.encode([queries[q] for q in qids], normalize_embeddings=True)
+    return _doc_results(chunks, vecs @ docs.T, qids, depth)
+
+
+def reference_results(dataset: BeirDataset, config: PipelineConfig) -> Results:
+    """The reference run for a single-retriever preset (bm25 or dense) on its collection."""
+    chunks = beir_collection(dataset, config).chunks()
+    depth = config.retrieval.depth
+    (retriever,) = config.retrieval.retrievers
+    if retriever == "bm25":
+        tokenizer = Tokenizer(config.index.tokenizer)
+        return rank_bm25_results(chunks, dataset.queries, tokenizer, config.index.k1,
+                                 config.index.b, depth)
+    from rag.embed.local_models import minilm_folder
+
+    path = config.embedding.model_path or str(minilm_folder())
+    return sbert_results(chunks, dataset.queries, path, depth, config.embedding.batch_size)
+
+
+def check(dataset: BeirDataset, preset: str) -> Agreement:
+    config = load_preset(preset)
+    run = run_preset(dataset, preset, make_searcher(dataset, config), ["ndcg@10"], n_resamples=10)
+    reference = evaluate(dataset.qrels, reference_results(dataset, config), ["ndcg@10"])
+    (retriever,) = config.retrieval.retrievers
+    return Agreement(preset, run.summary.metrics["ndcg@10"], reference["ndcg@10"].mean,
+                     TOLERANCE[retriever])
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m eval.reference", description=__doc__)
+    parser.add_argument("--dataset", required=True, type=Path)
+    parser.add_argument("--preset", action="append", dest="presets")
+    parser.add_argument("--out", type=Path)
+    args = parser.parse_args(argv)
+    dataset = load_beir(args.dataset)
+    results = [check(dataset, p) for p in args.presets or ["bm25", "dense"]]
+    for r in results:
+        print(f"{r.preset}: pipeline nDCG@10 {r.pipeline_ndcg10:.4f}, reference "
+              f"{r.reference_ndcg10:.4f}, |diff| {r.diff:.4f} (tolerance {r.tolerance}) "
+              f"{'OK' if r.ok else 'FAIL'}")
+    if args.out:
+        rows = [{**asdict(r), "diff": r.diff, "ok": r.ok} for r in results]
+        args.out.write_text(json.dumps({"dataset": dataset.name, "checks": rows}, indent=2))
+    return 0 if all(r.ok for r in results) else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,166 @@
+"""Sweep config fields over a grid, re-scoring cached candidate lists instead of re-searching.
+
+Grid points whose lists would be the same (same chunking, embedding, index, filters and
+retrievers) share one retrieval at the deepest depth any of them asks for; each point then only
+truncates the lists to its own depth and runs fuse_and_filter (fusion, post-steps, top_k).
+Points that change the lists themselves (a chunk size, an embedding model) get their own
+collection and retrieval, so any field can be swept, the cheap ones cheaply.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+
+from eval.beir_index import beir_collection, eval_config
+from eval.candidates import QueryLists, retrieve_all, truncate
+from eval.metrics import DEFAULT_METRICS
+from eval.run import PresetRun, QueryOutcome, deepest_cutoff, doc_ranking, summarize
+from eval.shapes import BeirDataset
+from rag.config import PipelineConfig, with_overrides
+from rag.index import Collection
+from rag.pipeline import fuse_and_filter
+from rag.retrieve.search import (
+    candidate_vectors,
+    clear_candidate_cache,
+    list_settings_hash,
+)
+
+
+@dataclass(frozen=True)
+class GridAxis:
+    key: str  # dotted config field, e.g. "fusion.k"
+    values: tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class SweepPoint:
+    overrides: Mapping[str, Any]
+    run: PresetRun
+
+
+@dataclass(frozen=True)
+class SweepResult:
+    preset: str
+    axes: tuple[GridAxis, ...]
+    points: tuple[SweepPoint, ...]
+    retrieval_s: float  # searching (0 when every list came from the disk cache)
+    rescoring_s: float  # fusing, post-steps and metrics for every point
+    from_cache: bool
+
+
+def _split_values(text: str) -> list[str]:
+    """Split on commas outside brackets and braces: '1,5,{a: 1, b: 2}' -> 3 values."""
+    parts, depth, current = [], 0, []
+    for char in text:
+        if char in "[{":
+            depth += 1
+        elif char in "]}":
+            depth -= 1
+        if char == "," and depth == 0:
+            parts.append("".join(current))
+            current = []
+        else:
+            current.append(char)
+    parts.append("".join(current))
+    return [p.strip() for p in parts if p.strip()]
+
+
+def parse_grid(items: Sequence[str]) -> tuple[GridAxis, ...]:
+    """CLI `--grid key=v1,v2,…` items; values are YAML ({bm25: 0.6, dense: 0.4}, [bm25], 60)."""
+    axes = []
+    for item in items:
+        key, sep, values = item.partition("=")
+        if not sep or not key.strip() or not values.strip():
+            raise ValueError(f"--grid expects key=value1,value2,…, got {item!r}")
+        axes.append(GridAxis(key.strip(), tuple(yaml.safe_load(v) for v in _split_values(values))))
+    keys = [a.key for a in axes]
+    if len(set(keys)) != len(keys):
+        raise ValueError(f"--grid names a field twice: {keys}")
+    return tuple(axes)
+
+
+def grid_points(axes: Sequence[GridAxis]) -> list[dict[str, Any]]:
+    """The cartesian product of the axes, as override dicts (one empty point for no axes)."""
+    return [dict(zip((a.key for a in axes), combo, strict=True))
+            for combo in itertools.product(*(a.values for a in axes))]
+
+
+def _list_group(config: PipelineConfig) -> tuple[str, ...]:
+    """Points with equal keys can share retrieved lists (depth excluded: lists are cut)."""
+    shallow = with_overrides(config, {"retrieval.depth": 1, "retrieval.top_k": 1})
+    return (list_settings_hash(shallow), *config.retrieval.retrievers)
+
+
+def rescore(
+    dataset: BeirDataset,
+    config: PipelineConfig,
+    cached: Sequence[QueryLists],
+    collection: Collection,
+    metrics: Sequence[str],
+    n_resamples: int,
+    seed: int,
+    label: str,
+) -> PresetRun:
+    """Score one grid point from cached lists: cut to its depth, fuse, filter, map to docs."""
+    depth, limit = config.retrieval.depth, deepest_cutoff(metrics)
+    dedupe = config.postprocess.dedupe_threshold is not None
+    outcomes = []
+    for item in cached:
+        if item.error is not None:
+            outcomes.append(QueryOutcome(item.qid, {}, item.latency_ms, item.error))
+            continue
+        start = time.perf_counter()
+        lists = truncate(item.lists, depth)
+        text = dataset.queries[item.qid]
+        vectors = None
+        if dedupe:
+            unique = {c.chunk_id: c for r in lists.values() for c in r.candidates}
+            vectors = candidate_vectors(list(unique.values()), config, collection)
+        top = fuse_and_filter(lists, config, query=text, vectors=vectors).top
+        fuse_ms = (time.perf_counter() - start) * 1000
+        outcomes.append(QueryOutcome(item.qid, doc_ranking(top, limit), item.latency_ms + fuse_ms))
+    return summarize(label, dataset, outcomes, metrics, n_resamples, seed)
+
+
+def run_sweep(
+    dataset: BeirDataset,
+    base: PipelineConfig,
+    axes: Sequence[GridAxis],
+    metrics: Sequence[str] = DEFAULT_METRICS,
+    n_resamples: int = 2000,
+    seed: int = 0,
+    use_cache: bool = True,
+) -> SweepResult:
+    """Score every grid point; lists are retrieved once per list group at its deepest depth."""
+    points = grid_points(axes)
+    configs = [eval_config(with_overrides(base, p), dataset) for p in points]
+    groups: dict[tuple[str, ...], list[int]] = {}
+    for index, config in enumerate(configs):
+        groups.setdefault(_list_group(config), []).append(index)
+    results: dict[int, SweepPoint] = {}
+    retrieval_s = rescoring_s = 0.0
+    all_cached = True
+    for members in groups.values():
+        first = configs[members[0]]
+        collection = beir_collection(dataset, first)
+        depth = max(configs[i].retrieval.depth for i in members)
+        clear_candidate_cache()  # searches are timed for real, never served from memory
+        started = time.perf_counter()
+        cached, from_disk = retrieve_all(dataset, first, collection, depth, use_cache)
+        retrieval_s += time.perf_counter() - started
+        all_cached &= from_disk
+        started = time.perf_counter()
+        for i in members:
+            label = f"{base.name} " + " ".join(f"{k}={v}" for k, v in points[i].items())
+            run = rescore(dataset, configs[i], cached, collection, metrics, n_resamples, seed,
+                          label.strip())
+            results[i] = SweepPoint(points[i], run)
+        rescoring_s += time.perf_counter() - started
+    return SweepResult(base.name, tuple(axes), tuple(results[i] for i in range(len(points))),
+                       retrieval_s, rescoring_s, all_cached)

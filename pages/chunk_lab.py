@@ -1,0 +1,128 @@
+"""Chunk Lab: one document, 2–4 chunking strategies side by side — boundaries, stats, sizes,
+one chunk up close, and the chosen settings exported as a preset."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from rag.chunking import STRATEGIES, strategy_settings
+from rag.chunking.base import Chunk
+from rag.documents.base import Document
+from rag.ui import resources
+from rag.ui.chunk_lab import ChunkRun, export_preset, run_key, run_strategy, size_series, stats_frame
+from rag.ui.figures import size_histogram
+from rag.ui.forms import field_specs
+from rag.ui.html import (
+    Mark,
+    chunk_boundaries_html,
+    chunk_labels,
+    chunk_legend_html,
+    highlight_spans,
+)
+from rag.ui.state import session_cache
+from rag.ui.widgets import settings_widgets
+
+DEFAULT_STRATEGIES = ["recursive", "parent_child"]
+
+
+def strategy_column(document: Document, name: str) -> ChunkRun | None:
+    """Parameter widgets generated from the strategy's settings model, then its (cached) run."""
+    settings_cls, _ = STRATEGIES.get(name)
+    st.markdown(f"#### {name}")
+    with st.expander("Parameters", expanded=False):
+        raw = settings_widgets(settings_cls, f"chunk_{name}_")
+        fixed = set(settings_cls.model_fields) - {s.name for s in field_specs(settings_cls)}
+        if fixed:
+            st.caption(f"Defaults kept for: {', '.join(sorted(fixed))} (edit them in preset YAML)")
+    try:
+        params = strategy_settings(name, raw).model_dump(mode="json", include=set(raw))
+    except ValueError as exc:
+        st.error(str(exc))
+        return None
+    cache = session_cache(st.session_state, "chunk_runs", max_entries=32)
+    with st.spinner(f"Chunking with {name}…"):
+        return cache.get_or_compute(run_key(document, name, params),
+                                    lambda: run_strategy(document, name, params))
+
+
+def chunk_details(run: ChunkRun, chunk: Chunk, labels: dict[str, str]) -> None:
+    cols = st.columns(5)
+    cols[0].metric("Chunk", labels[chunk.chunk_id])
+    cols[1].metric("Level", chunk.level)
+    cols[2].metric("Offsets", f"{chunk.start}–{chunk.end}")
+    cols[3].metric("Size", f"{chunk.size} chars / {run.tokens[chunk.chunk_id]} tok")
+    cols[4].metric("Parent", labels.get(chunk.parent_id or "", "-"))
+    st.html(highlight_spans(chunk.text, []))
+    parent = next((c for c in run.chunks if c.chunk_id == chunk.parent_id), None)
+    if parent is not None:
+        with st.expander(f"Parent {labels[parent.chunk_id]}: {parent.start}–{parent.end}"):
+            inside = Mark(chunk.start - parent.start, chunk.end - parent.start, "this chunk")
+            st.html(highlight_spans(parent.text, [inside]))
+
+
+st.title("Chunk Lab")
+st.caption("Compare chunking strategies on one document. Every chunk keeps its character "
+           "offsets, so what you see is exactly what gets indexed.")
+documents = resources.session_documents()
+if not documents:
+    st.warning("No documents: ingest some on the Documents page.")
+    st.stop()
+by_title = {f"{d.metadata.title} ({d.metadata.format})": d for d in documents}
+longest = max(range(len(documents)), key=lambda i: len(documents[i].text))
+document = by_title[st.selectbox("Document", list(by_title), index=longest, key="chunk_doc")]
+names = st.multiselect("Strategies (2–4)", STRATEGIES.names(), default=DEFAULT_STRATEGIES,
+                       max_selections=4, key="chunk_strategies")
+if not names:
+    st.info("Pick at least one strategy.")
+    st.stop()
+
+runs: list[ChunkRun] = []
+for col, name in zip(st.columns(len(names)), names):
+    with col:
+        run = strategy_column(document, name)
+        if run is not None:
+            runs.append(run)
+if not runs:
+    st.stop()
+
+st.subheader("Stats")
+st.dataframe(stats_frame(runs), width="stretch", hide_index=True)
+
+st.subheader("Boundaries")
+views = st.container()
+st.subheader("Sizes")
+unit = st.segmented_control("Size unit", ["characters", "tokens"], default="characters",
+                            key="chunk_unit") or "characters"
+st.plotly_chart(size_histogram(size_series(runs, unit), unit), width="stretch")
+
+st.subheader("Inspect a chunk")
+by_name = {run.strategy: run for run in runs}
+pick = by_name[st.selectbox("Strategy", list(by_name), key="chunk_pick_strategy")]
+labels = chunk_labels(pick.chunks)
+options = {f"{labels[c.chunk_id]} · {c.start}–{c.end} ({c.size} chars)": c
+           for c in sorted(pick.chunks, key=lambda c: (c.start, c.end))}
+chosen = st.selectbox("Chunk", list(options), key=f"chunk_pick_{pick.strategy}")
+chunk = options.get(chosen) if chosen else None
+if chunk is not None:
+    chunk_details(pick, chunk, labels)
+
+with views:
+    shown = st.slider("Characters shown", 500, max(len(document.text), 500),
+                      min(6000, max(len(document.text), 500)), step=500, key="chunk_shown")
+    st.html(chunk_legend_html(any(c.parent_id for r in runs for c in r.chunks)))
+    for col, run in zip(st.columns(len(runs)), runs):
+        col.markdown(f"**{run.strategy}** · {len(run.chunks)} chunks")
+        selected = chunk.chunk_id if chunk is not None and run is pick else None
+        with col:
+            st.html(chunk_boundaries_html(document.text, run.chunks, selected, limit=shown))
+
+st.subheader("Export")
+export = by_name[st.selectbox("Strategy to export", list(by_name), key="chunk_export_strategy")]
+config = resources.session_config()
+if config is not None:
+    st.download_button(
+        "Download preset YAML", export_preset(config, export.strategy, export.params),
+        file_name=f"{config.name}-{export.strategy}.yaml", mime="application/x-yaml",
+        key="chunk_export", icon=":material/download:",
+    )
+    st.caption(f"Preset '{config.name}' with chunking set to {export.strategy} {dict(export.params)}")

@@ -1,0 +1,108 @@
+"""Retrieval: BM25, dense and fused rankings side by side for one query. Lists are fetched once
+and cached; every control below only re-fuses them (rag.retrieve.fuse_and_filter)."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from rag.retrieve.fusion import FUSION
+from rag.retrieve.fuse_filter import FusionResult, fuse_and_filter
+from rag.retrieve.search import list_settings_hash, retrieve_candidates
+from rag.ui import resources
+from rag.ui import retrieval as view
+from rag.ui.figures import rank_movement, score_breakdown
+from rag.ui.html import highlight_terms
+from rag.ui.state import session_cache
+from rag.ui.tables import breakdown_frame, ranked_frame
+
+DEFAULT_QUERY = "How are sync conflicts resolved?"
+
+
+def controls(defaults: view.FusionControls) -> view.FusionControls:
+    """The fusion controls, starting at the preset's values."""
+    methods = [m for m in FUSION.names() if m != "none"]
+    row = st.columns(4)
+    method = row[0].selectbox("Fusion method", methods, index=methods.index(defaults.method),
+                              key="ret_method")
+    k = row[1].slider("RRF k", 1, 200, defaults.k, key="ret_k", help="rrf, weighted_rrf")
+    alpha = row[2].slider("alpha (dense share)", 0.0, 1.0, defaults.alpha, 0.05, key="ret_alpha",
+                          help="relative_score, convex")
+    depth = row[3].slider("Depth per retriever", 5, view.MAX_DEPTH, defaults.depth, 5,
+                          key="ret_depth")
+    row = st.columns(4)
+    weights = {name: row[i].slider(f"weight {name}", 0.0, 1.0, float(defaults.weights[name]), 0.05,
+                                   key=f"ret_w_{name}", help="weighted_rrf")
+               for i, name in enumerate(view.RETRIEVERS)}
+    top_k = row[2].slider("top-k", 1, 50, min(defaults.top_k, 50), key="ret_top_k")
+    with row[3]:
+        use = st.toggle("Score threshold", defaults.threshold is not None, key="ret_use_threshold")
+        value = st.number_input("threshold", 0.0, None, defaults.threshold or 0.0, 0.001,
+                                format="%.4f", key="ret_threshold", disabled=not use,
+                                label_visibility="collapsed")
+    return view.FusionControls(method, k, weights, alpha, depth, top_k, value if use else None,
+                               defaults.threshold_on)
+
+
+def ranked_columns(lists: dict, result: FusionResult, top_k: int, labels: dict[str, str]) -> None:
+    columns = st.columns(3)
+    for column, (title, candidates) in zip(columns, [
+        ("BM25", lists["bm25"].candidates[:top_k]), ("Dense", lists["dense"].candidates[:top_k]),
+        ("Fused", result.top),
+    ]):
+        column.markdown(f"**{title}** top {len(candidates)}")
+        column.dataframe(ranked_frame(candidates, labels), width="stretch", hide_index=True,
+                         column_config={"score": st.column_config.NumberColumn(format="%.4f")})
+
+
+st.title("Retrieval")
+collection = resources.session_collection()
+if collection is None:
+    st.warning("No collection yet: build the sample collection (datasets/samples/) to start.")
+    if resources.sample_collection_button("ret_build_samples"):
+        st.rerun()
+    st.stop()
+preset = resources.session_config()
+fetch = view.fetch_config(preset, collection.manifest.settings)
+st.caption(f"Collection **{collection.name}** · preset **{preset.name}**: chunking, embedding and "
+           "tokenizer come from the collection; fusion and filters from the preset.")
+query = st.text_input("Query", DEFAULT_QUERY, key="ret_query")
+if not query.strip():
+    st.stop()
+
+cache = session_cache(st.session_state, "ret_lists", max_entries=16)
+key = (collection.name, collection.manifest.updated_at, query, list_settings_hash(fetch))
+with st.spinner("Retrieving (the first query loads the embedding model)…"):
+    lists = cache.get_or_compute(key, lambda: retrieve_candidates(query, fetch, collection))
+live = controls(view.controls_from(preset))
+config = view.fusion_config(fetch, live)
+cut = view.cut(lists, live.depth)
+try:
+    result = fuse_and_filter(cut, config, query=query)
+except ValueError as exc:
+    st.error(str(exc))
+    st.stop()
+st.caption(f"Re-fused {sum(len(r.candidates) for r in cut.values())} cached candidates · "
+           f"searches run this session: {cache.misses}")
+
+labels = view.labels(*(r.candidates for r in cut.values()), result.fused)
+ranked_columns(cut, result, live.top_k, labels)
+shown = list(dict.fromkeys(
+    c.chunk_id for group in (cut["bm25"].candidates[:live.top_k], cut["dense"].candidates[:live.top_k],
+                             result.top) for c in group))
+ranks = {"bm25": view.rank_map(cut["bm25"].candidates), "dense": view.rank_map(cut["dense"].candidates),
+         "fused": view.rank_map(result.fused)}
+left, right = st.columns(2)
+left.plotly_chart(rank_movement(ranks, shown, labels, cap=max(live.top_k * 2, 10)), width="stretch")
+right.plotly_chart(score_breakdown(result.fused[:live.top_k], labels, live.threshold), width="stretch")
+for step in result.steps:
+    if step.removed or step.status != "ok":
+        st.info(f"{step.step}: {step.status} — removed {len(step.removed)} {step.reason}")
+
+st.subheader("Read a candidate")
+by_label = {labels[c.chunk_id]: c for c in result.top}
+chosen = st.selectbox("Candidate", list(by_label), key="ret_pick")
+if chosen:
+    candidate = by_label[chosen]
+    terms = view.query_terms(query, collection.manifest.settings.get("index", {}).get("tokenizer"))
+    st.html(highlight_terms(candidate.chunk.text, terms))
+    st.dataframe(breakdown_frame(candidate), width="stretch", hide_index=True)

@@ -1,0 +1,69 @@
+"""Pipeline stage "generate": answer from the built context with the LLM (streamed to the current
+StreamSink, if any) or the offline extractive answerer; a failed LLM falls back, visibly."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from rag.config import PipelineConfig
+from rag.context.builder import build_context
+from rag.context.settings import ContextConfig
+from rag.context.stage import built_context, query_class
+from rag.generate.answer import AnswerPlan, AnswerStream, plan_answer
+from rag.generate.base import GeneratedAnswer
+from rag.generate.llm import make_client
+from rag.generate.streaming import SINK
+from rag.pipeline import STAGES, PipelineState, StageEnv, StageResult, StageSpec
+
+
+def answer_plan(state: PipelineState, env: StageEnv, feedback: str = "") -> tuple[AnswerPlan, tuple[str, ...]]:
+    """The plan for this state's context; a default context when the context stage did not run."""
+    context = built_context(state)
+    warnings: tuple[str, ...] = ()
+    if context is None:
+        context = build_context(state.query, state.candidates, ContextConfig())
+        warnings = ("context stage did not run: default context (top 5 chunks as retrieved)",)
+    plan = plan_answer(state.query, context, env.config.generation, intent=query_class(state),
+                       feedback=feedback)
+    return plan, warnings
+
+
+def run_generate(state: PipelineState, env: StageEnv) -> StageResult:
+    settings = env.config.generation
+    plan, warnings = answer_plan(state, env)
+    client, note = make_client(settings)
+    stream = AnswerStream(plan, settings, client, note)
+    sink = SINK.get()
+    for token in stream:
+        if sink is not None:
+            sink.token(token)
+    answer = stream.result
+    assert answer is not None
+    if plan.context is not built_context(state):  # the default context is this stage's doing
+        state = state.with_artifact("context", plan.context)
+    failed_over = client is not None and answer.mode in ("extractive", "error")
+    status = "failed" if answer.mode == "error" else "fallback" if failed_over or note else "ok"
+    outputs = {
+        "answer": answer.text, "mode": answer.mode, "label": answer.label,
+        "template": answer.template, "cited": answer.cited,
+        "suggested_questions": answer.suggested_questions, "attempts": answer.attempts,
+        "messages": answer.messages, "max_tokens": plan.max_tokens,
+        "endpoints": client.describe() if client else [],
+    }
+    reason = answer.warnings[-1] if status != "ok" and answer.warnings else ""
+    return StageResult(
+        replace(state, answer=answer.text).with_artifact("generate", answer), outputs,
+        {"template": plan.template, "blocks": len(plan.context.blocks)}, status,
+        warnings + answer.warnings, reason,
+    )
+
+
+def generated(state: PipelineState) -> GeneratedAnswer | None:
+    return state.artifact("generate", GeneratedAnswer)
+
+
+def _off(config: PipelineConfig) -> str | None:
+    return None if config.generation.enabled else "generation.enabled is false"
+
+
+STAGES.add("generate", StageSpec("generate", run_generate, _off, settings=lambda c: c.generation))

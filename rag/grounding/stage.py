@@ -1,0 +1,77 @@
+"""Pipeline stage "ground": check the answer sentence by sentence, retry an ungrounded LLM answer
+with feedback (Axiom), report confidence (002); low groundedness is returned with warnings (Vexora)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from rag.config import PipelineConfig
+from rag.context.stage import built_context
+from rag.generate.answer import generate_answer
+from rag.generate.base import GeneratedAnswer
+from rag.generate.llm import make_client
+from rag.generate.stage import answer_plan, generated
+from rag.grounding.base import GroundingReport
+from rag.grounding.check import check_answer
+from rag.grounding.model_checks import SentenceEmbedder, default_embedder
+from rag.grounding.retry import ground_with_retry
+from rag.pipeline import STAGES, PipelineState, StageEnv, StageResult, StageSpec
+
+
+class LazyEmbedder:
+    """Loads the default embedder on first use: most answers never reach the ambiguous band."""
+
+    def __init__(self) -> None:
+        self._embedder: SentenceEmbedder | None = None
+
+    def embed_documents(self, texts: list[str]) -> np.ndarray:
+        if self._embedder is None:
+            self._embedder = default_embedder()
+        return self._embedder.embed_documents(texts)
+
+
+def run_ground(state: PipelineState, env: StageEnv) -> StageResult:
+    settings = env.config.grounding
+    answer, context = generated(state), built_context(state)
+    if answer is None or context is None:
+        return StageResult(state, status="skipped", reason="no generated answer to check")
+    if context.no_rag:
+        return StageResult(state, status="skipped", reason="no-RAG answer: no context to ground against")
+    chat, _ = make_client(env.config.generation) if settings.model_check in ("auto", "llm") else (None, "")
+    embedder = LazyEmbedder() if settings.model_check in ("auto", "embedding") else None
+
+    def check(text: str) -> GroundingReport:
+        return check_answer(state.query, text, context, settings, embedder=embedder, chat=chat)
+
+    def regenerate(feedback: str) -> GeneratedAnswer:
+        plan, _ = answer_plan(state, env, feedback)
+        return generate_answer(plan, env.config.generation, chat)
+
+    result = ground_with_retry(answer, check, regenerate if chat else None, settings.max_retries)
+    report = result.report
+    warnings = list(report.warnings)
+    if not report.is_grounded:
+        unsupported = len(report.unsupported)
+        warnings.append(f"answer not grounded: {unsupported} of {len(report.sentences)} sentence(s) "
+                        f"unsupported (grounded share {report.grounded_share:.2f})")
+    outputs = {
+        "sentences": report.sentences, "grounded_share": report.grounded_share,
+        "is_grounded": report.is_grounded, "confidence": report.confidence,
+        "confidence_level": report.confidence_level, "relevance": report.relevance,
+        "sufficiency": report.sufficiency, "citation_problems": report.citation_problems,
+        "checks": report.checks, "answer": result.answer.text, "retries": result.retried,
+        "iterations": [{"number": it.number, "grounded_share": it.report.grounded_share,
+                        "mode": it.answer.mode, "feedback": it.answer.feedback}
+                       for it in result.iterations],
+    }
+    new_state = replace(state, answer=result.answer.text).with_artifact("ground", result)
+    return StageResult(new_state, outputs, {"sentences": len(report.sentences)}, "ok", tuple(warnings))
+
+
+def _off(config: PipelineConfig) -> str | None:
+    return None if config.grounding.enabled else "grounding.enabled is false"
+
+
+STAGES.add("ground", StageSpec("ground", run_ground, _off, settings=lambda c: c.grounding))

@@ -1,0 +1,176 @@
+"""Pipeline stages "guard" and "understand": thin adapters from PipelineState to rag.query.
+
+They build what the functions need (rate limiter, semantic router, chat model, vocabulary,
+semantic cache) from the config, once per process, and say in the trace what they decided.
+A blocked query, a cache hit or an intent that needs no documents halts the run with an answer.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+
+from rag.config import PipelineConfig
+from rag.embed import get_embedder
+from rag.embed.settings import EmbeddingConfig
+from rag.generate.base import ChatModel, Message
+from rag.generate.llm import make_client
+from rag.pipeline import STAGES, PipelineState, StageEnv, StageResult, StageSpec
+from rag.query.cache import SemanticCache, cache_for
+from rag.query.guard import GuardVerdict, RateLimiter, guard
+from rag.query.intent import EXEMPLARS, SemanticRouter
+from rag.query.settings import GuardConfig
+from rag.query.spell import Vocabulary
+from rag.query.understand import Understanding, understand
+from rag.retrieve.base import SearchQuery
+
+_LIMITERS: dict[tuple[int, float], RateLimiter] = {}
+_LIMITERS_LOCK = threading.Lock()
+
+
+def limiter_for(cfg: GuardConfig) -> RateLimiter | None:
+    """The process-wide limiter for this limit and window (None when rate limiting is off)."""
+    if not cfg.rate_limit:
+        return None
+    with _LIMITERS_LOCK:
+        key = (cfg.rate_limit, cfg.rate_window_s)
+        return _LIMITERS.setdefault(key, RateLimiter(*key))
+
+
+def semantic_router(embedding: EmbeddingConfig,
+                    exemplars: Mapping[str, Sequence[str]] = EXEMPLARS) -> SemanticRouter:
+    """A SemanticRouter for this embedder and exemplar set, built once per process."""
+    frozen = tuple((intent, tuple(texts)) for intent, texts in exemplars.items())
+    return _router(embedding.model_dump_json(), frozen)
+
+
+@functools.lru_cache(maxsize=8)
+def _router(embedding_json: str, exemplars: tuple[tuple[str, tuple[str, ...]], ...]) -> SemanticRouter:
+    embedder = get_embedder(EmbeddingConfig.model_validate_json(embedding_json))
+    return SemanticRouter(embedder, dict(exemplars))
+
+
+@functools.lru_cache(maxsize=8)
+def _vocabulary(collection: str, version: str, texts: tuple[str, ...]) -> Vocabulary:
+    return Vocabulary.from_texts(texts)
+
+
+def collection_vocabulary(collection: object) -> Vocabulary:
+    """Word counts of every chunk in `collection`, rebuilt when its manifest changes."""
+    chunks = getattr(collection, "chunks", None)
+    if not callable(chunks):
+        return Vocabulary.from_texts(())
+    version = str(getattr(getattr(collection, "manifest", None), "updated_at", ""))
+    name = str(getattr(collection, "name", ""))
+    return _vocabulary(name, version, tuple(c.text for c in chunks()))
+
+
+def cache_namespace(config: PipelineConfig) -> str:
+    """Answers are only reused for the same collection and the same pipeline settings."""
+    digest = hashlib.sha256(json.dumps(config.model_dump(mode="json"), sort_keys=True).encode())
+    return f"{config.index.collection}|{config.name}|{digest.hexdigest()[:12]}"
+
+
+def history_of(env: StageEnv) -> tuple[Message, ...]:
+    return tuple(Message(t.role, t.content) for t in env.conversation  # type: ignore[arg-type]
+                 if t.role in ("user", "assistant"))
+
+
+def chat_model(config: PipelineConfig) -> ChatModel | None:
+    """The generation section's LLM client, or None offline (no endpoint / extractive mode)."""
+    return make_client(config.generation)[0]
+
+
+def semantic_cache(config: PipelineConfig) -> SemanticCache | None:
+    if not config.query.cache.enabled:
+        return None
+    return cache_for(cache_namespace(config), config.query.cache, get_embedder(config.embedding))
+
+
+# -- guard -------------------------------------------------------------------------------------
+def run_guard(state: PipelineState, env: StageEnv) -> StageResult:
+    cfg = env.config.query.guard
+    verdict = guard(state.query, cfg, user=env.user, limiter=limiter_for(cfg))
+    inputs = {"chars": len(state.query), "user": env.user}
+    if not verdict.allowed:
+        halted = replace(state, halted=f"guard blocked the query: {verdict.reason}",
+                         answer=f"Your message was not processed: {verdict.reason}.")
+        return StageResult(halted.with_artifact("guard", verdict), {"verdict": verdict}, inputs,
+                           "blocked", (), verdict.reason)
+    queries = state.queries
+    if verdict.text != state.query:  # sanitized: search with the clean text
+        queries = (SearchQuery(verdict.text), *state.queries[1:])
+    next_state = replace(state, queries=queries).with_artifact("guard", verdict)
+    return StageResult(next_state, {"verdict": verdict}, inputs, "ok", verdict.warnings)
+
+
+def _guard_off(config: PipelineConfig) -> str | None:
+    return None if config.query.guard.enabled else "query.guard.enabled is false"
+
+
+# -- understand --------------------------------------------------------------------------------
+def guarded_text(state: PipelineState) -> str:
+    verdict = state.artifact("guard", GuardVerdict)
+    return verdict.text if verdict is not None else state.query
+
+
+def run_understand(state: PipelineState, env: StageEnv) -> StageResult:
+    config = env.config
+    cfg = config.query
+    chat = chat_model(config)
+    found = understand(
+        guarded_text(state), cfg, history=history_of(env),
+        router=semantic_router(config.embedding) if cfg.intent.enabled else None,
+        chat=chat,
+        vocabulary=collection_vocabulary(env.collection()) if cfg.spell.enabled else None,
+        cache=semantic_cache(config),
+    )
+    warnings = _warnings(found)
+    outputs = {"understanding": found, "queries": found.search_queries,
+               "llm": "configured" if chat else "none (offline forms)"}
+    inputs = {"query": guarded_text(state), "history_messages": len(history_of(env))}
+    next_state = state.with_artifact("understand", found)
+    if found.cache_hit:
+        why = f"semantic cache hit: {found.cache.reason if found.cache else ''}"
+        return StageResult(replace(next_state, halted=why, answer=found.reply), outputs, inputs,
+                           "cache_hit", warnings, why)
+    if not found.needs_retrieval and found.intent is not None:
+        why = f"intent {found.intent.intent!r} ({found.intent.layer}): answered without retrieval"
+        return StageResult(replace(next_state, halted=why, answer=found.reply), outputs, inputs,
+                           "ok", warnings, why)
+    next_state = replace(next_state, queries=found.search_queries)
+    status = "fallback" if warnings else "ok"
+    return StageResult(next_state, outputs, inputs, status, warnings, "; ".join(warnings))
+
+
+def _warnings(found: Understanding) -> tuple[str, ...]:
+    parts = [found.intent, found.rewrite, found.classification, found.route, *found.expansions]
+    return tuple(w for part in parts if part is not None for w in part.warnings)
+
+
+def _understand_off(config: PipelineConfig) -> str | None:
+    return None if config.query.enabled else "query.enabled is false"
+
+
+def understanding(state: PipelineState) -> Understanding | None:
+    """The understand stage's result for later stages (e.g. the route's top_k or query class)."""
+    return state.artifact("understand", Understanding)
+
+
+def remember_answer(state: PipelineState, config: PipelineConfig) -> bool:
+    """Store a generated answer in the semantic cache (called by the runner after the last stage);
+    True when stored. Halted runs (cache hits, blocked or non-retrieval queries) store nothing."""
+    cache = semantic_cache(config)
+    if cache is None or state.halted or not state.answer:
+        return False
+    cache.store(guarded_text(state), state.answer, tuple(c.chunk_id for c in state.candidates))
+    return True
+
+
+STAGES.add("guard", StageSpec("guard", run_guard, _guard_off, settings=lambda c: c.query.guard))
+STAGES.add("understand", StageSpec("understand", run_understand, _understand_off,
+                                   settings=lambda c: c.query))

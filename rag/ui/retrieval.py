@@ -1,0 +1,114 @@
+"""What the Retrieval page needs around rag.retrieve: configs for fetching and re-fusing,
+depth cuts of cached lists, rank maps for the movement chart, labels and query terms.
+
+Lists are fetched once at MAX_DEPTH; the depth slider only cuts them, so no control ever
+searches again (the ranks of a cut list are the ranks of the full one).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import PurePath
+from typing import Any
+
+from rag.config import PipelineConfig, config_from_dict
+from rag.index.settings import TokenizerConfig
+from rag.index.tokenizer import Tokenizer
+from rag.retrieve.base import Candidate, RankedList
+
+MAX_DEPTH = 200  # lists are fetched this deep once; the depth control cuts them
+RETRIEVERS = ("bm25", "dense")
+
+
+@dataclass(frozen=True)
+class FusionControls:
+    """The page's live controls; defaults come from the preset."""
+
+    method: str
+    k: int
+    weights: Mapping[str, float]
+    alpha: float
+    depth: int
+    top_k: int
+    threshold: float | None
+    threshold_on: str
+
+
+def controls_from(config: PipelineConfig) -> FusionControls:
+    fusion, post = config.fusion, config.postprocess
+    return FusionControls(
+        method="rrf" if fusion.method == "none" else fusion.method,  # the page always has two lists
+        k=min(fusion.k, 200),
+        weights={name: fusion.weights.get(name, 0.5) for name in RETRIEVERS},
+        alpha=fusion.alpha,
+        depth=min(config.retrieval.depth, MAX_DEPTH),
+        top_k=config.retrieval.top_k,
+        threshold=post.threshold,
+        threshold_on=post.threshold_on,
+    )
+
+
+def _with(config: PipelineConfig, sections: Mapping[str, Mapping[str, Any]]) -> PipelineConfig:
+    """`config` with some fields of some sections replaced, validated again."""
+    raw = config.model_dump(mode="json")
+    for section, fields in sections.items():
+        raw[section] = {**raw[section], **fields}
+    return config_from_dict(raw, origin=config.name)
+
+
+def fetch_config(config: PipelineConfig, collection_settings: Mapping[str, Any]) -> PipelineConfig:
+    """The preset, with the collection's index-side sections (chunking, embedding, index: what it
+    was built with), both retrievers and MAX_DEPTH — the config the lists are fetched with."""
+    sections = {name: dict(fields) for name, fields in collection_settings.items()}
+    retrieval = {"retrievers": list(RETRIEVERS), "depth": MAX_DEPTH,
+                 "top_k": min(config.retrieval.top_k, MAX_DEPTH)}
+    return _with(config, {**sections, "retrieval": retrieval})
+
+
+def fusion_config(config: PipelineConfig, controls: FusionControls) -> PipelineConfig:
+    """The fetch config with the page's fusion, depth, top-k and threshold controls applied."""
+    return _with(config, {
+        "fusion": {"method": controls.method, "k": controls.k, "weights": dict(controls.weights),
+                   "alpha": controls.alpha},
+        "retrieval": {"depth": controls.depth, "top_k": min(controls.top_k, controls.depth)},
+        "postprocess": {"threshold": controls.threshold, "threshold_on": controls.threshold_on},
+    })
+
+
+def cut(lists: Mapping[str, RankedList], depth: int) -> dict[str, RankedList]:
+    """Each list's first `depth` candidates (new RankedLists; the cached ones stay whole)."""
+    return {name: RankedList(r.retriever, r.candidates[:depth]) for name, r in lists.items()}
+
+
+def rank_map(candidates: Sequence[Candidate]) -> dict[str, int]:
+    """chunk_id -> 1-based position."""
+    return {c.chunk_id: i for i, c in enumerate(candidates, start=1)}
+
+
+def label(candidate: Candidate) -> str:
+    """Short, readable chunk label: source file stem, start offset, and level when not flat."""
+    chunk = candidate.chunk
+    stem = PurePath(str(chunk.metadata.get("source") or chunk.doc_id)).stem
+    level = "" if chunk.level == "chunk" else f"/{chunk.level}"
+    return f"{stem[:22]}@{chunk.start}{level}"
+
+
+def labels(*groups: Sequence[Candidate]) -> dict[str, str]:
+    """chunk_id -> label, unique: a repeated label gets "#2", "#3" …"""
+    result: dict[str, str] = {}
+    used: dict[str, int] = {}
+    for candidate in (c for group in groups for c in group):
+        if candidate.chunk_id in result:
+            continue
+        text = label(candidate)
+        used[text] = used.get(text, 0) + 1
+        result[candidate.chunk_id] = text if used[text] == 1 else f"{text}#{used[text]}"
+    return result
+
+
+def query_terms(query: str, tokenizer: Mapping[str, Any] | None = None) -> list[str]:
+    """The query's words as the collection's BM25 tokenizer sees them (stopwords out), unstemmed
+    so they can be found as whole words in chunk text."""
+    cfg = TokenizerConfig.model_validate({**(tokenizer or {}), "stemming": False})
+    return Tokenizer(cfg)(query)

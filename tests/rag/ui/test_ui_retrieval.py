@@ -1,0 +1,90 @@
+from types import MappingProxyType
+
+from rag.chunking.base import Chunk
+from rag.config import PipelineConfig
+from rag.retrieve.base import Candidate, RankedList
+from rag.ui.retrieval import (
+    MAX_DEPTH,
+    controls_from,
+    cut,
+    fetch_config,
+    fusion_config,
+    labels,
+    query_terms,
+    rank_map,
+)
+from rag.ui.tables import breakdown_frame, ranked_frame
+
+
+def _cand(i: int, score: float) -> Candidate:
+    chunk = Chunk(f"c{i}", "d", i * 10, i * 10 + 5, f"text {i}",
+                  metadata=MappingProxyType({"source": f"/data/file{i % 2}.md"}))
+    return Candidate(chunk, score)
+
+
+def test_fetch_config_takes_index_side_from_the_collection() -> None:
+    preset = PipelineConfig(name="p")
+    settings = {"chunking": {"strategy": "fixed", "params": {"size": 300, "overlap": 0}},
+                "index": {"k1": 1.2}}
+    fetched = fetch_config(preset, settings)
+    assert fetched.chunking.strategy == "fixed" and fetched.index.k1 == 1.2
+    assert fetched.retrieval.retrievers == ["bm25", "dense"]
+    assert fetched.retrieval.depth == MAX_DEPTH
+    assert preset.chunking.strategy == "recursive"  # the preset itself is untouched
+
+
+def test_fusion_config_applies_controls_and_clamps_top_k() -> None:
+    base = fetch_config(PipelineConfig(), {})
+    controls = controls_from(base)
+    changed = fusion_config(base, controls.__class__(
+        "weighted_rrf", 7, {"bm25": 0.6, "dense": 0.4}, 0.3, 5, 20, 0.01, "score"))
+    assert changed.fusion.method == "weighted_rrf" and changed.fusion.k == 7
+    assert changed.fusion.weights == {"bm25": 0.6, "dense": 0.4}
+    assert changed.retrieval.depth == 5 and changed.retrieval.top_k == 5
+    assert changed.postprocess.threshold == 0.01
+
+
+def test_controls_replace_passthrough_with_rrf() -> None:
+    config = PipelineConfig.model_validate({"fusion": {"method": "none"}})
+    assert controls_from(config).method == "rrf"
+
+
+def test_cut_keeps_ranks_and_leaves_input_whole() -> None:
+    full = {"bm25": RankedList("bm25", tuple(_cand(i, 1 / (i + 1)) for i in range(5)))}
+    short = cut(full, 2)
+    assert [c.chunk_id for c in short["bm25"].candidates] == ["c0", "c1"]
+    assert len(full["bm25"].candidates) == 5
+    assert rank_map(full["bm25"].candidates)["c3"] == 4
+
+
+def test_labels_and_tables_name_the_source() -> None:
+    cands = [_cand(1, 0.5), _cand(2, 0.25)]
+    names = labels(cands)
+    assert names == {"c1": "file1@10", "c2": "file0@20"}
+    frame = ranked_frame(cands, names)
+    assert list(frame["rank"]) == [1, 2] and list(frame["chunk"]) == ["file1@10", "file0@20"]
+
+
+def test_breakdown_lists_each_retriever() -> None:
+    from rag.retrieve.base import RetrieverHit
+
+    cand = Candidate(
+        _cand(1, 0).chunk, 0.03,
+        hits=MappingProxyType({"bm25": RetrieverHit("bm25", 2, 7.5)}),
+        contributions=MappingProxyType({"bm25": 0.016, "dense": 0.0}),
+    )
+    frame = breakdown_frame(cand)
+    assert list(frame["retriever"]) == ["bm25", "dense"]
+    assert frame.loc[0, "rank"] == 2 and frame.loc[0, "raw score"] == 7.5
+    assert frame.loc[1, "contribution"] == 0.0
+
+
+def test_query_terms_drop_stopwords_and_keep_words_whole() -> None:
+    assert query_terms("How are the syncing conflicts resolved?") == ["how", "syncing", "conflicts", "resolved"]
+
+
+def test_labels_stay_unique_for_chunks_at_the_same_place() -> None:
+    a, b = _cand(1, 0.5), _cand(3, 0.4)  # both file1.md, starts 10 and 30
+    twin = Candidate(Chunk("x", "d", 10, 12, "te", metadata=a.chunk.metadata), 0.1)
+    names = labels([a, b, twin, a])
+    assert names == {"c1": "file1@10", "c3": "file1@30", "x": "file1@10#2"}
