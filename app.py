@@ -52,7 +52,7 @@ def _page_card(entry: PageEntry) -> None:
 def sidebar() -> None:
     """Current collection (or a button to build the sample one) and current preset."""
     with st.sidebar:
-        st.header("Workbench")
+        st.subheader("Session")
         existing = resources.collection_names()
         if existing:
             st.session_state[APP_COLLECTION] = current_collection(st.session_state, existing)

@@ -78,7 +78,13 @@ def build(root: Path, out: Path, max_passages: int, n_queries: int, seed: int) -
         words = doc["text"].split()
         length = rng.randint(4, 8)
         start = rng.randrange(max(1, len(words) - length))
-        queries.append({"_id": f"q{qid}", "text": " ".join(words[start : start + length]), "source": doc["_id"]})
+        queries.append(
+            {
+                "_id": f"q{qid}",
+                "text": " ".join(words[start : start + length]),
+                "source": doc["_id"],
+            }
+        )
     for name, rows in (("corpus.jsonl", corpus), ("queries.jsonl", queries)):
         with (out / name).open("w", encoding="utf-8") as handle:
             handle.writelines(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)

@@ -46,12 +46,13 @@ def strategy_column(document: Document, name: str) -> ChunkRun | None:
 
 
 def chunk_details(run: ChunkRun, chunk: Chunk, labels: dict[str, str]) -> None:
-    cols = st.columns(5)
+    cols = st.columns(6)
     cols[0].metric("Chunk", labels[chunk.chunk_id])
     cols[1].metric("Level", chunk.level)
     cols[2].metric("Offsets", f"{chunk.start}–{chunk.end}")
-    cols[3].metric("Size", f"{chunk.size} chars / {run.tokens[chunk.chunk_id]} tok")
-    cols[4].metric("Parent", labels.get(chunk.parent_id or "", "-"))
+    cols[3].metric("Characters", chunk.size)
+    cols[4].metric("Tokens", run.tokens[chunk.chunk_id])
+    cols[5].metric("Parent", labels.get(chunk.parent_id or "", "-"))
     st.html(highlight_spans(chunk.text, []))
     parent = next((c for c in run.chunks if c.chunk_id == chunk.parent_id), None)
     if parent is not None:

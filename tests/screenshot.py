@@ -30,7 +30,7 @@ CHROMIUM_FLAGS = (
 )
 # True when the app has finished a run: nothing stale, no running indicator, no skeletons.
 SETTLED_JS = """(() => {
-  const running = document.querySelector('[data-testid="stStatusWidget"]');
+  const running = document.querySelector('[data-testid="stStatusWidgetRunningIcon"]');
   const stale = document.querySelector('[data-stale="true"]');
   const skeleton = document.querySelector('[data-testid="stSkeleton"]');
   const app = document.querySelector('[data-testid="stApp"]');

@@ -7,7 +7,7 @@ import hashlib
 import json
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -75,12 +75,15 @@ def bench_config(backend: EmbeddingBackend) -> PipelineConfig:
     )
 
 
-def passage_documents(corpus: dict[str, dict[str, str]]) -> list[Document]:
+def passage_documents(corpus: Mapping[str, Mapping[str, str]]) -> list[Document]:
     documents = []
     for doc_id, doc in corpus.items():
         digest = hashlib.sha256(doc["text"].encode("utf-8")).hexdigest()
         meta = DocumentMetadata(
-            source=f"bench:{doc_id}", title=doc.get("title") or doc_id, content_hash=digest, format="txt"
+            source=f"bench:{doc_id}",
+            title=doc.get("title") or doc_id,
+            content_hash=digest,
+            format="txt",
         )
         documents.append(Document(doc_id=doc_id, text=doc["text"], metadata=meta))
     return documents
@@ -114,10 +117,15 @@ def _hybrid(
         rrf([dense, sparse], k=settings.k)
         marks.append(time.perf_counter())
         names = ("embed_query", "dense", "bm25", "fuse")
-        return {n: (b - a) * 1000 for n, a, b in zip(names, marks, marks[1:])}
+        return {n: (b - a) * 1000 for n, a, b in zip(names, marks, marks[1:], strict=False)}
 
     result = hybrid_latency(
-        run_query, queries, len(collection.manifest.documents), embedder.model_id, settings.depth, settings.k
+        run_query,
+        queries,
+        len(collection.manifest.documents),
+        embedder.model_id,
+        settings.depth,
+        settings.k,
     )
     deep = [
         collection.dense_search(embedder.embed_query(queries[0]), REFUSE_DEPTH),
@@ -126,14 +134,18 @@ def _hybrid(
     return result, deep
 
 
-def run_retrieval_bench(corpus_path: Path, queries_path: Path, settings: BenchSettings) -> RetrievalBench:
+def run_retrieval_bench(
+    corpus_path: Path, queries_path: Path, settings: BenchSettings
+) -> RetrievalBench:
     started = time.perf_counter()
     corpus = dict(load_corpus(corpus_path))
     if settings.max_passages:
         corpus = dict(list(corpus.items())[: settings.max_passages])
     queries = list(load_queries(queries_path).values())[: settings.max_queries]
     if not corpus or not queries:
-        raise ValueError(f"the bench needs passages and queries; got {len(corpus)} and {len(queries)}")
+        raise ValueError(
+            f"the bench needs passages and queries; got {len(corpus)} and {len(queries)}"
+        )
     texts = [doc["text"] for doc in corpus.values()]
 
     bm25 = bm25_speed(texts, queries, settings.depth)

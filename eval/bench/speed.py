@@ -9,6 +9,7 @@ from __future__ import annotations
 import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -81,22 +82,12 @@ def bm25_speed(
     tokenize = Tokenizer(TokenizerConfig())
     corpus_tokens = tokenize.many(list(texts))
     query_tokens = [tokenize(q) for q in queries]
-    ids = [str(i) for i in range(len(texts))]
     qps: dict[str, float] = {}
     build: dict[str, float] = {}
     top1: dict[str, list[str | None]] = {}
-    with tempfile.TemporaryDirectory() as tmp:
-        for name in ("bm25s", "rank-bm25"):
-            index = get_sparse_index(name, SparseContext(Path(tmp), BM25Params()))
-            assert isinstance(index, InProcessBM25)
-            index.add(ids, corpus_tokens)
-            build[name] = round(seconds(index.build)[1], 3)
-            for tokens in query_tokens[:2]:  # warm-up
-                index.search(tokens, depth, None)
-            samples, hits = time_each(lambda q: index.search(q, depth, None), query_tokens)
-            qps[name] = round(len(samples) / (sum(samples) / 1000), 2)
-            top1[name] = [h[0].chunk_id if h else None for h in hits]
-    agree = sum(a == b for a, b in zip(top1["bm25s"], top1["rank-bm25"]))
+    for name in ("bm25s", "rank-bm25"):
+        qps[name], build[name], top1[name] = _time_backend(name, corpus_tokens, query_tokens, depth)
+    agree = sum(a == b for a, b in zip(top1["bm25s"], top1["rank-bm25"], strict=True))
     return BM25Speed(
         passages=len(texts),
         queries=len(queries),
@@ -110,6 +101,23 @@ def bm25_speed(
         build_seconds=build,
         top1_agreement=round(agree / max(1, len(queries)), 3),
     )
+
+
+def _time_backend(
+    name: str, corpus_tokens: list[list[str]], query_tokens: list[list[str]], depth: int
+) -> tuple[float, float, list[str | None]]:
+    """Queries/s, build seconds and each query's best chunk id for one in-process backend."""
+    with tempfile.TemporaryDirectory() as tmp:
+        index = get_sparse_index(name, SparseContext(Path(tmp), BM25Params()))
+        assert isinstance(index, InProcessBM25)
+        index.add([str(i) for i in range(len(corpus_tokens))], corpus_tokens)
+        _, build_s = seconds(index.build)
+        search = partial(index.search, depth=depth, qfilter=None)
+        for tokens in query_tokens[:2]:  # warm-up
+            search(tokens)
+        samples, hits = time_each(search, query_tokens)
+    qps = len(samples) / (sum(samples) / 1000)
+    return round(qps, 2), round(build_s, 3), [h[0].chunk_id if h else None for h in hits]
 
 
 def embed_speed(
@@ -127,15 +135,18 @@ def embed_speed(
     raw_best = ours_best = float("inf")
     raw = ours = np.zeros(0)
     for _ in range(rounds):
-        raw, raw_s = seconds(
-            lambda: model.encode(
-                batch, batch_size=cfg.batch_size, normalize_embeddings=True, convert_to_numpy=True
-            )
+        encode = partial(
+            model.encode,
+            batch,
+            batch_size=cfg.batch_size,
+            normalize_embeddings=True,
+            convert_to_numpy=True,
         )
+        raw, raw_s = seconds(encode)
         with tempfile.TemporaryDirectory() as tmp:
             embedder = TextEmbedder(backend, cfg, EmbeddingCache(Path(tmp) / "cold.sqlite"))
             embedder.show_progress = False
-            ours, ours_s = seconds(lambda: embedder.embed_documents(batch))
+            ours, ours_s = seconds(partial(embedder.embed_documents, batch))
         raw_best, ours_best = min(raw_best, raw_s), min(ours_best, ours_s)
     return EmbedSpeed(
         model_id=backend.model_id,
@@ -189,4 +200,6 @@ def refuse_latency(
     except ImportError:
         return RefuseLatency("pending", per_list, len(lists), 0, None, target_p50_ms)
     samples, _ = time_each(lambda _: rrf(lists, k=k), range(repeats))
-    return RefuseLatency("measured", per_list, len(lists), repeats, summarize(samples), target_p50_ms)
+    return RefuseLatency(
+        "measured", per_list, len(lists), repeats, summarize(samples), target_p50_ms
+    )

@@ -18,13 +18,22 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--out", type=Path, required=True, help="where to write the JSON")
     parser.add_argument("--max-passages", type=int, help="use only the first N passages")
     parser.add_argument("--max-queries", type=int, default=200)
-    parser.add_argument("--embed-texts", type=int, default=1000,
-                        help="passages for the embedding throughput comparison")
+    parser.add_argument(
+        "--embed-texts",
+        type=int,
+        default=1000,
+        help="passages for the embedding throughput comparison",
+    )
     parser.add_argument("--embed-rounds", type=int, default=2)
-    parser.add_argument("--hybrid-passages", type=int,
-                        help="passages indexed for the hybrid latency (default: all)")
-    parser.add_argument("--embedding-backend", choices=["sentence-transformers", "fastembed"],
-                        default="sentence-transformers", help="embedder of the hybrid collection")
+    parser.add_argument(
+        "--hybrid-passages", type=int, help="passages indexed for the hybrid latency (default: all)"
+    )
+    parser.add_argument(
+        "--embedding-backend",
+        choices=["sentence-transformers", "fastembed"],
+        default="sentence-transformers",
+        help="embedder of the hybrid collection",
+    )
     parser.add_argument("--depth", type=int, default=100, help="candidates per retriever")
     parser.add_argument("--k", type=int, default=60, help="RRF k")
 

@@ -44,7 +44,7 @@ def get_chunker(
     return factory(settings)
 
 
-__all__ = ["Chunk", "Chunker", "STRATEGIES", "get_chunker", "strategy_settings"]
+__all__ = ["STRATEGIES", "Chunk", "Chunker", "get_chunker", "strategy_settings"]
 
 # Importing a strategy module registers it (last, so the modules can import STRATEGIES).
 from rag.chunking import (  # noqa: E402, F401

@@ -40,9 +40,15 @@ class DocTypeSettings(StrategySettings):
     faq: Route = _route("faq", max_chars=8000)
     book: Route = _route(
         "parent_child",
-        parent_unit="paragraphs", parent_size=3500, parent_min_size=2000, parent_overlap=0,
-        child_unit="sentences", child_size=700, child_min_size=400, child_overlap=2,
-    )  # fmt: skip
+        parent_unit="paragraphs",
+        parent_size=3500,
+        parent_min_size=2000,
+        parent_overlap=0,
+        child_unit="sentences",
+        child_size=700,
+        child_min_size=400,
+        child_overlap=2,
+    )
     sensitive: Route = _route("sentence", max_size=450, min_size=225, overlap_sentences=0)
     user: Route = _route("sentence", max_size=800, min_size=400, overlap_sentences=1)
 
@@ -60,7 +66,9 @@ class DocTypeChunker:
     def _chunker_for(self, doc_type: str) -> Chunker:
         if doc_type not in self._chunkers:
             route: Route = getattr(self.settings, doc_type.lower())
-            self._chunkers[doc_type] = get_chunker(route.strategy, route.params, embedder=self._embedder)
+            self._chunkers[doc_type] = get_chunker(
+                route.strategy, route.params, embedder=self._embedder
+            )
         return self._chunkers[doc_type]
 
     def chunk(self, document: Document) -> list[Chunk]:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 from pydantic import Field
 
@@ -22,7 +23,9 @@ _MARKED = re.compile(
 # Markdown headings that ask something: "## How do I reset my password?"
 _HEADING_QUESTION = re.compile(r"^[ \t]{0,3}#{1,6}[ \t]+.*\?[ \t#]*$", re.MULTILINE)
 # Any line ending with "?" that is not an answer line ("A: Why? Because…").
-_LINE_QUESTION = re.compile(r"^(?![ \t]*(?:A\d*|Answer)[ \t]*[:.)])[ \t]*\S.*\?[ \t*]*$", re.MULTILINE)
+_LINE_QUESTION = re.compile(
+    r"^(?![ \t]*(?:A\d*|Answer)[ \t]*[:.)])[ \t]*\S.*\?[ \t*]*$", re.MULTILINE
+)
 
 
 def question_starts(text: str) -> list[int]:
@@ -66,7 +69,7 @@ class FaqChunker:
         starts = question_starts(text)
         cuts = [0, *[s for s in starts if s > 0], len(text)]
         chunks: list[Chunk] = []
-        for block_start, block_end in zip(cuts, cuts[1:], strict=False):
+        for block_start, block_end in pairwise(cuts):
             block = trim(text, block_start, block_end)
             if block is None:
                 continue
@@ -78,7 +81,9 @@ class FaqChunker:
             for part_no, span in enumerate(parts):
                 extra = {**meta, "part": part_no, "parts": len(parts)} if len(parts) > 1 else meta
                 chunks.append(
-                    make_chunk(document, span, strategy=self.name, index=len(chunks), metadata=extra)
+                    make_chunk(
+                        document, span, strategy=self.name, index=len(chunks), metadata=extra
+                    )
                 )
         return chunks
 

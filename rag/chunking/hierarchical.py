@@ -73,18 +73,27 @@ class HierarchicalChunker:
         for s_index, (s_span, path) in enumerate(self._section_spans(text)):
             meta = {"depth": 1, "heading_path": path, "section": " > ".join(path)}
             section = make_chunk(
-                document, s_span, strategy=self.name, index=s_index, level="section",
-                parent_id=root.chunk_id, metadata=meta,
-            )  # fmt: skip
+                document,
+                s_span,
+                strategy=self.name,
+                index=s_index,
+                level="section",
+                parent_id=root.chunk_id,
+                metadata=meta,
+            )
             chunks.append(section)
             pieces = split_long(text, paragraph_spans(text, *s_span), s.paragraph_size)
             for p_span in merge_short(pieces, s.paragraph_min_size, s.paragraph_size):
                 chunks.append(
                     make_chunk(
-                        document, p_span, strategy=self.name, index=n_paragraphs,
-                        level="paragraph", parent_id=section.chunk_id,
+                        document,
+                        p_span,
+                        strategy=self.name,
+                        index=n_paragraphs,
+                        level="paragraph",
+                        parent_id=section.chunk_id,
                         metadata={**meta, "depth": 2},
-                    )  # fmt: skip
+                    )
                 )
                 n_paragraphs += 1
         return chunks

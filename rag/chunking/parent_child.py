@@ -78,15 +78,24 @@ class ParentChildChunker:
             parent = make_chunk(document, p_span, strategy=self.name, index=p_index, level="parent")
             chunks.append(parent)
             children = split_level(
-                text, p_span.start, p_span.end,
-                s.child_unit, s.child_size, s.child_min_size, s.child_overlap,
-            )  # fmt: skip
+                text,
+                p_span.start,
+                p_span.end,
+                s.child_unit,
+                s.child_size,
+                s.child_min_size,
+                s.child_overlap,
+            )
             for c_span in children:
                 chunks.append(
                     make_chunk(
-                        document, c_span, strategy=self.name, index=child_index,
-                        level="child", parent_id=parent.chunk_id,
-                    )  # fmt: skip
+                        document,
+                        c_span,
+                        strategy=self.name,
+                        index=child_index,
+                        level="child",
+                        parent_id=parent.chunk_id,
+                    )
                 )
                 child_index += 1
         return chunks

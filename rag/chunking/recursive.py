@@ -8,6 +8,7 @@ piece is a `(start, end)` of the document, so no `text.find` guesswork recovers 
 from __future__ import annotations
 
 from collections import deque
+from itertools import pairwise
 
 from pydantic import Field, ValidationInfo, field_validator
 
@@ -30,7 +31,7 @@ def _pieces(text: str, start: int, end: int, separator: str) -> list[Span]:
         cuts.append(pos)
         pos = text.find(separator, pos + len(separator), end)
     cuts.append(end)
-    return [Span(a, b) for a, b in zip(cuts, cuts[1:], strict=False) if b > a]
+    return [Span(a, b) for a, b in pairwise(cuts) if b > a]
 
 
 def _merge(pieces: list[Span], size: int, overlap: int) -> list[Span]:
@@ -122,7 +123,9 @@ class RecursiveChunker:
 
     def chunk(self, document: Document) -> list[Chunk]:
         s = self.settings
-        spans = split_recursive(document.text, 0, len(document.text), s.size, s.overlap, s.separators)
+        spans = split_recursive(
+            document.text, 0, len(document.text), s.size, s.overlap, s.separators
+        )
         return make_chunks(document, spans, strategy=self.name)
 
 

@@ -6,6 +6,7 @@ are then held to `max_size` (packed) and `min_size` (short ones join a neighbour
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import ClassVar
 
 import numpy as np
@@ -63,7 +64,9 @@ class SemanticChunker:
 
     def _windows(self, text: str, units: list[Span]) -> list[str]:
         b, last = self.settings.buffer_size, len(units) - 1
-        return [text[units[max(0, i - b)].start : units[min(last, i + b)].end] for i in range(last + 1)]
+        return [
+            text[units[max(0, i - b)].start : units[min(last, i + b)].end] for i in range(last + 1)
+        ]
 
     def chunk(self, document: Document) -> list[Chunk]:
         s = self.settings
@@ -79,19 +82,22 @@ class SemanticChunker:
             threshold = float(np.percentile(distances, s.breakpoint_percentile))
         cuts = [0, *[i + 1 for i, d in enumerate(distances) if d > threshold], len(units)]
         groups: list[Span] = []
-        for a, b in zip(cuts, cuts[1:], strict=False):
+        for a, b in pairwise(cuts):
             groups.extend(pack_units(units[a:b], s.max_size))
         spans = merge_short(groups, s.min_size, s.max_size)
         # The distance at each chunk's first sentence says how sharp the topic change was.
         distance_at = {units[i + 1].start: float(d) for i, d in enumerate(distances)}
         return [
             make_chunk(
-                document, span, strategy=self.name, index=i,
+                document,
+                span,
+                strategy=self.name,
+                index=i,
                 metadata={
                     "breakpoint_distance": _rounded(distance_at.get(span.start)),
                     "threshold": round(threshold, 4),
                 },
-            )  # fmt: skip
+            )
             for i, span in enumerate(spans)
         ]
 

@@ -80,9 +80,12 @@ class TokenChunker:
             seen.add(span)
             chunks.append(
                 make_chunk(
-                    document, span, strategy=self.name, index=len(chunks),
+                    document,
+                    span,
+                    strategy=self.name,
+                    index=len(chunks),
                     metadata={"tokens": stop - first},
-                )  # fmt: skip
+                )
             )
         return chunks
 

@@ -94,5 +94,9 @@ def split_level(
     sentences/paragraphs packed to `size` chars (`overlap` counts units)."""
     if unit == "chars":
         return split_recursive(text, start, end, size, overlap)
-    found = sentence_spans(text, start, end) if unit == "sentences" else paragraph_spans(text, start, end)
+    found = (
+        sentence_spans(text, start, end)
+        if unit == "sentences"
+        else paragraph_spans(text, start, end)
+    )
     return pack_units(split_long(text, found, size), size, min_size, overlap)

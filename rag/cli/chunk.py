@@ -21,9 +21,13 @@ def add_parser(subparsers: Any) -> None:  # noqa: ANN401 - argparse's private su
     parser.add_argument("--strategy", help="chunking strategy (default: the preset's)")
     parser.add_argument("--preset", help="preset name or YAML path whose chunking section is used")
     parser.add_argument(
-        "--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
+        "--set",
+        dest="overrides",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
         help="strategy parameter, e.g. --set size=256 (dotted keys reach nested params)",
-    )  # fmt: skip
+    )
     parser.add_argument("--json", action="store_true", help="print the chunks as JSON")
 
 
@@ -76,7 +80,9 @@ def format_table(chunks: list[Chunk], document: Document, name: str) -> str:
             f"{stats.max_chars} chars (min/mean/max), overlap {stats.overlap_ratio:.1%}, "
             f"coverage {stats.coverage:.1%}"
         )
-    lines.append(f"{'#':>4}  {'level':<9} {'start':>7} {'end':>7} {'chars':>6}  {'parent':<16}  text")
+    lines.append(
+        f"{'#':>4}  {'level':<9} {'start':>7} {'end':>7} {'chars':>6}  {'parent':<16}  text"
+    )
     for i, c in enumerate(chunks):
         preview = c.text.replace("\n", "⏎")[:_PREVIEW]
         lines.append(

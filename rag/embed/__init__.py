@@ -50,7 +50,13 @@ def load_backend(cfg: EmbeddingConfig) -> EmbeddingBackend:
     """The process-wide backend for this backend + model (+ batch size, which backends hold)."""
     factory = BACKENDS.get(cfg.backend)
     # the endpoint is part of an OpenAI-compatible model's identity
-    key = (cfg.backend, cfg.model, cfg.model_path, cfg.batch_size, os.environ.get("OPENAI_BASE_URL"))
+    key = (
+        cfg.backend,
+        cfg.model,
+        cfg.model_path,
+        cfg.batch_size,
+        os.environ.get("OPENAI_BASE_URL"),
+    )
     with _LOAD_LOCK:
         if key not in _LOADED:
             _LOADED[key] = factory(cfg)

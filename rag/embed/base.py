@@ -11,7 +11,9 @@ class Embedder(Protocol):
     """Turns texts into L2-normalized float32 vectors (when the config says normalize)."""
 
     model_id: str  # stable id used as the cache key (backend + model name/path)
-    dim: int
+
+    @property
+    def dim(self) -> int: ...
 
     def embed_documents(self, texts: list[str]) -> np.ndarray: ...  # shape (n, dim)
 
@@ -26,7 +28,9 @@ class EmbeddingBackend(Protocol):
     """
 
     model_id: str
-    dim: int
+
+    @property
+    def dim(self) -> int: ...
 
     def encode(self, texts: list[str]) -> np.ndarray: ...
 

@@ -67,5 +67,7 @@ class EmbeddingCache:
 
     def count(self, model_id: str) -> int:
         with self._connect() as db:
-            (n,) = db.execute("SELECT COUNT(*) FROM vectors WHERE model_id = ?", (model_id,)).fetchone()
+            (n,) = db.execute(
+                "SELECT COUNT(*) FROM vectors WHERE model_id = ?", (model_id,)
+            ).fetchone()
         return int(n)

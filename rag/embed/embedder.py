@@ -57,7 +57,9 @@ class TextEmbedder:
             return np.zeros((0, self.dim), dtype=np.float32)
         hashes = [text_hash(t) for t in texts]
         cached = self.cache.get_many(self.model_id, list(set(hashes))) if self.cache else {}
-        missing = sorted({h: t for h, t in zip(hashes, texts) if h not in cached}.items())
+        missing = sorted(
+            {h: t for h, t in zip(hashes, texts, strict=True) if h not in cached}.items()
+        )
         self.stats.cache_hits += len(texts) - sum(1 for h in hashes if h not in cached)
         fresh = self._encode_missing(missing)
         if self.cache and fresh:
@@ -83,6 +85,6 @@ class TextEmbedder:
                 encoded = self.backend.encode([text for _, text in batch])
                 self.stats.encode_calls += 1
                 self.stats.encoded += len(batch)
-                fresh.update((sha, vector) for (sha, _), vector in zip(batch, encoded))
+                fresh.update((sha, vector) for (sha, _), vector in zip(batch, encoded, strict=True))
                 bar.update(len(batch))
         return fresh

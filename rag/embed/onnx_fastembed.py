@@ -18,7 +18,10 @@ class FastEmbedBackend:
         # fastembed knows pooling and dimension by its own model name
         name = "sentence-transformers/all-MiniLM-L6-v2" if cfg.model in MINILM_NAMES else cfg.model
         if cfg.model_path:
-            folder, self.model_id = existing_path(cfg.model_path), f"fastembed:path:{cfg.model_path}"
+            folder, self.model_id = (
+                existing_path(cfg.model_path),
+                f"fastembed:path:{cfg.model_path}",
+            )
         elif cfg.model in MINILM_NAMES:
             folder, self.model_id = minilm_int8_onnx_folder(), "fastembed:all-MiniLM-L6-v2-int8"
         else:

@@ -18,16 +18,23 @@ from rag.grounding.lexical import best_span, overlap
 from rag.grounding.model_checks import SentenceEmbedder, embedding_scores, llm_scores
 from rag.grounding.settings import GroundingConfig
 
-_ONLY_CITATIONS = re.compile(r"^(\s*\[Source \d+\]\s*)+[.]?$")
+_LEADING_CITATIONS = re.compile(r"^(?:\[Source \d+\]\s*)+\.?\s*")
 
 
 def answer_sentences(text: str) -> list[Sentence]:
-    """Answer sentences; a citation split off after the full stop joins the sentence before it."""
+    """Answer sentences; citations placed after the full stop ("… France. [Source 1]") belong
+    to the sentence before them."""
     merged: list[Sentence] = []
     for sentence in split_sentences(text):
-        if merged and _ONLY_CITATIONS.match(sentence.text):
+        lead = _LEADING_CITATIONS.match(sentence.text)
+        if merged and lead:
             last = merged[-1]
-            merged[-1] = Sentence(text[last.start : sentence.end], last.start, sentence.end)
+            cut = sentence.start + len(lead.group(0).rstrip())
+            merged[-1] = Sentence(text[last.start : cut], last.start, cut)
+            rest = sentence.text[lead.end():]
+            if rest:
+                start = sentence.start + lead.end()
+                merged.append(Sentence(rest, start, start + len(rest)))
         else:
             merged.append(sentence)
     return merged

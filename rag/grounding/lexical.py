@@ -12,6 +12,9 @@ from rag.context.text import content_trigrams, content_words, split_sentences, w
 from rag.grounding.base import Span
 
 
+EXTRA_SENTENCE_COST = 0.1  # score a second sentence must add to widen the supporting span
+
+
 @dataclass(frozen=True)
 class Overlap:
     word: float  # share of the sentence's content words found in the text
@@ -52,7 +55,8 @@ def best_span(sentence: str, blocks: Sequence[ContextBlock], word_weight: float 
             for j in range(i, min(i + window, len(pieces))):
                 start, end = pieces[i].start, pieces[j].end
                 score = overlap(sentence, block.text[start:end]).score(word_weight, trigram_weight)
-                key = (round(score, 9), start - end)  # higher score, then shorter span
+                # a longer window must earn its extra sentences, else the superset always wins
+                key = (round(score - EXTRA_SENTENCE_COST * (j - i), 9), start - end)
                 if score > 0 and (best is None or key > best_key):
                     best, best_key = Span(block.n, block.chunk_id, start, end, block.text[start:end], score), key
     return best

@@ -31,7 +31,7 @@ from rag.index.manifest import (
 )
 from rag.index.payload import Access, chunk_from_payload, chunk_payload
 from rag.index.qdrant_store import Point, QdrantStore
-from rag.index.settings import IndexConfig, TokenizerConfig
+from rag.index.settings import IndexConfig
 from rag.index.sparse import BM25Params, SparseContext, SparseIndex, get_sparse_index
 from rag.index.sparse.vectors import document_vector
 from rag.index.tokenizer import Tokenizer
@@ -74,7 +74,9 @@ class Collection:
         self.name = name
         self.directory = directory
         manifest_path = directory / "manifest.json"
-        self.manifest = Manifest.load(manifest_path) if manifest_path.exists() else Manifest.new(name)
+        self.manifest = (
+            Manifest.load(manifest_path) if manifest_path.exists() else Manifest.new(name)
+        )
         self.store = QdrantStore(name)
         self._sparse: SparseIndex | None = None
         self._tokenizer: Tokenizer | None = None
@@ -93,7 +95,9 @@ class Collection:
     def sparse(self) -> SparseIndex:
         if self._sparse is None:
             cfg = self._index_config()
-            context = SparseContext(self.directory / "sparse", BM25Params(cfg.k1, cfg.b), self.store)
+            context = SparseContext(
+                self.directory / "sparse", BM25Params(cfg.k1, cfg.b), self.store
+            )
             self._sparse = get_sparse_index(cfg.sparse_backend, context)
         return self._sparse
 
@@ -129,7 +133,9 @@ class Collection:
         known = self.manifest.documents
         by_source = {d.metadata.source: d for d in documents}  # the last copy of a source wins
         unchanged = tuple(
-            s for s, d in by_source.items() if s in known and known[s].content_hash == d.metadata.content_hash
+            s
+            for s, d in by_source.items()
+            if s in known and known[s].content_hash == d.metadata.content_hash
         )
         todo = [d for s, d in by_source.items() if s not in unchanged]
         if not self.manifest.settings:
@@ -142,7 +148,12 @@ class Collection:
         self._write_points(pairs, vectors, tokens, access, progress)
 
         new_ids = {c.chunk_id for _, c in pairs}
-        old_ids = [c for d in todo if d.metadata.source in known for c in known[d.metadata.source].chunk_ids]
+        old_ids = [
+            c
+            for d in todo
+            if d.metadata.source in known
+            for c in known[d.metadata.source].chunk_ids
+        ]
         stale = [c for c in old_ids if c not in new_ids]  # ids a changed file kept were overwritten
         self.store.delete(stale)
         self.sparse.remove(stale)
@@ -188,12 +199,14 @@ class Collection:
         params = BM25Params(cfg.k1, cfg.b)
         now = time.time()
         points = []
-        for (doc, chunk), vector, toks in zip(pairs, vectors, tokens):
+        for (doc, chunk), vector, toks in zip(pairs, vectors, tokens, strict=True):
             created = doc.metadata.modified.timestamp() if doc.metadata.modified else now
             indices, values = document_vector(toks, avgdl, params)
             payload = chunk_payload(doc, chunk, access, created)
             points.append(Point(chunk.chunk_id, vector, indices, values, payload))
-        with tqdm(total=len(points), desc=f"indexing {self.name}", unit="chunk", disable=not progress) as bar:
+        with tqdm(
+            total=len(points), desc=f"indexing {self.name}", unit="chunk", disable=not progress
+        ) as bar:
             for start in range(0, len(points), _UPSERT_BATCH):
                 batch = points[start : start + _UPSERT_BATCH]
                 self.store.upsert(batch)

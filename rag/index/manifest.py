@@ -6,7 +6,7 @@ import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields, replace
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
@@ -17,7 +17,14 @@ if TYPE_CHECKING:  # rag.config imports rag.index.settings
 
 # The fields that change what is stored in the index; everything else (fusion, rerank, batch
 # size, the cache switch, the collection name) may differ between ingest and query.
-_EMBEDDING_FIELDS = ("backend", "model", "model_path", "normalize", "query_prefix", "passage_prefix")
+_EMBEDDING_FIELDS = (
+    "backend",
+    "model",
+    "model_path",
+    "normalize",
+    "query_prefix",
+    "passage_prefix",
+)
 _INDEX_FIELDS = ("sparse_backend", "tokenizer", "k1", "b")
 
 
@@ -26,7 +33,7 @@ class IncompatibleConfigError(ValueError):
 
 
 def now_iso() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="microseconds")
+    return datetime.now(UTC).isoformat(timespec="microseconds")
 
 
 def index_settings(config: PipelineConfig) -> dict[str, Any]:

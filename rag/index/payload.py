@@ -34,7 +34,9 @@ def _jsonable(metadata: Mapping[str, Any]) -> dict[str, Any]:
     return parsed
 
 
-def chunk_payload(document: Document, chunk: Chunk, access: Access, created_at: float) -> dict[str, Any]:
+def chunk_payload(
+    document: Document, chunk: Chunk, access: Access, created_at: float
+) -> dict[str, Any]:
     meta = document.metadata
     doc_tags = meta.extra.get("tags", ())
     tags = sorted({*access.tags, *([doc_tags] if isinstance(doc_tags, str) else doc_tags)})

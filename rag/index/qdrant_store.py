@@ -34,7 +34,7 @@ def get_client() -> QdrantClient:
     global _CLIENT, _CLIENT_LOCATION
     location = qdrant_location()
     with _CLIENT_LOCK:
-        if _CLIENT is None or _CLIENT_LOCATION != location:
+        if _CLIENT is None or location != _CLIENT_LOCATION:
             if _CLIENT is not None:
                 _CLIENT.close()  # the data dir or URL changed: never hold two clients
             if os.environ.get("QDRANT_URL"):
@@ -86,7 +86,9 @@ class QdrantStore:
         )
         if os.environ.get("QDRANT_URL"):  # payload indexes speed up server-side filtering
             for key in ("doc_id", "source", "doc_type", "level", "tags", "owner", "visibility"):
-                self.client.create_payload_index(self.collection, key, models.PayloadSchemaType.KEYWORD)
+                self.client.create_payload_index(
+                    self.collection, key, models.PayloadSchemaType.KEYWORD
+                )
 
     def drop(self) -> None:
         if self.exists():
@@ -127,13 +129,19 @@ class QdrantStore:
         )
         return {r.payload["chunk_id"]: dict(r.payload) for r in records if r.payload}
 
-    def scroll(self, qfilter: models.Filter | None = None, with_payload: bool = True) -> Iterator[dict[str, Any]]:
+    def scroll(
+        self, qfilter: models.Filter | None = None, with_payload: bool = True
+    ) -> Iterator[dict[str, Any]]:
         """Every payload matching `qfilter` (only `chunk_id` when with_payload is False)."""
         offset = None
         selector: bool | list[str] = True if with_payload else ["chunk_id"]
         while True:
             records, offset = self.client.scroll(
-                self.collection, scroll_filter=qfilter, limit=1024, offset=offset, with_payload=selector
+                self.collection,
+                scroll_filter=qfilter,
+                limit=1024,
+                offset=offset,
+                with_payload=selector,
             )
             for record in records:
                 yield dict(record.payload or {})
@@ -143,7 +151,9 @@ class QdrantStore:
     def count(self) -> int:
         return self.client.count(self.collection, exact=True).count if self.exists() else 0
 
-    def search_dense(self, vector: np.ndarray, limit: int, qfilter: models.Filter | None) -> list[ScoredPayload]:
+    def search_dense(
+        self, vector: np.ndarray, limit: int, qfilter: models.Filter | None
+    ) -> list[ScoredPayload]:
         return self._query(vector.tolist(), DENSE, limit, qfilter)
 
     def search_sparse(
@@ -152,9 +162,16 @@ class QdrantStore:
         query = models.SparseVector(indices=indices, values=values)
         return self._query(query, SPARSE, limit, qfilter)
 
-    def _query(self, query: Any, using: str, limit: int, qfilter: models.Filter | None) -> list[ScoredPayload]:
+    def _query(
+        self, query: Any, using: str, limit: int, qfilter: models.Filter | None
+    ) -> list[ScoredPayload]:
         response = self.client.query_points(
-            self.collection, query=query, using=using, limit=limit, query_filter=qfilter, with_payload=True
+            self.collection,
+            query=query,
+            using=using,
+            limit=limit,
+            query_filter=qfilter,
+            with_payload=True,
         )
         return [
             ScoredPayload(str(p.payload["chunk_id"]), float(p.score), dict(p.payload))

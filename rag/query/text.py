@@ -8,7 +8,7 @@ import unicodedata
 from rag.context.text import STOPWORDS
 
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)  # letters/digits, inner apostrophes
-QUESTION_WORDS = frozenset("what which who whom whose when where why how".split())
+QUESTION_WORDS = frozenset(["what", "which", "who", "whom", "whose", "when", "where", "why", "how"])
 
 
 def words(text: str) -> list[str]:

@@ -12,8 +12,8 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from rag.rerank.base import ScoreScale
 from rag.registry import Registry
+from rag.rerank.base import ScoreScale
 from rag.retrieve.base import Candidate
 
 Normalizer = Callable[[Sequence[float]], list[float]]

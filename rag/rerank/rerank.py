@@ -15,8 +15,8 @@ from rag.rerank.base import (
     RerankCallFailed,
     RerankResult,
     RerankUnavailable,
-    Scorer,
     ScoredWindow,
+    Scorer,
 )
 from rag.rerank.policies import NORMALIZERS, apply_policy, resolve_normalization, select
 from rag.rerank.settings import RerankConfig
@@ -24,10 +24,11 @@ from rag.retrieve.base import Candidate
 
 
 def score_window(
-    query: str, candidates: Sequence[Candidate], cfg: RerankConfig, scorer: Scorer
+    query: str, candidates: Sequence[Candidate], cfg: RerankConfig, scorer: Scorer,
+    depth: int | None = None,
 ) -> ScoredWindow:
-    """Score the first `cfg.depth` candidates (top_n × overfetch) with `scorer`."""
-    window = tuple(candidates[: cfg.depth])
+    """Score the first `depth` candidates (default `cfg.depth`: top_n × overfetch) with `scorer`."""
+    window = tuple(candidates[: depth or cfg.depth])
     if not window:
         return ScoredWindow(query, window, None, "ok", scorer.name, "no candidates to rerank")
     try:

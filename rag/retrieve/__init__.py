@@ -34,7 +34,7 @@ _EXPORTS = {
 __all__ = sorted(_EXPORTS)
 
 
-def __getattr__(name: str) -> Any:  # noqa: ANN401 - whatever the export is
+def __getattr__(name: str) -> Any:
     if name not in _EXPORTS:
         raise AttributeError(f"module 'rag.retrieve' has no attribute {name!r}")
     return getattr(importlib.import_module(_EXPORTS[name]), name)

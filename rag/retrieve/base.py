@@ -68,7 +68,7 @@ class SearchQuery:
 
 
 def retriever_family(list_name: str) -> str:
-    """"dense#q2" -> "dense": the retriever behind a list, whatever query variant produced it."""
+    """The retriever behind a list, whatever query variant produced it: dense#q2 -> dense."""
     return list_name.split("#", 1)[0]
 
 

@@ -20,13 +20,11 @@ from rag.retrieve.post import PostContext, enabled_steps, postprocess
 from rag.retrieve.search import candidate_vectors, retrieve_lists
 
 
-def _compatibility_warnings(collection: object, config: PipelineConfig) -> tuple[str, ...]:
-    """Problems `collection.check_compatible(config)` reports (it raises when they are fatal)."""
+def _check_compatible(collection: object, config: PipelineConfig) -> None:
+    """A collection built with other chunking/embedding/index settings raises, naming them."""
     check = getattr(collection, "check_compatible", None)
-    problems = check(config) if callable(check) else None
-    if not problems:
-        return ()
-    return (problems,) if isinstance(problems, str) else tuple(str(p) for p in problems)
+    if callable(check):
+        check(config)
 
 
 def _sizes(lists: Mapping[str, RankedList]) -> dict[str, int]:
@@ -35,7 +33,7 @@ def _sizes(lists: Mapping[str, RankedList]) -> dict[str, int]:
 
 def run_retrieve(state: PipelineState, env: StageEnv) -> StageResult:
     collection = env.collection()
-    warnings = _compatibility_warnings(collection, env.config)
+    _check_compatible(collection, env.config)
     got = retrieve_lists(state.queries, env.config, collection, state.filters)
     everything_cached = bool(got.lists) and len(got.cached) == len(got.lists)
     outputs: dict[str, Any] = {
@@ -49,7 +47,6 @@ def run_retrieve(state: PipelineState, env: StageEnv) -> StageResult:
         outputs,
         inputs,
         status="cache_hit" if everything_cached else "ok",
-        warnings=warnings,
         reason="every list came from the candidate cache" if everything_cached else "",
     )
 

@@ -19,8 +19,8 @@ def retriever_color(name: str, index: int = 0) -> str:
 
 def _layout(fig: go.Figure, title: str, height: int) -> go.Figure:
     fig.update_layout(
-        title=title, height=height, margin={"l": 10, "r": 10, "t": 40, "b": 10},
-        legend={"orientation": "h", "yanchor": "bottom", "y": 1.0, "xanchor": "right", "x": 1},
+        title=title, height=height, margin={"l": 10, "r": 10, "t": 40, "b": 40},
+        legend={"orientation": "h", "yanchor": "top", "y": -0.18, "xanchor": "left", "x": 0},
     )
     return fig
 

@@ -22,6 +22,7 @@ PII_COLOR = "rgba(239, 68, 68, 0.30)"
 LEAF_COLORS = ("rgba(59, 130, 246, 0.20)", "rgba(16, 185, 129, 0.22)")  # alternating chunks
 OVERLAP_COLOR = "rgba(245, 158, 11, 0.55)"  # text inside two or more chunks of one level
 PARENT_COLORS = ("#6366f1", "#db2777")  # alternating underline of the enclosing level
+SELECTED_COLOR = "rgba(244, 63, 94, 0.30)"  # the chunk picked in the inspector
 GAP_STYLE = "color: rgba(128,128,128,0.75); text-decoration: line-through;"  # uncovered text
 
 
@@ -130,7 +131,7 @@ def chunk_boundaries_html(
 ) -> str:
     """`text` with chunk spans drawn: the finest level as alternating backgrounds (overlaps in
     amber), the enclosing level as alternating underlines, a badge at every chunk start, text
-    outside every chunk struck through, and the `selected` chunk outlined."""
+    outside every chunk struck through, and the `selected` chunk in rose."""
     hi = len(text) if limit is None else min(limit, len(text))
     visible = [c for c in chunks if c.start < hi and c.end > 0]
     depths = chunk_depths(chunks)
@@ -153,7 +154,9 @@ def chunk_boundaries_html(
         in_leaves = [c for c in leaves if c.start <= start and end <= c.end]
         in_outers = [c for c in outers if c.start <= start and end <= c.end]
         style: list[str] = []
-        if len(in_leaves) > 1:
+        if selected and any(c.chunk_id == selected for c in (*in_leaves, *in_outers)):
+            style.append(f"background: {SELECTED_COLOR};")
+        elif len(in_leaves) > 1:
             style.append(f"background: {OVERLAP_COLOR};")
         elif in_leaves:
             style.append(f"background: {LEAF_COLORS[order[in_leaves[0].chunk_id] % 2]};")
@@ -163,8 +166,6 @@ def chunk_boundaries_html(
             style.append(f"border-bottom: 3px {line} {color};")
         if not in_leaves and not in_outers and text[start:end].strip():
             style.append(GAP_STYLE)
-        if selected and any(c.chunk_id == selected for c in (*in_leaves, *in_outers)):
-            style.append("outline: 2px solid #dc2626;")
         piece = html.escape(text[start:end])
         parts.append(f'<span style="{" ".join(style)}">{piece}</span>' if style else piece)
     suffix = f"\n… ({len(text) - hi:,} more characters)" if hi < len(text) else ""
@@ -178,6 +179,7 @@ def chunk_legend_html(nested: bool) -> str:
         f'<span style="background: {LEAF_COLORS[1]}; padding: 0 4px;">next chunk</span>',
         f'<span style="background: {OVERLAP_COLOR}; padding: 0 4px;">overlap</span>',
         f'<span style="{GAP_STYLE}">not in any chunk</span>',
+        f'<span style="background: {SELECTED_COLOR}; padding: 0 4px;">selected chunk</span>',
     ]
     if nested:
         items.insert(

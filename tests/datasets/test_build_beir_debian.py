@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
-import sys
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+
+import pytest
 
 from eval.datasets import load_beir
-from rag.paths import PROJECT_ROOT
 
-sys.path.insert(0, str(PROJECT_ROOT / "datasets"))
-import build_beir_debian as builder  # noqa: E402
+@pytest.fixture
+def builder(load_script: Callable[[str], ModuleType]) -> ModuleType:
+    return load_script("build_beir_debian")
+
 
 PAGE = b"""<html><head><title>FAQ chapter</title></head><body>
 <div class="navheader">Prev Next</div>
@@ -26,7 +31,7 @@ release can change configuration files and remove obsolete packages.</p>
 </body></html>"""
 
 
-def test_question_detection_and_heading_cleanup() -> None:
+def test_question_detection_and_heading_cleanup(builder: ModuleType) -> None:
     assert builder.clean_heading("2.7.11. Who uploaded the package? \u00b6") == (
         "Who uploaded the package?")
     assert builder.clean_heading("Chapter 6. Choosing a distribution") == "Choosing a distribution"
@@ -36,7 +41,7 @@ def test_question_detection_and_heading_cleanup() -> None:
     assert not builder.is_question("Installing packages")
 
 
-def test_sections_drop_navigation_and_split_at_headings() -> None:
+def test_sections_drop_navigation_and_split_at_headings(builder: ModuleType) -> None:
     sections = builder.sections_from_html(PAGE, "faq--ch1")
     assert [s.heading for s in sections] == [
         "What is Debian?", "Installing packages", "How do I upgrade?", "Short?"]
@@ -45,7 +50,7 @@ def test_sections_drop_navigation_and_split_at_headings() -> None:
     assert "Prev" not in " ".join(s.body for s in sections)
 
 
-def test_rows_and_written_folder_load_as_beir(tmp_path) -> None:  # noqa: ANN001
+def test_rows_and_written_folder_load_as_beir(builder: ModuleType, tmp_path: Path) -> None:
     rows = builder.build_rows(builder.sections_from_html(PAGE, "faq--ch1"))
     assert [q["text"] for q in rows.queries] == ["What is Debian?", "How do I upgrade?"]
     texts = {row["_id"]: row["text"] for row in rows.corpus}
@@ -61,6 +66,6 @@ def test_rows_and_written_folder_load_as_beir(tmp_path) -> None:  # noqa: ANN001
     assert len(dataset.queries) == 2 and len(dataset.corpus) == len(rows.corpus)
 
 
-def test_split_words_packs_paragraphs() -> None:
+def test_split_words_packs_paragraphs(builder: ModuleType) -> None:
     text = "\n\n".join(" ".join(["w"] * 70) for _ in range(4))
     assert [len(p.split()) for p in builder.split_words(text, words=100)] == [100, 100, 80]

@@ -4,6 +4,8 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
+from rag.ui.html import SELECTED_COLOR
+
 PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "chunk_lab.py")
 
 
@@ -50,7 +52,7 @@ def test_selected_chunk_shows_offsets_parent_and_outline() -> None:
     start, end = (int(x) for x in metrics["Offsets"].split("–"))
     assert end > start
     assert any(e.label.startswith("Parent P") for e in at.expander)
-    assert any("outline" in h.value for h in at.html)
+    assert any(SELECTED_COLOR in h.value for h in at.html)
 
 
 def test_export_offers_the_chosen_settings_as_preset_yaml() -> None:

@@ -223,7 +223,9 @@ def test_query_variants_from_understand_become_their_own_lists(
         variants = (
             *state.queries,
             SearchQuery("sparse vectors payload filtering", label="q2"),
-            SearchQuery("Qdrant stores vectors with payloads.", label="hyde", retrievers=("dense",)),
+            SearchQuery(
+                "Qdrant stores vectors with payloads.", label="hyde", retrievers=("dense",)
+            ),
         )
         return StageResult(replace(state, queries=variants), outputs={"queries": variants})
 
@@ -233,12 +235,18 @@ def test_query_variants_from_understand_become_their_own_lists(
         spec = STAGES.find(name)
         assert spec is not None
         stages.add(name, spec)
-    config = hybrid(**{"fusion.method": "weighted_rrf", "fusion.weights": {"dense": 0.6, "bm25": 0.4}})
+    config = hybrid(
+        **{"fusion.method": "weighted_rrf", "fusion.weights": {"dense": 0.6, "bm25": 0.4}}
+    )
     trace = Trace("where are payloads kept", config.name)
-    run_stages(initial_state(trace.query, config), StageEnv(config, collection), trace, stages=stages)
+    run_stages(
+        initial_state(trace.query, config), StageEnv(config, collection), trace, stages=stages
+    )
     lists = trace.stage("retrieve").outputs["lists"]
     assert sorted(lists) == ["bm25", "bm25#q2", "dense", "dense#hyde", "dense#q2"]
     top = trace.stage("fuse").outputs["candidates"][0]
     assert set(top.contributions) == set(lists)
     hit = top.hits.get("dense#hyde")
-    assert hit is not None and top.contributions["dense#hyde"] == pytest.approx(0.6 / (60 + hit.rank))
+    assert hit is not None and top.contributions["dense#hyde"] == pytest.approx(
+        0.6 / (60 + hit.rank)
+    )

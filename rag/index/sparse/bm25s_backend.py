@@ -1,6 +1,6 @@
 """bm25s (Lù 2024, "BM25S: Orders of magnitude faster lexical search via eager sparse scoring").
 
-Scores are precomputed into a sparse token × document matrix at index time, so a query is a few
+Scores are precomputed into a sparse token x document matrix at index time, so a query is a few
 column sums. Method "robertson" is the variant closest to rank-bm25's BM25Okapi (see base.py).
 """
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -11,7 +12,9 @@ import numpy as np
 class TokenizedCorpus:
     """Chunk ids in index order and their tokens; saved as one compact .npz (vocab + flat ids)."""
 
-    def __init__(self, chunk_ids: list[str] | None = None, tokens: list[list[str]] | None = None) -> None:
+    def __init__(
+        self, chunk_ids: list[str] | None = None, tokens: list[list[str]] | None = None
+    ) -> None:
         self.chunk_ids: list[str] = list(chunk_ids or [])
         self.tokens: list[list[str]] = list(tokens or [])
         self.version = 0  # bumps on every change; caches key on it
@@ -29,7 +32,7 @@ class TokenizedCorpus:
         gone = set(chunk_ids)
         if not gone.intersection(self.chunk_ids):
             return
-        kept = [(c, t) for c, t in zip(self.chunk_ids, self.tokens) if c not in gone]
+        kept = [(c, t) for c, t in zip(self.chunk_ids, self.tokens, strict=True) if c not in gone]
         self.chunk_ids = [c for c, _ in kept]
         self.tokens = [t for _, t in kept]
         self.version += 1
@@ -55,5 +58,5 @@ class TokenizedCorpus:
             vocab = data["vocab"].tolist()
             flat = data["flat"]
             bounds = np.concatenate([[0], np.cumsum(data["lengths"])])
-            tokens = [[vocab[i] for i in flat[s:e]] for s, e in zip(bounds[:-1], bounds[1:])]
+            tokens = [[vocab[i] for i in flat[s:e]] for s, e in itertools.pairwise(bounds)]
             return cls(data["chunk_ids"].tolist(), tokens)

@@ -68,7 +68,7 @@ class InProcessBM25:
     def scores_for(self, query_tokens: list[str]) -> dict[str, float]:
         """Every chunk's score, unfiltered (parity tests and score inspection)."""
         self.build()
-        return dict(zip(self.corpus.chunk_ids, self._scores(query_tokens).tolist()))
+        return dict(zip(self.corpus.chunk_ids, self._scores(query_tokens).tolist(), strict=True))
 
     def build(self) -> None:
         """(Re)build the model from the corpus if it changed since the last build."""

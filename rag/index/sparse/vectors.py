@@ -1,7 +1,7 @@
 """BM25 as Qdrant sparse vectors: documents carry the BM25 term-frequency part, Qdrant adds IDF.
 
 A token's index is a 32-bit hash (no vocabulary to keep in sync; a collision merges two rare
-terms). Document values are tf·(k1+1)/(tf + k1·(1 − b + b·|d|/avgdl)) (Robertson & Zaragoza
+terms). Document values are tf·(k1+1)/(tf + k1·(1 - b + b·|d|/avgdl)) (Robertson & Zaragoza
 2009); query values are term counts; Qdrant's Modifier.IDF multiplies in the Lucene idf.
 """
 

@@ -105,7 +105,7 @@ def semantic_scores(labeled: Sequence[LabeledQuery], router: SemanticRouter) -> 
     undecided = [i for i, item in enumerate(labeled) if hard_rules(item.query) is None]
     scored = router.score_many([labeled[i].query for i in undecided])
     out: list[SemanticScores | None] = [None] * len(labeled)
-    for index, scores in zip(undecided, scored):
+    for index, scores in zip(undecided, scored, strict=True):
         out[index] = scores
     return out
 
@@ -115,7 +115,7 @@ def evaluate(
     default: str = "question",
 ) -> IntentEvaluation:
     """Rules + semantic predictions at `threshold` from precomputed `semantic_scores`."""
-    predictions = tuple(_decide(item, s, threshold, default) for item, s in zip(labeled, scores))
+    predictions = tuple(_decide(item, s, threshold, default) for item, s in zip(labeled, scores, strict=True))
     return IntentEvaluation(threshold, predictions)
 
 

@@ -60,9 +60,9 @@ def _garbage_rule(text: str) -> str | None:
         return "repetitive"
     tokens = words(text)
     asks = "?" in text or (tokens and tokens[0] in QUESTION_WORDS)
-    if tokens and len(tokens) <= 5 and not asks:  # a bare "why?" is a question, not garbage
-        if sum(t in STOPWORDS for t in tokens) / len(tokens) > 0.9:
-            return "stopwords_only"
+    stopwords = sum(t in STOPWORDS for t in tokens)
+    if tokens and len(tokens) <= 5 and not asks and stopwords / len(tokens) > 0.9:
+        return "stopwords_only"  # (a bare "why?" asks something: not garbage)
     if len(tokens) <= 2 and any(
         len(t) >= 5 and t.isalpha() and t.isascii() and (not set(t) & set("aeiouy") or _keyboard_run(t))
         for t in tokens

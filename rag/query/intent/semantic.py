@@ -62,12 +62,12 @@ class SemanticRouter:
         similarity = self._matrix @ self._matrix.T
         np.fill_diagonal(similarity, -2.0)  # an exemplar never matches itself
         return [(text, label, self._best(row))
-                for text, label, row in zip(self._texts, self._labels, similarity)]
+                for text, label, row in zip(self._texts, self._labels, similarity, strict=True)]
 
     def _best(self, row: np.ndarray) -> SemanticScores:
         per_intent: dict[str, float] = {}
         nearest: dict[str, int] = {}
-        for index, (intent, value) in enumerate(zip(self._labels, row.tolist())):
+        for index, (intent, value) in enumerate(zip(self._labels, row.tolist(), strict=True)):
             if value > per_intent.get(intent, -2.0):
                 per_intent[intent], nearest[intent] = value, index
         best = max(per_intent, key=per_intent.__getitem__)

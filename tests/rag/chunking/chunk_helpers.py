@@ -15,9 +15,13 @@ _WORD = re.compile(r"\w+")
 def make_doc(text: str, doc_type: DocType = "USER", pages: tuple[PageSpan, ...] = ()) -> Document:
     digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
     meta = DocumentMetadata(
-        source="test.txt", title="test", content_hash=digest, format="txt",
-        pages=pages, doc_type=doc_type,
-    )  # fmt: skip
+        source="test.txt",
+        title="test",
+        content_hash=digest,
+        format="txt",
+        pages=pages,
+        doc_type=doc_type,
+    )
     return Document(f"doc-{digest[:8]}", text, meta)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 import pytest
 from chunk_helpers import make_doc
@@ -37,13 +38,17 @@ def test_sensitive_and_user_sizes_are_echomind_numbers() -> None:
     text = " ".join(f"Sentence number {i} is here." for i in range(200))
     sensitive = get_chunker("doc_type").chunk(make_doc(text, "SENSITIVE"))
     user = get_chunker("doc_type").chunk(make_doc(text, "USER"))
-    assert max(c.size for c in sensitive) <= 450 and all(a.end < b.start for a, b in zip(sensitive, sensitive[1:]))
-    assert max(c.size for c in user) <= 800 and all(a.end > b.start for a, b in zip(user, user[1:]))
+    assert max(c.size for c in sensitive) <= 450 and all(
+        a.end < b.start for a, b in pairwise(sensitive)
+    )
+    assert max(c.size for c in user) <= 800 and all(a.end > b.start for a, b in pairwise(user))
 
 
 def test_route_errors_name_the_route_and_the_rule() -> None:
     bad = {"user": {"strategy": "sentence", "params": {"max_size": 100, "min_size": 200}}}
-    with pytest.raises(ValueError, match=re.escape("params.user: chunking strategy 'sentence': params.min_size")):
+    with pytest.raises(
+        ValueError, match=re.escape("params.user: chunking strategy 'sentence': params.min_size")
+    ):
         strategy_settings("doc_type", bad)
     with pytest.raises(ValueError, match="cannot be doc_type itself"):
         strategy_settings("doc_type", {"faq": {"strategy": "doc_type"}})

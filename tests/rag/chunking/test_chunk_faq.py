@@ -28,7 +28,11 @@ def test_q_and_a_markers_with_an_intro() -> None:
 
 def test_numbered_questions_and_question_headings() -> None:
     text = "Question 1: Where?\nHere.\nQuestion 2) When?\nNow.\n## Who is it for?\nEveryone."
-    assert [q for _, _, q in faq_chunks(text)] == ["Question 1: Where?", "Question 2) When?", "## Who is it for?"]
+    assert [q for _, _, q in faq_chunks(text)] == [
+        "Question 1: Where?",
+        "Question 2) When?",
+        "## Who is it for?",
+    ]
 
 
 def test_lines_ending_with_a_question_mark_when_there_are_no_markers() -> None:

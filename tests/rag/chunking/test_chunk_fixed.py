@@ -23,5 +23,7 @@ def test_windows_are_trimmed_and_not_repeated() -> None:
 
 
 def test_overlap_must_be_smaller_than_size() -> None:
-    with pytest.raises(ValueError, match=r"params\.overlap: overlap \(600\) must be smaller than size \(512\)"):
+    with pytest.raises(
+        ValueError, match=r"params\.overlap: overlap \(600\) must be smaller than size \(512\)"
+    ):
         strategy_settings("fixed", {"size": 512, "overlap": 600})

@@ -37,7 +37,9 @@ def test_short_paragraphs_join_until_the_minimum() -> None:
 
 def test_without_headings_sections_are_sized_groups_of_paragraphs() -> None:
     text = "\n\n".join(f"Paragraph {i}. " + "filler " * 30 for i in range(20))  # ~4.5k chars
-    chunks = get_chunker("hierarchical", {"section_size": 1000, "paragraph_size": 500}).chunk(make_doc(text))
+    chunks = get_chunker("hierarchical", {"section_size": 1000, "paragraph_size": 500}).chunk(
+        make_doc(text)
+    )
     sections = [c for c in chunks if c.level == "section"]
     assert len(sections) >= 5 and all(c.size <= 1000 for c in sections)
     assert all(c.text.startswith("Paragraph") for c in sections)  # cut at paragraph breaks

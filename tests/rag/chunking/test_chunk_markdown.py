@@ -38,9 +38,17 @@ def test_headings_skip_code_fences_and_read_setext() -> None:
 def test_sections_carry_their_heading_path() -> None:
     chunks = get_chunker("markdown").chunk(make_doc(DOC))
     paths = [c.metadata["heading_path"] for c in chunks]
-    assert paths == [(), ("Guide",), ("Guide", "Install", "Linux"), ("Guide", "Use"), ("Setext Title",)]
+    assert paths == [
+        (),
+        ("Guide",),
+        ("Guide", "Install", "Linux"),
+        ("Guide", "Use"),
+        ("Setext Title",),
+    ]
     # "## Install" has no body of its own: it joins "### Linux" instead of being a lone title.
-    assert chunks[2].text.startswith("## Install\n### Linux") and "# not a heading" in chunks[2].text
+    assert (
+        chunks[2].text.startswith("## Install\n### Linux") and "# not a heading" in chunks[2].text
+    )
     assert chunks[3].metadata["section"] == "Guide > Use"
 
 

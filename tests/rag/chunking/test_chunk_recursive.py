@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import pytest
 from chunk_helpers import make_doc
 from hypothesis import given, settings
@@ -47,7 +49,7 @@ def test_repeated_text_keeps_true_offsets() -> None:
 def test_overlap_carries_whole_pieces_back() -> None:
     doc = make_doc(" ".join(f"w{i:02d}" for i in range(30)))  # 4-char pieces after the first
     chunks = get_chunker("recursive", {"size": 20, "overlap": 8}).chunk(doc)
-    for prev, nxt in zip(chunks, chunks[1:]):
+    for prev, nxt in pairwise(chunks):
         assert 0 < prev.end - nxt.start <= 8
 
 

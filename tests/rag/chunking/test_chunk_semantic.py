@@ -52,17 +52,24 @@ def test_breaks_where_the_topic_changes() -> None:
 
 def test_buffer_embeds_each_sentence_with_its_neighbours() -> None:
     embedder = CountingEmbedder()
-    get_chunker("semantic", {"buffer_size": 1}, embedder=embedder).chunk(make_doc(" ".join(CATS[:3])))
+    get_chunker("semantic", {"buffer_size": 1}, embedder=embedder).chunk(
+        make_doc(" ".join(CATS[:3]))
+    )
     assert embedder.calls == [[" ".join(CATS[:2]), " ".join(CATS[:3]), " ".join(CATS[1:3])]]
 
 
 def test_size_bounds_hold_over_topic_groups() -> None:
     doc = make_doc(" ".join(CATS * 3 + ROCKETS * 3))
-    chunks = get_chunker("semantic", {"max_size": 150, "min_size": 60}, embedder=HashingEmbedder()).chunk(doc)
+    chunks = get_chunker(
+        "semantic", {"max_size": 150, "min_size": 60}, embedder=HashingEmbedder()
+    ).chunk(doc)
     assert all(c.size <= 150 for c in chunks)
-    for prev, short, nxt in zip([None, *chunks], chunks, [*chunks[1:], None]):
+    for prev, short, nxt in zip([None, *chunks[:-1]], chunks, [*chunks[1:], None], strict=True):
         if short.size < 60:  # only when joining either neighbour would pass the maximum
-            assert all(n is None or max(n.end, short.end) - min(n.start, short.start) > 150 for n in (prev, nxt))
+            assert all(
+                n is None or max(n.end, short.end) - min(n.start, short.start) > 150
+                for n in (prev, nxt)
+            )
 
 
 def test_one_sentence_needs_no_embedding() -> None:
@@ -73,6 +80,8 @@ def test_one_sentence_needs_no_embedding() -> None:
 
 @pytest.mark.slow
 def test_real_minilm_finds_the_topic_change() -> None:
-    chunks = get_chunker("semantic", {"buffer_size": 0, "min_size": 0}).chunk(make_doc(" ".join(CATS + ROCKETS)))
+    chunks = get_chunker("semantic", {"buffer_size": 0, "min_size": 0}).chunk(
+        make_doc(" ".join(CATS + ROCKETS))
+    )
     assert any(c.text.startswith(ROCKETS[0]) for c in chunks)
     assert all(not (CATS[-1] in c.text and ROCKETS[0] in c.text) for c in chunks)

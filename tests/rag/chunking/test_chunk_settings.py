@@ -23,7 +23,9 @@ def test_preset_with_overlap_not_below_size_is_rejected(tmp_path: Path) -> None:
 
 
 def test_unknown_strategy_lists_the_valid_ones() -> None:
-    with pytest.raises(PresetError, match=re.escape("unknown chunking strategy 'nope'; valid: doc_type, faq")):
+    with pytest.raises(
+        PresetError, match=re.escape("unknown chunking strategy 'nope'; valid: doc_type, faq")
+    ):
         config_from_dict({"chunking": {"strategy": "nope", "params": {}}})
 
 
@@ -44,4 +46,7 @@ def test_every_strategy_has_strict_valid_defaults(name: str) -> None:
 @pytest.mark.parametrize("preset", ["bm25", "dense", "hybrid"])
 def test_baseline_presets_chunk_like_intellidocs(preset: str) -> None:
     config = load_preset(preset)
-    assert (config.chunking.strategy, config.chunking.params) == ("recursive", {"size": 512, "overlap": 50})
+    assert (config.chunking.strategy, config.chunking.params) == (
+        "recursive",
+        {"size": 512, "overlap": 50},
+    )

@@ -45,6 +45,9 @@ def test_page_numbers_come_from_the_document() -> None:
     text = "page one text\n\npage two text"
     doc = make_doc(text, pages=(PageSpan(1, 0, 13), PageSpan(2, 15, 28)))
     chunks = get_chunker("recursive", {"size": 20, "overlap": 0}).chunk(doc)
-    assert [(c.text, c.metadata["page"]) for c in chunks] == [("page one text", 1), ("page two text", 2)]
+    assert [(c.text, c.metadata["page"]) for c in chunks] == [
+        ("page one text", 1),
+        ("page two text", 2),
+    ]
     whole = get_chunker("recursive").chunk(doc)[0]
     assert (whole.metadata["page"], whole.metadata["page_end"]) == (1, 2)

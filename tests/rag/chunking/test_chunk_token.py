@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 import pytest
 from chunk_helpers import make_doc
@@ -13,7 +14,8 @@ from rag.chunking.token import token_windows
 
 PROSE = " ".join(
     f"Paragraph {i}: tokenization of unbelievably hyphenated-words, numbers like {i * 1234} "
-    "and naïve café menus keeps offsets exact." for i in range(40)
+    "and naïve café menus keeps offsets exact."
+    for i in range(40)
 )
 
 
@@ -42,7 +44,7 @@ def test_chunks_fit_the_token_budget_when_re_tokenized() -> None:
         assert count_tokens(c.text) == c.metadata["tokens"] <= 64
         before = doc.text[c.start - 1] if c.start else " "
         assert not re.match(r"\w", before) or not re.match(r"\w", c.text[0])  # starts on a word
-    for prev, nxt in zip(chunks, chunks[1:]):
+    for prev, nxt in pairwise(chunks):
         assert 0 < count_tokens(doc.text[nxt.start : prev.end]) <= 8
 
 
@@ -53,10 +55,14 @@ def test_default_is_256_minilm_tokens() -> None:
 
 
 def test_unknown_tokenizer_names_the_setting() -> None:
-    with pytest.raises(ValueError, match="tokenizer 'no/such-model' is not available offline.*`tokenizer`"):
+    with pytest.raises(
+        ValueError, match=r"tokenizer 'no/such-model' is not available offline.*`tokenizer`"
+    ):
         get_chunker("token", {"tokenizer": "no/such-model"}).chunk(make_doc("text"))
 
 
 def test_overlap_must_be_smaller_than_size() -> None:
-    with pytest.raises(ValueError, match=re.escape("overlap (256) must be smaller than size (256)")):
+    with pytest.raises(
+        ValueError, match=re.escape("overlap (256) must be smaller than size (256)")
+    ):
         strategy_settings("token", {"overlap": 256})

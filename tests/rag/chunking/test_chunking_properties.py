@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from itertools import pairwise
 from typing import Any
 
 import pytest
@@ -32,9 +33,14 @@ SMALL_PARAMS: dict[str, list[dict[str, Any]]] = {
     "parent_child": [
         {"parent_size": 120, "parent_overlap": 20, "child_size": 40, "child_overlap": 10},
         {
-            "parent_unit": "paragraphs", "parent_size": 150, "parent_min_size": 60,
-            "parent_overlap": 1, "child_unit": "sentences", "child_size": 50,
-            "child_min_size": 20, "child_overlap": 2,
+            "parent_unit": "paragraphs",
+            "parent_size": 150,
+            "parent_min_size": 60,
+            "parent_overlap": 1,
+            "child_unit": "sentences",
+            "child_size": 50,
+            "child_min_size": 20,
+            "child_overlap": 2,
         },
     ],
     "faq": [{"max_chars": 80}],
@@ -45,15 +51,25 @@ SMALL_PARAMS: dict[str, list[dict[str, Any]]] = {
     "doc_type": [
         {
             "faq": {"strategy": "faq", "params": {"max_chars": 80}},
-            "book": {"strategy": "parent_child", "params": {
-                "parent_unit": "paragraphs", "parent_size": 150, "parent_overlap": 0,
-                "child_unit": "sentences", "child_size": 50, "child_overlap": 2}},
-            "sensitive": {"strategy": "sentence", "params": {"max_size": 45, "min_size": 20,
-                                                             "overlap_sentences": 0}},
+            "book": {
+                "strategy": "parent_child",
+                "params": {
+                    "parent_unit": "paragraphs",
+                    "parent_size": 150,
+                    "parent_overlap": 0,
+                    "child_unit": "sentences",
+                    "child_size": 50,
+                    "child_overlap": 2,
+                },
+            },
+            "sensitive": {
+                "strategy": "sentence",
+                "params": {"max_size": 45, "min_size": 20, "overlap_sentences": 0},
+            },
             "user": {"strategy": "sentence", "params": {"max_size": 60, "min_size": 30}},
         }
     ],
-}  # fmt: skip
+}
 
 CASES = [
     pytest.param(name, params, id=f"{name}-{i}")
@@ -62,10 +78,35 @@ CASES = [
 ]
 
 PIECES = [
-    "alpha", "Beta", "gamma.", "delta?", "eps!", "ζeta", "漢字", "😀", "naïve", "e\u0301",
-    "\u0301", "\x00", "-", ",", " ", "  ", "\t", "\n", "\n\n", "\n \n", "# Head\n",
-    "## Why not?\n", "Q: ", "A: ", "1. ", "Question 2: ", "```\n# code\n```\n", "x" * 130,
-]  # fmt: skip
+    "alpha",
+    "Beta",
+    "gamma.",
+    "delta?",
+    "eps!",
+    "ζeta",
+    "漢字",
+    "😀",
+    "naïve",
+    "e\u0301",
+    "\u0301",
+    "\x00",
+    "-",
+    ",",
+    " ",
+    "  ",
+    "\t",
+    "\n",
+    "\n\n",
+    "\n \n",
+    "# Head\n",
+    "## Why not?\n",
+    "Q: ",
+    "A: ",
+    "1. ",
+    "Question 2: ",
+    "```\n# code\n```\n",
+    "x" * 130,
+]
 TEXTS = st.one_of(
     st.lists(st.sampled_from(PIECES), max_size=120).map("".join),
     st.text(max_size=300),
@@ -87,7 +128,7 @@ def by_level(chunks: list[Chunk], level: str) -> list[Chunk]:
 def overlaps(chunks: list[Chunk]) -> list[tuple[Chunk, Chunk, int]]:
     """(previous, next, shared chars) for consecutive chunks in document order."""
     ordered = sorted(chunks, key=lambda c: (c.start, c.end))
-    return [(a, b, a.end - b.start) for a, b in zip(ordered, ordered[1:]) if a.end > b.start]
+    return [(a, b, a.end - b.start) for a, b in pairwise(ordered) if a.end > b.start]
 
 
 def check_sizes_and_overlap(chunks: list[Chunk], size: int, overlap: int) -> None:
@@ -247,7 +288,9 @@ def test_chunks_are_exact_covering_bounded_and_deterministic(
 
 @pytest.mark.parametrize(("name", "params"), CASES)
 @pytest.mark.parametrize("text", ["", " ", "\n\n\t \u3000 \n"])
-def test_empty_and_blank_documents_give_no_chunks(name: str, params: dict[str, Any], text: str) -> None:
+def test_empty_and_blank_documents_give_no_chunks(
+    name: str, params: dict[str, Any], text: str
+) -> None:
     assert chunk(name, params, make_doc(text)) == []
 
 
@@ -272,7 +315,8 @@ def test_special_texts(name: str, params: dict[str, Any], text: str) -> None:
 @pytest.mark.parametrize("name", STRATEGIES.names())
 def test_default_settings_on_a_long_document(name: str) -> None:
     paragraphs = [
-        f"## Part {i}\n\n" + " ".join(f"Sentence {j} of part {i} talks about topic {i % 4}." for j in range(12))
+        f"## Part {i}\n\n"
+        + " ".join(f"Sentence {j} of part {i} talks about topic {i % 4}." for j in range(12))
         for i in range(30)
     ]
     doc = make_doc("\n\n".join(paragraphs), "BOOK")

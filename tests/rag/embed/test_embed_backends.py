@@ -6,9 +6,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from fake_openai import FakeOpenAI, hashed_embedding
 
 from rag.embed import EmbeddingConfig, EmbeddingModelError, get_embedder
-from fake_openai import FakeOpenAI, hashed_embedding
 
 PAIR = ["The cat sat on the mat.", "Vector databases store embeddings."]
 
@@ -24,7 +24,7 @@ def test_sentence_transformers_and_fastembed_int8_agree_on_minilm() -> None:
 
 @pytest.mark.parametrize("backend", ["sentence-transformers", "fastembed"])
 def test_a_model_that_is_not_on_disk_names_the_setting(backend: str) -> None:
-    with pytest.raises(EmbeddingModelError, match="embedding.model_path"):
+    with pytest.raises(EmbeddingModelError, match=r"embedding\.model_path"):
         get_embedder(EmbeddingConfig(backend=backend, model="BAAI/bge-small-en-v1.5"))
 
 
@@ -37,11 +37,15 @@ def test_openai_backend_talks_to_an_embeddings_endpoint(monkeypatch: pytest.Monk
     with FakeOpenAI(embedding_dim=16) as server:
         monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
         monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
-        cfg = EmbeddingConfig(backend="openai", model="text-embedding-3-small", cache=False, batch_size=2)
+        cfg = EmbeddingConfig(
+            backend="openai", model="text-embedding-3-small", cache=False, batch_size=2
+        )
         embedder = get_embedder(cfg)
         vectors = embedder.embed_documents(["alpha beta", "beta gamma", "delta"])
         assert embedder.dim == 16
-        expected = np.array([hashed_embedding(t, 16) for t in ["alpha beta", "beta gamma", "delta"]])
+        expected = np.array(
+            [hashed_embedding(t, 16) for t in ["alpha beta", "beta gamma", "delta"]]
+        )
         assert np.allclose(vectors, expected, atol=1e-6)
         bodies = [r.body for r in server.requests if r.path.endswith("/embeddings")]
         assert [b["model"] for b in bodies] == ["text-embedding-3-small"] * 2  # 2 batches of <= 2
@@ -49,7 +53,9 @@ def test_openai_backend_talks_to_an_embeddings_endpoint(monkeypatch: pytest.Monk
         assert server.requests[0].headers["authorization"] == "Bearer sk-test"
 
 
-def test_openai_backend_without_endpoint_says_which_variables(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_openai_backend_without_endpoint_says_which_variables(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     with pytest.raises(EmbeddingModelError, match="OPENAI_BASE_URL"):

@@ -52,7 +52,7 @@ def _scores(collection: Collection, query: str) -> dict[str, float]:
 def _okapi(query: str) -> dict[str, float]:
     model = BM25Okapi(_tokens(), k1=1.5, b=0.75)
     scores = model.get_scores(Tokenizer(index_config().index.tokenizer)(query))
-    return {text: float(s) for text, s in zip(PASSAGES, scores) if s > 0}
+    return {text: float(s) for text, s in zip(PASSAGES, scores, strict=True) if s > 0}
 
 
 def _okapi_with_lucene_idf(query: str) -> dict[str, float]:
@@ -60,7 +60,7 @@ def _okapi_with_lucene_idf(query: str) -> dict[str, float]:
     n_docs, avgdl = len(tokens), sum(map(len, tokens)) / len(tokens)
     df = Counter(t for doc in tokens for t in set(doc))
     out = {}
-    for text, doc in zip(PASSAGES, tokens):
+    for text, doc in zip(PASSAGES, tokens, strict=True):
         tf, score = Counter(doc), 0.0
         for term in Tokenizer(index_config().index.tokenizer)(query):
             if tf[term]:
@@ -100,7 +100,7 @@ def test_qdrant_sparse_equals_bm25_with_lucene_idf(
 
 
 def test_a_term_in_most_documents_is_where_the_variants_part() -> None:
-    """rank-bm25 floors a negative idf at 0.25 × mean idf; bm25s floors it at 0."""
+    """rank-bm25 floors a negative idf at 0.25 x mean idf; bm25s floors it at 0."""
     common = ["apt dpkg"] * 3 + ["apt"] * 2 + ["other words"]
     okapi = BM25Okapi([d.split() for d in common])
     assert okapi.get_scores(["apt"])[0] > 0  # 'apt' is in 5 of 6 docs: idf < 0, floored > 0

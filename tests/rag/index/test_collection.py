@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import numpy as np
 import pytest
@@ -48,7 +48,9 @@ def test_dense_and_sparse_search_find_the_right_passage(collection: Collection) 
     assert "journalctl" in dense.candidates[0].chunk.text
     top = dense.candidates[0]
     assert top.hits["dense"].rank == 1 and top.hits["dense"].raw_score == pytest.approx(top.score)
-    assert [c.score for c in dense.candidates] == sorted((c.score for c in dense.candidates), reverse=True)
+    assert [c.score for c in dense.candidates] == sorted(
+        (c.score for c in dense.candidates), reverse=True
+    )
 
     sparse = collection.sparse_search("rsync backups", depth=5)
     assert sparse.retriever == "bm25" and sparse.candidates[0].chunk.text.startswith("rsync")
@@ -88,12 +90,16 @@ def test_owners_never_see_each_others_private_chunks(collection: Collection) -> 
     cfg = index_config()
     collection.add_documents(passage_docs()[:2], cfg, progress=False)
     collection.add_documents(
-        [make_doc("alice/notes.txt", "alice private packages notes")], cfg,
-        access=Access(owner="alice", visibility="private"), progress=False,
+        [make_doc("alice/notes.txt", "alice private packages notes")],
+        cfg,
+        access=Access(owner="alice", visibility="private"),
+        progress=False,
     )
     collection.add_documents(
-        [make_doc("bob/notes.txt", "bob private packages notes")], cfg,
-        access=Access(owner="bob", visibility="private"), progress=False,
+        [make_doc("bob/notes.txt", "bob private packages notes")],
+        cfg,
+        access=Access(owner="bob", visibility="private"),
+        progress=False,
     )
     public = {"docs/p00.txt", "docs/p01.txt"}
     assert _sources(collection) == public
@@ -106,7 +112,7 @@ def test_owners_never_see_each_others_private_chunks(collection: Collection) -> 
 
 
 def test_payload_filters_on_source_type_tags_level_and_time(collection: Collection) -> None:
-    old = datetime(2020, 1, 1, tzinfo=timezone.utc)
+    old = datetime(2020, 1, 1, tzinfo=UTC)
     docs = [
         make_doc("a.txt", "apt packages faq", doc_type="FAQ", tags=("apt",), modified=old),
         make_doc("b.txt", "dpkg packages book", doc_type="BOOK", tags=("dpkg", "core")),
@@ -118,27 +124,31 @@ def test_payload_filters_on_source_type_tags_level_and_time(collection: Collecti
     assert _sources(collection, FilterConfig(tags=["apt", "core"])) == {"a.txt", "b.txt"}
     assert _sources(collection, FilterConfig(tags=["batch1"])) == {"a.txt", "b.txt", "c.txt"}
     assert _sources(collection, FilterConfig(levels=["parent"])) == set()
-    since = (datetime.now(timezone.utc) - timedelta(days=1)).timestamp()
+    since = (datetime.now(UTC) - timedelta(days=1)).timestamp()
     recent = collection.dense_search(_query("packages"), depth=10, since=since)
     assert {c.chunk.metadata["source"] for c in recent.candidates} == {"b.txt", "c.txt"}
-    sparse = collection.sparse_search("packages", depth=10, filters=FilterConfig(doc_types=["FAQ"]))
+    sparse = collection.sparse_search("apt dpkg", depth=10, filters=FilterConfig(doc_types=["FAQ"]))
     assert [c.chunk.metadata["source"] for c in sparse.candidates] == ["a.txt"]
 
 
 def test_querying_with_other_index_settings_names_the_fields(collection: Collection) -> None:
     collection.add_documents(passage_docs()[:2], index_config(), progress=False)
     collection.check_compatible(index_config().model_copy(update={"name": "other-preset"}))
-    with pytest.raises(IncompatibleConfigError, match=r"index\.sparse_backend: 'bm25s' \(collection\)"):
+    with pytest.raises(
+        IncompatibleConfigError, match=r"index\.sparse_backend: 'bm25s' \(collection\)"
+    ):
         collection.check_compatible(index_config("rank-bm25"))
     wider = index_config()
     wider.chunking.params = {"size": 800, "overlap": 0}
-    with pytest.raises(IncompatibleConfigError, match="chunking.params.size"):
+    with pytest.raises(IncompatibleConfigError, match=r"chunking\.params\.size"):
         collection.add_documents(passage_docs()[2:3], wider, progress=False)
 
 
 def test_collections_persist_list_and_delete() -> None:
     name = unique_name("persist")
-    open_collection(name, create=True).add_documents(passage_docs()[:4], index_config(), progress=False)
+    open_collection(name, create=True).add_documents(
+        passage_docs()[:4], index_config(), progress=False
+    )
     reopened = open_collection(name)  # a new object reads the manifest and the saved BM25 corpus
     assert name in list_collections() and reopened.manifest.chunk_count == 4
     assert reopened.sparse_search("cron schedule", depth=3).candidates == ()

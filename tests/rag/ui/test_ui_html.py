@@ -7,6 +7,7 @@ from rag.ui.html import (
     LEAF_COLORS,
     OVERLAP_COLOR,
     PARENT_COLORS,
+    SELECTED_COLOR,
     Mark,
     chunk_boundaries_html,
     chunk_depths,
@@ -52,8 +53,8 @@ def test_flat_chunks_alternate_colours_and_show_overlap_and_gaps() -> None:
     assert LEAF_COLORS[0] in out and OVERLAP_COLOR in out and GAP_STYLE in out
     assert out.count("<sup") == 2
     assert _visible_text(out) == text
-    assert "outline" not in out
-    assert "outline" in chunk_boundaries_html(text, chunks, selected="c2")
+    assert SELECTED_COLOR not in out
+    assert SELECTED_COLOR in chunk_boundaries_html(text, chunks, selected="c2")
 
 
 def test_nested_chunks_draw_parent_underline_and_level_badges() -> None:
