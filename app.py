@@ -60,7 +60,8 @@ def sidebar() -> None:
         else:
             st.session_state[APP_COLLECTION] = None
             st.info("No collection yet.")
-        resources.sample_collection_button("app_build_samples")
+        if resources.sample_collection_button("app_build_samples"):
+            st.rerun()  # redraw the sidebar with the new collection selected
         presets = available_presets()
         if presets:
             st.session_state[APP_PRESET] = current_preset(st.session_state, presets)

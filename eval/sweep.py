@@ -91,6 +91,15 @@ def grid_points(axes: Sequence[GridAxis]) -> list[dict[str, Any]]:
             for combo in itertools.product(*(a.values for a in axes))]
 
 
+def point_config(
+    base: PipelineConfig, point: Mapping[str, Any], dataset: BeirDataset
+) -> PipelineConfig:
+    """The base config with a grid point applied; top_k follows depth (eval scores everything
+    the preset fused), so a point may lower the depth below the preset's top_k."""
+    depth = point.get("retrieval.depth", base.retrieval.depth)
+    return eval_config(with_overrides(base, {"retrieval.top_k": depth, **point}), dataset)
+
+
 def _list_group(config: PipelineConfig) -> tuple[str, ...]:
     """Points with equal keys can share retrieved lists (depth excluded: lists are cut)."""
     shallow = with_overrides(config, {"retrieval.depth": 1, "retrieval.top_k": 1})
@@ -139,7 +148,7 @@ def run_sweep(
 ) -> SweepResult:
     """Score every grid point; lists are retrieved once per list group at its deepest depth."""
     points = grid_points(axes)
-    configs = [eval_config(with_overrides(base, p), dataset) for p in points]
+    configs = [point_config(base, p, dataset) for p in points]
     groups: dict[tuple[str, ...], list[int]] = {}
     for index, config in enumerate(configs):
         groups.setdefault(_list_group(config), []).append(index)

@@ -95,7 +95,7 @@ left, right = st.columns(2)
 left.plotly_chart(rank_movement(ranks, shown, labels, cap=max(live.top_k * 2, 10)), width="stretch")
 right.plotly_chart(score_breakdown(result.fused[:live.top_k], labels, live.threshold), width="stretch")
 for step in result.steps:
-    if step.removed or step.status != "ok":
+    if step.removed or step.status not in ("ok", "skipped"):
         st.info(f"{step.step}: {step.status} — removed {len(step.removed)} {step.reason}")
 
 st.subheader("Read a candidate")

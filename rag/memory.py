@@ -8,7 +8,7 @@ import sqlite3
 import uuid
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from datetime import UTC, datetime
 from pathlib import Path
 from types import MappingProxyType
@@ -147,7 +147,8 @@ class MemoryStore:
         conversation = self._require(conversation_id)
         payload = {
             "conversation": asdict(conversation),
-            "messages": [{**asdict(m), "metadata": dict(m.metadata)} for m in self.messages(conversation_id)],
+            "messages": [{f.name: getattr(m, f.name) for f in fields(m)} | {"metadata": dict(m.metadata)}
+                         for m in self.messages(conversation_id)],
         }
         return json.dumps(payload, indent=2, ensure_ascii=False, default=str)
 

@@ -2,8 +2,8 @@
 
 Stages run in STAGE_ORDER:
 
-    guard → understand → retrieve → fuse → postprocess → rerank → select → context → generate
-    → ground
+    guard → understand → adapt → retrieve → fuse → postprocess → authority → rerank → select
+    → graph → verify → context → generate → ground
 
 A stage is a `StageSpec` registered in STAGES under one of those names. It reads the frozen
 `PipelineState` and returns a `StageResult` holding the next state and what the trace should
@@ -23,7 +23,9 @@ Adding a stage (e.g. rerank):
      (e.g. "rerank.enabled is false") or None.
 Modules are imported on first use; a missing one just leaves its stage "skipped: not installed".
 To stop the run early (guard blocked, greeting answered, cache hit) return a state with
-`halted="why"` (and `answer` if there is one).
+`halted="why"` (and `answer` if there is one). A routing stage may change the settings of the
+stages after it by returning a state with `overrides` (dotted config paths, e.g.
+{"retrieval.top_k": 5}): the runner validates them and hands later stages that config.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ from typing import Any, Protocol, TypeVar
 
 from pydantic import BaseModel
 
-from rag.config import PipelineConfig
+from rag.config import PipelineConfig, with_overrides
 from rag.retrieve.base import Candidate, RankedList, SearchQuery, as_candidates
 from rag.retrieve.fuse_filter import FusionResult, fuse_and_filter
 from rag.retrieve.search import SearchableCollection, retrieve_candidates
@@ -48,19 +50,23 @@ from rag.trace import StageRecord, StageStatus, Trace
 T = TypeVar("T")
 
 STAGE_ORDER = (
-    "guard", "understand", "retrieve", "fuse", "postprocess",
-    "rerank", "select", "context", "generate", "ground",
+    "guard", "understand", "adapt", "retrieve", "fuse", "postprocess", "authority",
+    "rerank", "select", "graph", "verify", "context", "generate", "ground",
 )  # fmt: skip
 
 # stage -> module that registers it (imported lazily; absent modules mean "not installed").
 STAGE_MODULES: Mapping[str, str] = MappingProxyType({
     "guard": "rag.query.stage",
     "understand": "rag.query.stage",
+    "adapt": "rag.query.adaptive_router",
     "retrieve": "rag.retrieve.stage",
     "fuse": "rag.retrieve.stage",
     "postprocess": "rag.retrieve.stage",
+    "authority": "rag.retrieve.authority",
     "rerank": "rag.rerank.stage",
     "select": "rag.retrieve.stage",
+    "graph": "rag.context.graph_stage",
+    "verify": "rag.context.self_rag",
     "context": "rag.context.stage",
     "generate": "rag.generate.stage",
     "ground": "rag.grounding.stage",
@@ -96,6 +102,7 @@ class PipelineState:
     answer: str | None = None
     halted: str = ""  # non-empty: a stage ended the run early, and why
     artifacts: Mapping[str, object] = field(default_factory=_empty)  # stage -> its own output
+    overrides: Mapping[str, Any] = field(default_factory=_empty)  # config changes for later stages
 
     def with_artifact(self, stage: str, value: object) -> PipelineState:
         return replace(self, artifacts=MappingProxyType({**self.artifacts, stage: value}))
@@ -256,9 +263,14 @@ def run_stages(
     raise_errors: bool = False,
     stages: StageRegistry = STAGES,
 ) -> PipelineState:
-    """Run STAGE_ORDER over `state`, appending one record per stage to `trace`."""
+    """Run STAGE_ORDER over `state`, appending one record per stage to `trace`. When a stage
+    sets `state.overrides`, the stages after it see `env.config` with those fields replaced."""
     failed = ""
+    base, applied = env.config, state.overrides
     for name in STAGE_ORDER:
+        if state.overrides != applied:
+            applied = state.overrides
+            env.config = with_overrides(base, dict(applied))
         if failed or state.halted:
             why = f"an earlier stage failed: {failed}" if failed else f"not reached: {state.halted}"
             trace.add(StageRecord(name, "skipped", reason=why))

@@ -30,3 +30,49 @@ def context(query: str, *texts: str, **settings: object) -> BuiltContext:
     if not settings:
         return context_from_passages(query, texts)
     return build_context(query, candidates(*texts), ContextConfig.model_validate(settings))
+
+
+# -- a small real collection (fastembed int8 MiniLM: loads in about a second, no torch) ---------
+
+LUMEN = {
+    "sync.txt": "LumenSync sends changes about 15 seconds after the last keystroke. It checks for "
+                "remote changes every 30 seconds while the app is open. When two devices change the "
+                "same paragraph, LumenSync keeps both versions and creates a conflict copy.",
+    "trash.txt": "Deleted notes stay in the Trash for 30 days before they are removed for good. "
+                 "Free accounts can restore versions from the last 7 days.",
+    "vault.txt": "Vault notes are end-to-end encrypted with your own passphrase. Support cannot "
+                 "reset a forgotten vault passphrase; the 24-word recovery phrase is the only way back in.",
+}
+
+
+def answer_config(collection: str, **overrides: object):  # type: ignore[no-untyped-def]
+    """A hybrid config over the small collection with context, generation and grounding on."""
+    from rag.config import PipelineConfig, with_overrides
+
+    base = PipelineConfig.model_validate({
+        "chunking": {"strategy": "recursive", "params": {"size": 400, "overlap": 0}},
+        "embedding": {"backend": "fastembed"},
+        "index": {"collection": collection},
+        "retrieval": {"depth": 10, "top_k": 3},
+        "context": {"enabled": True, "top_k": 3},
+        "generation": {"enabled": True, "timeout_s": 0.5, "backoff_base_s": 0.01, "retries": 1},
+        "grounding": {"enabled": True, "model_check": "none"},
+    })
+    return with_overrides(base, dict(overrides))
+
+
+def lumen_collection(name: str):  # type: ignore[no-untyped-def]
+    """Index LUMEN into a new collection under the current data dir."""
+    import hashlib
+
+    from rag.documents.base import Document, DocumentMetadata
+    from rag.index import open_collection
+
+    docs = []
+    for source, text in LUMEN.items():
+        digest = hashlib.sha256(text.encode()).hexdigest()
+        meta = DocumentMetadata(source=source, title=source, content_hash=digest, format="txt")
+        docs.append(Document(f"{source}#{digest[:12]}", text, meta))
+    collection = open_collection(name, create=True)
+    collection.add_documents(docs, answer_config(name), progress=False)
+    return collection

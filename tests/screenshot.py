@@ -2,7 +2,8 @@
 
     streamlit run app.py --server.headless true --server.port 8599 &
     python tests/screenshot.py http://localhost:8599/retrieval /tmp/shots/retrieval.png \
-        --wait-text "Fused" [--click "Build sample collection"] [--full-page]
+        --wait-text "Fused" [--choose "Document=notes.md"] [--click "Build sample collection"]
+        [--full-page]
 
 Waits until the text is shown, the "Running…" status widget is gone and no element is stale,
 then captures a PNG. Needs `chromium` (apt) and `websocket-client` (pip).
@@ -38,9 +39,27 @@ SETTLED_JS = """(() => {
 })()"""
 CLICK_JS = """((label) => {
   const buttons = [...document.querySelectorAll('button')];
-  const hit = buttons.find(b => b.innerText.trim() === label);
+  // material icons render as ligature text inside the button, so match the label's end
+  const hit = buttons.find(b => b.innerText.trim() === label)
+    || buttons.find(b => b.innerText.trim().endsWith(label));
   if (hit) { hit.click(); return true; }
   return false;
+})(%s)"""
+# Centre of the selectbox whose label is %s, or of the open list's option %s (for --choose).
+SELECTBOX_JS = """((label) => {
+  const input = [...document.querySelectorAll('[data-testid="stSelectbox"] input')]
+    .find(i => i.getAttribute('aria-label') === label);
+  if (!input) return null;
+  input.scrollIntoView({block: 'center'});
+  const r = input.getBoundingClientRect();
+  return [r.x + r.width / 2, r.y + r.height / 2];
+})(%s)"""
+OPTION_JS = """((text) => {
+  const opt = [...document.querySelectorAll('[role="option"]')].find(o => o.innerText.trim() === text);
+  if (!opt) return null;
+  opt.scrollIntoView({block: 'center'});
+  const r = opt.getBoundingClientRect();
+  return [r.x + r.width / 2, r.y + r.height / 2];
 })(%s)"""
 HEIGHT_JS = """(() => {
   const main = document.querySelector('[data-testid="stMain"]') || document.body;
@@ -64,6 +83,12 @@ class DevTools:
                 if "error" in reply:
                     raise RuntimeError(f"{method}: {reply['error']}")
                 return reply.get("result", {})
+
+    def click_at(self, point: list[float]) -> None:
+        """A real mouse click (press + release) at viewport coordinates."""
+        x, y = point
+        for kind in ("mousePressed", "mouseReleased"):
+            self.call("Input.dispatchMouseEvent", type=kind, x=x, y=y, button="left", clickCount=1)
 
     def evaluate(self, expression: str) -> object:
         result = self.call("Runtime.evaluate", expression=expression, returnByValue=True)
@@ -115,6 +140,21 @@ def screenshot(args: argparse.Namespace) -> None:
             tab.call("Page.navigate", url=args.url)
             time.sleep(1.0)
             wait_until_settled(tab, args.wait_text, args.timeout)
+            for choice in args.choose:
+                label, _, option = choice.partition("=")
+                box = tab.evaluate(SELECTBOX_JS % json.dumps(label))
+                if not box:
+                    raise RuntimeError(f"no selectbox labelled {label!r}")
+                tab.click_at(box)
+                tab.evaluate("document.activeElement.select()")
+                tab.call("Input.insertText", text=option)  # typing filters and opens the list
+                time.sleep(0.7)
+                item = tab.evaluate(OPTION_JS % json.dumps(option))
+                if not item:
+                    raise RuntimeError(f"selectbox {label!r} has no option {option!r}")
+                tab.click_at(item)
+                time.sleep(1.0)
+                wait_until_settled(tab, args.wait_text, args.timeout)
             for label in args.click:
                 if not tab.evaluate(CLICK_JS % json.dumps(label)):
                     raise RuntimeError(f"no button labelled {label!r}")
@@ -138,6 +178,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("url")
     parser.add_argument("out")
     parser.add_argument("--wait-text", action="append", default=[], help="text that must appear")
+    parser.add_argument("--choose", action="append", default=[], metavar="LABEL=OPTION",
+                        help="pick OPTION in the selectbox labelled LABEL (before --click)")
     parser.add_argument("--click", action="append", default=[], help="button label to press")
     parser.add_argument("--width", type=int, default=1500)
     parser.add_argument("--height", type=int, default=1000)

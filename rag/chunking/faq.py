@@ -66,8 +66,8 @@ class FaqChunker:
 
     def chunk(self, document: Document) -> list[Chunk]:
         text = document.text
-        starts = question_starts(text)
-        cuts = [0, *[s for s in starts if s > 0], len(text)]
+        starts = set(question_starts(text))
+        cuts = sorted({0, len(text)} | starts)
         chunks: list[Chunk] = []
         for block_start, block_end in pairwise(cuts):
             block = trim(text, block_start, block_end)

@@ -17,14 +17,12 @@ from rag.chunking.spans import Span, make_chunk, trim
 from rag.chunking.units import merge_short, pack_units, paragraph_spans, split_long
 from rag.documents.base import Document
 
-LEVELS = ("document", "section", "paragraph")  # Vexora's levels 0, 1, 2
-
 
 class HierarchicalSettings(StrategySettings):
     section_max_depth: int = Field(2, ge=1, le=6, description="headings this deep open sections")
     section_size: int = Field(4000, ge=1, description="larger sections are split at paragraphs")
     paragraph_size: int = Field(1000, ge=1, description="longer paragraphs are split")
-    paragraph_min_size: int = Field(200, ge=0, description="shorter paragraphs join the next")
+    paragraph_min_size: int = Field(200, ge=0, description="shorter paragraphs join a neighbour")
 
     @field_validator("paragraph_size")
     @classmethod

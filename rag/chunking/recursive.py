@@ -55,7 +55,9 @@ def _merge(pieces: list[Span], size: int, overlap: int) -> list[Span]:
 def _split(
     text: str, start: int, end: int, size: int, overlap: int, separators: tuple[str, ...]
 ) -> list[Span]:
-    separator, rest = separators[-1], ()
+    # The first separator present in the text; finer ones are left for oversized pieces.
+    separator = separators[-1]
+    rest: tuple[str, ...] = ()
     for i, candidate in enumerate(separators):
         if not candidate:
             separator = candidate

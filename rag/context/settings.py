@@ -6,6 +6,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from rag.context.enrich_settings import GraphConfig, VerifyConfig
+
 ExpansionName = Literal["none", "parent", "document", "summarize"]
 CompressionName = Literal["none", "sentence_filter", "llm"]
 OrderingName = Literal["rank", "sandwich", "document"]
@@ -48,3 +50,5 @@ class ContextConfig(BaseModel):
     relevance_threshold: float | None = None
     context_window: int = Field(8000, ge=256)  # tokens (002's example window)
     budget: BudgetSplit = Field(default_factory=BudgetSplit)
+    graph: GraphConfig = Field(default_factory=GraphConfig)  # the "graph" stage
+    verify: VerifyConfig = Field(default_factory=VerifyConfig)  # the "verify" stage

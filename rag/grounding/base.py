@@ -70,7 +70,7 @@ class GroundingReport:
         return tuple(s for s in self.sentences if s.verdict == "unsupported")
 
     def feedback(self) -> str:
-        """Axiom's retry feedback: the unsupported claims and citation problems, one per line."""
-        lines = [f'- "{s.text}"' for s in self.unsupported]
+        """Axiom's retry feedback: claims not shown to be supported, and citation problems."""
+        lines = [f'- "{s.text}"' for s in self.sentences if s.verdict in ("unsupported", "ambiguous")]
         lines += [f"- {p}" for p in self.citation_problems]
         return "\n".join(lines)

@@ -8,7 +8,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
 from rag.context.base import BuiltContext
+from rag.context.text import split_sentences
 from rag.context.builder import context_from_passages
 from rag.grounding.check import check_answer
 from rag.grounding.lexical import overlap
@@ -73,6 +76,23 @@ def score(check: str, items: Sequence[LabeledSentence], flagged: Sequence[bool])
     )
 
 
+class _Memo:
+    """Embeds each distinct text once, in one batch (the set repeats its contexts)."""
+
+    def __init__(self, embedder: SentenceEmbedder) -> None:
+        self._embedder = embedder
+        self._vectors: dict[str, np.ndarray] = {}
+
+    def prime(self, texts: Sequence[str]) -> None:
+        missing = [t for t in dict.fromkeys(texts) if t not in self._vectors]
+        if missing:
+            self._vectors.update(zip(missing, self._embedder.embed_documents(missing), strict=True))
+
+    def embed_documents(self, texts: list[str]) -> np.ndarray:
+        self.prime(texts)
+        return np.stack([self._vectors[t] for t in texts])
+
+
 def evaluate_checks(items: Sequence[LabeledSentence], embedder: SentenceEmbedder | None = None,
                     settings: GroundingConfig | None = None) -> list[CheckScore]:
     """Scores for: the lexical layer alone (lenient: only < 0.3 flagged; strict: everything under
@@ -91,6 +111,9 @@ def evaluate_checks(items: Sequence[LabeledSentence], embedder: SentenceEmbedder
     ]
     if embedder is None:
         return scores
+    embedder = _Memo(embedder)
+    embedder.prime([i.sentence for i in items] + [s.text for c in contexts for b in c.blocks
+                                                  for s in split_sentences(b.text)])
     cosines = [embedding_scores([i.sentence], c.blocks, embedder)[0] for i, c in zip(items, contexts, strict=True)]
     scores.append(score(f"embedding (cos < {settings.embedding_threshold})", items,
                         [c < settings.embedding_threshold for c in cosines]))

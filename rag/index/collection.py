@@ -101,6 +101,11 @@ class Collection:
             self._sparse = get_sparse_index(cfg.sparse_backend, context)
         return self._sparse
 
+    @property
+    def is_empty(self) -> bool:
+        """Nothing indexed yet (the first ingest records the vector size)."""
+        return self.manifest.dim == 0
+
     def check_compatible(self, config: PipelineConfig) -> None:
         """Raise IncompatibleConfigError naming each index-affecting field that differs."""
         if not self.manifest.settings:
@@ -137,13 +142,17 @@ class Collection:
             for s, d in by_source.items()
             if s in known and known[s].content_hash == d.metadata.content_hash
         )
-        todo = [d for s, d in by_source.items() if s not in unchanged]
+        skip = set(unchanged)
+        todo = [d for s, d in by_source.items() if s not in skip]
         if not self.manifest.settings:
             self._fix_settings(config)
         chunker = get_chunker(config.chunking.strategy, config.chunking.params)
         pairs = [(doc, chunk) for doc in todo for chunk in chunker.chunk(doc)]
         texts = [chunk.text for _, chunk in pairs]
-        vectors = (embedder or get_embedder(config.embedding)).embed_documents(texts)
+        if embedder is None:
+            embedder = get_embedder(config.embedding)
+            embedder.show_progress = progress
+        vectors = embedder.embed_documents(texts)
         tokens = self.tokenizer.many(texts)
         self._write_points(pairs, vectors, tokens, access, progress)
 
@@ -230,13 +239,13 @@ class Collection:
     # -- reading ----------------------------------------------------------------------------------
     def chunks(self) -> list[Chunk]:
         """Every chunk, in document then offset order."""
-        if not self.store.exists():
+        if self.is_empty:
             return []
         chunks = [chunk_from_payload(p) for p in self.store.scroll()]
         return sorted(chunks, key=lambda c: (c.doc_id, c.start, c.chunk_id))
 
     def get_chunk(self, chunk_id: str) -> Chunk:
-        payloads = self.store.payloads([chunk_id]) if self.store.exists() else {}
+        payloads = {} if self.is_empty else self.store.payloads([chunk_id])
         if chunk_id not in payloads:
             raise KeyError(f"collection {self.name!r} has no chunk {chunk_id!r}")
         return chunk_from_payload(payloads[chunk_id])
@@ -252,7 +261,7 @@ class Collection:
         since: float | None = None,
     ) -> RankedList:
         """Cosine similarity in Qdrant's `dense` vector, filtered inside Qdrant."""
-        if not self.store.exists():
+        if self.is_empty:
             return RankedList("dense", ())
         hits = self.store.search_dense(query_vector, depth, self._filter(filters, since))
         return _ranked("dense", [(h.score, h.payload) for h in hits])
@@ -265,7 +274,7 @@ class Collection:
         since: float | None = None,
     ) -> RankedList:
         """BM25 over the collection's tokenizer with its sparse backend; raw BM25 scores."""
-        if not self.store.exists():
+        if self.is_empty:
             return RankedList("bm25", ())
         hits = self.sparse.search(self.tokenizer(query), depth, self._filter(filters, since))
         payloads = self.store.payloads([h.chunk_id for h in hits])

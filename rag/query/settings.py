@@ -8,6 +8,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from rag.query.adaptive_settings import AdaptiveConfig
+
 ExpansionMethod = Literal["multi_query", "hyde", "step_back", "rag_fusion"]
 
 
@@ -124,3 +126,4 @@ class QueryConfig(BaseModel):
     expand: ExpandConfig = Field(default_factory=ExpandConfig)
     spell: SpellConfig = Field(default_factory=SpellConfig)
     cache: CacheConfig = Field(default_factory=CacheConfig)
+    adaptive: AdaptiveConfig = Field(default_factory=AdaptiveConfig)  # the "adapt" stage

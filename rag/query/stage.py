@@ -162,12 +162,14 @@ def understanding(state: PipelineState) -> Understanding | None:
 
 
 def remember_answer(state: PipelineState, config: PipelineConfig) -> bool:
-    """Store a generated answer in the semantic cache (called by the runner after the last stage);
-    True when stored. Halted runs (cache hits, blocked or non-retrieval queries) store nothing."""
+    """Store a generated answer in the semantic cache under the query it was looked up with
+    (called by the runner after the last stage); True when stored. Halted runs (cache hits,
+    blocked or non-retrieval queries) and runs without the understand stage store nothing."""
     cache = semantic_cache(config)
-    if cache is None or state.halted or not state.answer:
+    found = understanding(state)
+    if cache is None or found is None or state.halted or not state.answer:
         return False
-    cache.store(guarded_text(state), state.answer, tuple(c.chunk_id for c in state.candidates))
+    cache.store(found.cache_query, state.answer, tuple(c.chunk_id for c in state.candidates))
     return True
 
 

@@ -38,6 +38,7 @@ class Understanding:
     cache: CacheLookup | None  # None: cache disabled
     llm: bool  # a chat model was available to the LLM forms
     skipped: tuple[str, ...] = ()  # steps not reached, with the reason
+    cache_query: str = ""  # the text the cache was (or would be) looked up and stored under
 
     @property
     def cache_hit(self) -> bool:
@@ -81,10 +82,13 @@ def understand(
     vocabulary: Vocabulary | None = None, cache: SemanticCache | None = None,
 ) -> Understanding:
     """Run every query-understanding step `cfg` enables on `query` (history oldest first)."""
-    lookup = cache.lookup(query) if cache is not None and cfg.cache.enabled else None
+    caching = cache is not None and cfg.cache.enabled
+    # 002 looks the raw query up first; a follow-up only means something with its conversation,
+    # so it is looked up after rewriting, as the standalone query.
+    lookup = cache.lookup(query) if cache is not None and caching and not history else None
     spell = correct(query, vocabulary, cfg.spell)
     base = Understanding(query, spell.corrected, spell, None, None, None, None, (), lookup,
-                         chat is not None)
+                         chat is not None, cache_query=query)
     if lookup is not None and lookup.hit:
         return _stop(base, "semantic cache hit")
     text = spell.corrected
@@ -103,16 +107,21 @@ def understand(
         return _stop(base, f"intent {intent.intent!r} needs no retrieval" if intent else "")
     rewritten = rewritten or rewrite(text, history, cfg.rewrite, chat)
     text = rewritten.rewritten
+    if cache is not None and caching and history:
+        base = replace(base, rewrite=rewritten, cache=cache.lookup(text), cache_query=text)
+        if base.cache_hit:
+            return _stop(base, "semantic cache hit")
     classification = (classify(text, chat if cfg.classify.use_llm else None)
                       if cfg.classify.enabled else None)
     routed = (route(text, cfg.route, classification.label if classification else "FACTUAL",
                     rewritten.changed, chat if cfg.route.use_llm else None)
               if cfg.route.enabled else None)
     expansions = expand(text, cfg.expand, chat)
-    return Understanding(query, text, spell, intent, rewritten, classification, routed, expansions,
-                         lookup, chat is not None)
+    return replace(base, search_query=text, rewrite=rewritten, classification=classification,
+                   route=routed, expansions=expansions)
 
 
 def _stop(u: Understanding, why: str) -> Understanding:
-    steps = ("rewrite", "classify", "route", "expand") + (("intent",) if u.cache_hit else ())
+    steps = [s for s, done in (("intent", u.intent), ("rewrite", u.rewrite)) if done is None]
+    steps += ["classify", "route", "expand"]
     return replace(u, skipped=tuple(f"{step}: {why}" for step in steps))

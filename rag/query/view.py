@@ -11,6 +11,7 @@ import plotly.graph_objects as go
 from rag.generate.base import Message
 from rag.query.intent import INTENTS, IntentResult
 from rag.query.intent.evaluate import IntentEvaluation
+from rag.query.spell import SpellResult
 from rag.query.understand import Understanding
 
 _SPEAKER = re.compile(r"^\s*(user|assistant|u|a)\s*:\s*(.*)$", re.I)
@@ -105,6 +106,14 @@ def queries_table(found: Understanding) -> pd.DataFrame:
           "retrievers": ", ".join(q.retrievers) if q.retrievers else "all"}
          for q in found.search_queries],
         columns=["label", "query", "retrievers"],
+    )
+
+
+def spell_table(spell: SpellResult) -> pd.DataFrame:
+    return pd.DataFrame(
+        [{"word": c.word, "replacement": c.replacement, "edits": c.distance,
+          "count in collection": c.count} for c in spell.changes],
+        columns=["word", "replacement", "edits", "count in collection"],
     )
 
 

@@ -94,6 +94,10 @@ class PostprocessConfig(BaseModel):
     tag_query_boost: float | None = Field(None, ge=0)
     # Drop a candidate whose cosine to a better one exceeds this (002: 0.95).
     dedupe_threshold: float | None = Field(None, gt=0, le=1)
+    # EchoMind step 7 (the "authority" stage, after these steps): among equal or near-equal
+    # scores (within this relative gap) uploaded documents rank before transcripts.
+    prefer_authoritative: bool = False
+    authoritative_tie: float = Field(0.0, ge=0, le=1)
 
     @model_validator(mode="after")
     def _check(self) -> PostprocessConfig:

@@ -45,7 +45,7 @@ def rank_movement(
     columns = list(ranks)
     floor = cap + 1
     fig = go.Figure()
-    for i, chunk_id in enumerate(show):
+    for chunk_id in show:
         ys = [min(ranks[col].get(chunk_id, floor), floor) for col in columns]
         true = [ranks[col].get(chunk_id) for col in columns]
         text = [f"rank {r}" if r else "not retrieved" for r in true]
@@ -54,7 +54,7 @@ def rank_movement(
                 x=columns, y=ys, mode="lines+markers", name=labels.get(chunk_id, chunk_id),
                 text=text, hovertemplate="%{fullData.name}<br>%{x}: %{text}<extra></extra>",
                 marker={"size": 9, "symbol": ["circle" if y < floor else "x" for y in ys]},
-                line={"width": 2}, opacity=0.85, showlegend=i < 12,
+                line={"width": 2}, opacity=0.85, showlegend=False,
             )
         )
     fig.update_yaxes(
@@ -69,22 +69,23 @@ def score_breakdown(
     candidates: Sequence[Candidate], labels: Mapping[str, str], threshold: float | None = None
 ) -> go.Figure:
     """Stacked bars of each fused candidate's per-retriever contributions; the threshold as a line."""
-    x = [labels.get(c.chunk_id, c.chunk_id) for c in candidates]
+    x = [f"#{i}" for i in range(1, len(candidates) + 1)]  # fused rank; the chunk is in the hover
+    names = [labels.get(c.chunk_id, c.chunk_id) for c in candidates]
     retrievers = list(dict.fromkeys(r for c in candidates for r in c.contributions))
     fig = go.Figure()
     for i, name in enumerate(retrievers):
         fig.add_trace(
             go.Bar(
                 x=x, y=[c.contributions.get(name, 0.0) for c in candidates], name=name,
-                marker_color=retriever_color(name, i),
-                hovertemplate=f"{name}: %{{y:.4f}}<extra></extra>",
+                marker_color=retriever_color(name, i), customdata=names,
+                hovertemplate=f"%{{customdata}}<br>{name}: %{{y:.4f}}<extra></extra>",
             )
         )
     fig.add_trace(
         go.Scatter(
             x=x, y=[c.score for c in candidates], mode="markers", name="fused score",
-            marker={"symbol": "line-ew-open", "size": 18, "color": "black"},
-            hovertemplate="fused: %{y:.4f}<extra></extra>",
+            marker={"symbol": "line-ew-open", "size": 18, "color": "black"}, customdata=names,
+            hovertemplate="%{customdata}<br>fused: %{y:.4f}<extra></extra>",
         )
     )
     if threshold is not None:
@@ -92,5 +93,6 @@ def score_breakdown(
             y=threshold, line_dash="dash", line_color="#dc2626",
             annotation_text=f"threshold {threshold:g}", annotation_position="top left",
         )
-    fig.update_layout(barmode="stack", yaxis_title="score", xaxis={"type": "category"})
+    fig.update_layout(barmode="stack", yaxis_title="score", xaxis={"type": "category",
+                                                                    "title": "fused rank"})
     return _layout(fig, "Fused score: what each retriever contributed", 380)

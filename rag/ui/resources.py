@@ -11,6 +11,7 @@ import streamlit as st
 from rag.config import PipelineConfig, available_presets, load_preset
 from rag.documents import Document, ingest_paths
 from rag.index import Collection, IngestSummary, list_collections, open_collection
+from rag.index.collection import collections_root
 from rag.paths import SAMPLES_DIR
 from rag.ui.state import APP_COLLECTION, APP_DOCUMENTS, APP_PRESET, SAMPLE_COLLECTION, current_preset
 
@@ -20,8 +21,13 @@ def collection_names() -> list[str]:
 
 
 @st.cache_resource(max_entries=8, show_spinner="Opening collection…")
-def cached_collection(name: str) -> Collection:
+def _open(root: str, name: str) -> Collection:  # keyed by data dir too: tests switch it
     return open_collection(name)
+
+
+def cached_collection(name: str) -> Collection:
+    """The shared Collection object for `name` in the current data dir."""
+    return _open(str(collections_root()), name)
 
 
 @st.cache_resource(max_entries=2, show_spinner="Parsing the bundled samples…")
@@ -71,7 +77,7 @@ def build_sample_collection(config: PipelineConfig) -> IngestSummary:
                  f"'{config.name}' (the first run loads the embedding model)…")
         collection = open_collection(SAMPLE_COLLECTION, create=True)
         summary = collection.add_documents(report.documents, config, progress=False)
-        cached_collection.clear()
+        _open.clear()
         status.update(
             label=f"Collection '{SAMPLE_COLLECTION}': {summary.chunks_added} chunks from "
                   f"{len(summary.added) + len(summary.replaced)} documents in {summary.seconds:.1f}s",

@@ -54,15 +54,14 @@ def chunk_frame(chunks: Sequence[Chunk], labels: Mapping[str, str]) -> pd.DataFr
 
 
 def ranked_frame(candidates: Sequence[Candidate], labels: Mapping[str, str]) -> pd.DataFrame:
-    """Rank, score, chunk label, source and snippet for one ranked list."""
+    """Rank, score, chunk label (source and offset) and a snippet for one ranked list."""
     return pd.DataFrame(
         [
             {"rank": i, "score": c.score, "chunk": labels.get(c.chunk_id, c.chunk_id),
-             "source": str(c.chunk.metadata.get("source", c.chunk.doc_id)),
              "text": snippet(c.chunk.text, 90)}
             for i, c in enumerate(candidates, start=1)
         ],
-        columns=["rank", "score", "chunk", "source", "text"],
+        columns=["rank", "score", "chunk", "text"],
     )
 
 

@@ -32,7 +32,7 @@ class QdrantSparseIndex:
         self, query_tokens: list[str], depth: int, qfilter: models.Filter | None
     ) -> list[SparseHit]:
         store = self.context.store
-        if not query_tokens or store is None or not store.exists():
+        if not query_tokens or store is None:
             return []
         indices, values = query_vector(query_tokens)
         hits = store.search_sparse(indices, values, depth, qfilter)

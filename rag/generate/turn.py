@@ -1,5 +1,6 @@
-"""What a finished run means for the conversation: an assistant answer (with mode, sources and
-grounding as metadata) or an error record naming the stage that failed — never nothing."""
+"""One chat turn: store the question first, run the pipeline (streamed), then store what came of
+it — an assistant answer with mode, sources and grounding as metadata, or an error record naming
+the stage that failed. Whatever happens, the conversation loses nothing."""
 
 from __future__ import annotations
 
@@ -8,6 +9,10 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal
 
+from rag.config import PipelineConfig
+from rag.generate.streaming import StreamingRun
+from rag.memory import MemoryStore, running_summary
+from rag.retrieve.search import SearchableCollection
 from rag.trace import Trace
 
 
@@ -48,3 +53,32 @@ def turn_outcome(trace: Trace) -> TurnOutcome:
     else:
         why = "no answer was produced"
     return TurnOutcome("error", why, MappingProxyType({"stages": statuses, "warnings": trace.warnings}))
+
+
+def start_turn(store: MemoryStore, conversation_id: str, question: str, config: PipelineConfig,
+               collection: SearchableCollection | None = None) -> StreamingRun:
+    """Record the question, then run it in the background with the conversation's history."""
+    from rag.pipeline import run_query  # late: the pipeline imports every stage module
+
+    history = store.history(conversation_id, config.generation.history_messages)
+    store.add(conversation_id, "user", question)
+    return StreamingRun(lambda: run_query(question, config, collection, conversation=history))
+
+
+def finish_turn(store: MemoryStore, conversation_id: str, question: str, run: StreamingRun
+                ) -> tuple[Trace | None, TurnOutcome]:
+    """Wait for the run, record its outcome (an error record if the run itself raised) and
+    update the running summary."""
+    try:
+        trace: Trace | None = run.trace()
+    except Exception as exc:  # recorded in the conversation as an error turn, and returned
+        trace = None
+        outcome = TurnOutcome("error", f"the run failed: {type(exc).__name__}: {exc}")
+    else:
+        outcome = turn_outcome(trace)
+    store.add(conversation_id, outcome.role, outcome.content, outcome.metadata)
+    if outcome.role == "assistant":
+        previous = store.get(conversation_id)
+        summary, _ = running_summary(previous.summary if previous else "", question, outcome.content)
+        store.set_summary(conversation_id, summary)
+    return trace, outcome

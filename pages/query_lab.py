@@ -1,0 +1,152 @@
+"""Query Lab: what happens to a query before retrieval — guardrail verdict, intent (each layer),
+class and route, rewrites and expansions, spelling, semantic cache. The router's exemplars can
+be edited here and the router re-scored on the labeled set datasets/intents.csv."""
+
+from __future__ import annotations
+
+import streamlit as st
+from pydantic import ValidationError
+
+from rag.config import config_from_dict
+from rag.query import view
+from rag.query.guard import guard
+from rag.query.intent import EXEMPLARS
+from rag.query.intent.evaluate import (
+    THRESHOLD_GRID, calibrate, evaluate, load_labeled, semantic_scores, sweep,
+)
+from rag.query.settings import QueryConfig
+from rag.query.stage import chat_model, collection_vocabulary, semantic_cache, semantic_router
+from rag.query.understand import understand
+from rag.ui import resources
+
+DEFAULT_QUERY = "what about the Team plan?"
+DEFAULT_HISTORY = "user: How much storage does the Plus plan include?\nassistant: Plus adds 20 GB."
+EXPANSIONS = ["multi_query", "hyde", "step_back", "rag_fusion"]
+
+
+def options(defaults: QueryConfig) -> dict[str, object]:
+    """The understanding settings this page lets you change, over the preset's."""
+    row = st.columns(4)
+    threshold = row[0].slider("Semantic threshold", 0.0, 1.0, defaults.intent.semantic_threshold,
+                              0.01, key="ql_threshold", help="Axiom: 0.85 (for bge-small)")
+    calibrated = row[1].toggle("Leave-one-out threshold", defaults.intent.calibrate_threshold,
+                               key="ql_calibrate", help="pick the embedder's own threshold")
+    spell = row[2].toggle("Spell correction", True, key="ql_spell")
+    cache = row[3].toggle("Semantic cache", True, key="ql_cache")
+    methods = st.multiselect("Expansions", EXPANSIONS, ["multi_query", "hyde"], key="ql_expand")
+    raw = defaults.model_dump()
+    raw["enabled"] = True
+    raw["intent"] |= {"semantic_threshold": threshold, "calibrate_threshold": calibrated}
+    raw["spell"] |= {"enabled": spell}
+    raw["cache"] |= {"enabled": cache}
+    raw["expand"] |= {"methods": methods}
+    return raw
+
+
+st.title("Query Lab")
+preset = resources.session_config()
+collection = resources.session_collection()
+query = st.text_input("Query", DEFAULT_QUERY, key="ql_query")
+history = view.parse_conversation(st.text_area(
+    "Conversation so far (optional): one message per line, `user: …` / `assistant: …`",
+    DEFAULT_HISTORY, key="ql_history", height=90))
+try:
+    cfg = QueryConfig.model_validate(options(preset.query))
+except ValidationError as exc:
+    st.error(str(exc))
+    st.stop()
+config = config_from_dict({**preset.model_dump(mode="json"), "query": cfg.model_dump()})
+exemplars = st.session_state.get("ql_exemplars", EXEMPLARS)
+
+st.subheader("Guardrails")
+verdict = guard(query, cfg.guard)
+if not verdict.allowed:
+    st.error(f"Blocked ({verdict.verdict}): {verdict.reason}")
+    st.stop()
+st.success(f"Allowed · scripts: {', '.join(verdict.scripts) or '–'} · "
+           f"{verdict.original_chars} characters in, {len(verdict.text)} out")
+for warning in verdict.warnings:
+    st.warning(warning)
+
+with st.spinner("Understanding (the first run loads the embedding model)…"):
+    router = semantic_router(config.embedding, exemplars) if cfg.intent.enabled else None
+    chat = chat_model(config)
+    vocabulary = collection_vocabulary(collection) if collection is not None else None
+    cache = semantic_cache(config)
+    found = understand(verdict.text, cfg, history=history, router=router, chat=chat,
+                       vocabulary=vocabulary, cache=cache)
+st.caption(f"LLM forms: {'on' if chat else 'off (no OPENAI_BASE_URL): offline forms ran'} · "
+           f"spelling vocabulary: {len(vocabulary) if vocabulary else 0} words "
+           f"from collection {collection.name if collection else '(none)'}")
+
+st.subheader("Intent")
+if found.intent is not None:
+    intent = found.intent
+    row = st.columns(3)
+    row[0].metric("Intent", intent.intent)
+    row[1].metric("Decided by", intent.layer)
+    row[2].metric("Confidence", f"{intent.confidence:.2f}")
+    st.caption(intent.reason)
+    left, right = st.columns(2)
+    left.dataframe(view.intent_layers(intent, chat is not None), hide_index=True, width="stretch")
+    if intent.semantic_scores:
+        right.plotly_chart(view.semantic_bars(intent), width="stretch")
+if found.reply is not None:
+    st.info(f"Answered without retrieval: {found.reply}")
+
+st.subheader("Class, route, rewrites and expansions")
+if found.classification is not None and found.route is not None:
+    c, r = found.classification, found.route
+    row = st.columns(5)
+    row[0].metric("Class (002)", c.label)
+    row[1].metric("Route (Axiom)", r.complexity)
+    row[2].metric("Type (Vexora)", r.query_type)
+    row[3].metric("Strategy (002)", f"{r.strategy}, top {r.top_k}")
+    row[4].metric("Multi-hop", "yes" if r.multi_hop else "no")
+    st.caption(f"Hints: top_k {c.hints.top_k} · MMR {c.hints.use_mmr} · CoT {c.hints.use_cot} · "
+               f"template {c.hints.template} · entities: {', '.join(r.entities) or '–'} · "
+               f"levels: {', '.join(r.levels)}")
+st.dataframe(view.steps_table(found), hide_index=True, width="stretch")
+st.markdown("**Queries retrieval will run**")
+st.dataframe(view.queries_table(found), hide_index=True, width="stretch")
+if found.spell.changes:
+    st.markdown(f"**Spelling** — {found.spell.reason}")
+    st.dataframe(view.spell_table(found.spell), hide_index=True)
+
+st.subheader("Semantic cache")
+if found.cache is None:
+    st.caption("Cache off.")
+else:
+    lookup = found.cache
+    (st.success if lookup.hit else st.info)(
+        f"{'Hit' if lookup.hit else 'Miss'}: {lookup.reason}"
+        + (f" · nearest cached query: {lookup.matched_query!r}" if lookup.matched_query else "")
+        + f" · {lookup.entries} entries")
+    if cache is not None and st.button("Remember this query in the cache", key="ql_remember"):
+        cache.store(found.cache_query, f"(stored from the Query Lab for {found.cache_query!r})")
+        st.rerun()
+
+with st.expander("Semantic-router exemplars: edit and re-score on datasets/intents.csv"):
+    edited = st.data_editor(view.exemplar_frame(exemplars), num_rows="dynamic", hide_index=True,
+                            key="ql_exemplar_editor", width="stretch")
+    if st.button("Use these exemplars and re-score", key="ql_rescore"):
+        st.session_state["ql_exemplars"] = view.exemplars_from_frame(edited)
+        scored_router = semantic_router(config.embedding, st.session_state["ql_exemplars"])
+        labeled = load_labeled()
+        with st.spinner(f"Scoring {len(labeled)} labeled queries…"):
+            scores = semantic_scores(labeled, scored_router)
+        st.session_state["ql_eval"] = (
+            evaluate(labeled, scores, cfg.intent.semantic_threshold, cfg.intent.default_intent),
+            sweep(labeled, scores, THRESHOLD_GRID, cfg.intent.default_intent),
+            calibrate(scored_router, THRESHOLD_GRID)[0],
+        )
+    if "ql_eval" in st.session_state:
+        evaluation, curve, best = st.session_state["ql_eval"]
+        row = st.columns(3)
+        row[0].metric(f"Accuracy at {evaluation.threshold:.2f}", f"{evaluation.accuracy:.3f}")
+        row[1].metric("Leave-one-out threshold", f"{best:.2f}")
+        row[2].metric(f"Accuracy at {best:.2f}", f"{dict(curve).get(best, 0.0):.3f}")
+        st.plotly_chart(view.accuracy_curve(curve, evaluation.threshold, best), width="stretch")
+        left, right = st.columns([1, 2])
+        left.dataframe(view.recall_table(evaluation), hide_index=True, width="stretch")
+        right.dataframe(view.mistakes_table(evaluation), hide_index=True, width="stretch")

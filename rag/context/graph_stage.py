@@ -1,0 +1,79 @@
+"""Pipeline stage "graph": add chunks related to the query through the collection's entity graph
+(Vexora `GraphService.refineRAGResults`, max depth 2; 002 "KG enhancement: 2-hop neighbours").
+
+Related chunks join the candidates after the retrieved ones, scored just below the last of them,
+so context building reads them after what retrieval chose. They pass the run's payload filters
+here too (owner / visibility, levels, sources, types, tags): the graph never shows a user a chunk
+retrieval would have hidden.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from types import MappingProxyType
+
+from rag.chunking.base import Chunk
+from rag.config import PipelineConfig
+from rag.context.graph import Related, enrich, graph_for
+from rag.pipeline import STAGES, PipelineState, StageEnv, StageResult, StageSpec
+from rag.query.entities import extract_entities
+from rag.query.understand import Understanding
+from rag.retrieve.base import Candidate
+from rag.retrieve.settings import FilterConfig
+
+
+def _tags(chunk: Chunk) -> set[str]:
+    raw = chunk.metadata.get("tags") or ()
+    return {str(t) for t in (raw.split(",") if isinstance(raw, str) else raw)}
+
+
+def allowed(chunk: Chunk, filters: FilterConfig) -> bool:
+    """The payload-filter rule of rag.index.filters.build_filter, on a chunk in memory: public or
+    owned by `filters.owner`, and every listed field matching one of its values."""
+    meta = chunk.metadata
+    if meta.get("visibility", "public") != "public" and (
+        filters.owner is None or meta.get("owner") != filters.owner
+    ):
+        return False
+    checks = ((filters.sources, meta.get("source")), (filters.doc_types, meta.get("doc_type")),
+              (filters.levels, chunk.level))
+    if any(values and value not in values for values, value in checks):
+        return False
+    return not filters.tags or bool(_tags(chunk) & set(filters.tags))
+
+
+def as_candidate(found: Related, score: float) -> Candidate:
+    note = f"graph: {found.hops} hop(s) via {found.entity!r}"
+    return Candidate(chunk=found.chunk, score=score,
+                     stage_scores=MappingProxyType({"graph": found.weight}), notes=(note,))
+
+
+def run_graph(state: PipelineState, env: StageEnv) -> StageResult:
+    cfg = env.config.context.graph
+    understood = state.artifact("understand", Understanding)
+    route = understood.route if understood is not None else None
+    text = state.queries[0].text if state.queries else state.query
+    entities = route.entities if route is not None else extract_entities(text)
+    graph = graph_for(env.collection())
+    present = {c.chunk_id for c in state.candidates}
+    hidden = {cid for cid, chunk in graph.chunks.items() if not allowed(chunk, state.filters)}
+    found = enrich(graph, entities, [c.chunk for c in state.candidates], present | hidden, cfg)
+    floor = min((c.score for c in state.candidates), default=1.0)
+    added = tuple(as_candidate(r, floor * (1 - 0.01 * (i + 1))) for i, r in enumerate(found.related))
+    outputs = {
+        "entities": entities, "seeds": found.seeds, "unknown_entities": found.unknown,
+        "reached": dict(found.reached), "hubs_skipped": found.skipped_hubs, "paths": found.paths,
+        "added": added, "candidates": (*state.candidates, *added),
+        "graph": {"entities": graph.n_entities, "edges": graph.n_edges},
+    }
+    next_state = replace(state, candidates=(*state.candidates, *added)).with_artifact("graph", found)
+    reason = "" if added else (
+        "no entity to start from" if not found.seeds else "the walk reached no new chunk")
+    return StageResult(next_state, outputs, {"candidates": len(state.candidates)}, reason=reason)
+
+
+def _off(config: PipelineConfig) -> str | None:
+    return None if config.context.graph.enabled else "context.graph.enabled is false"
+
+
+STAGES.add("graph", StageSpec("graph", run_graph, _off, settings=lambda c: c.context.graph))

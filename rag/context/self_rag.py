@@ -1,0 +1,141 @@
+"""Pipeline stage "verify": 002's Self-RAG chunk verification (Asai et al. 2023, the ISREL
+judgement "is this passage relevant to the question?"), then "filter low-quality chunks".
+
+Offline (lexical): the share of the query's content words a chunk contains, a word counting when
+the chunk has it or a word sharing its first five letters (install / installation). LLM: one
+0–10 grade per chunk from the chat model; a failed call grades that chunk lexically and says so.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from types import MappingProxyType
+from typing import Literal
+
+from rag.config import PipelineConfig
+from rag.context.enrich_settings import VerifyConfig
+from rag.context.text import content_words
+from rag.generate.base import ChatModel, LLMError, Message
+from rag.generate.llm import make_client
+from rag.pipeline import STAGES, PipelineState, StageEnv, StageResult, StageSpec
+from rag.retrieve.base import Candidate
+
+_STEM = 5  # letters two words must share to count as the same word
+
+
+def _stem(word: str) -> str:
+    return word[:_STEM]
+
+
+def lexical_relevance(query: str, passage: str) -> float:
+    """Share of the query's distinct content words found in the passage (0 when it has none)."""
+    wanted = set(content_words(query))
+    if not wanted:
+        return 0.0
+    have = set(content_words(passage))
+    stems = {_stem(w) for w in have}
+    found = sum(1 for w in wanted if w in have or (len(w) >= _STEM and _stem(w) in stems))
+    return found / len(wanted)
+
+
+GRADE_PROMPT = """Question: {question}
+
+Passage:
+{passage}
+
+Is the passage relevant to the question, with information that helps answer it? Reply with one
+number from 0 (irrelevant) to 10 (answers it directly), nothing else."""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    chunk_id: str
+    score: float  # 0..1
+    kept: bool
+    path: Literal["lexical", "llm", "fallback"]
+    reason: str
+
+
+@dataclass(frozen=True)
+class Verification:
+    verdicts: tuple[Verdict, ...]
+    kept: tuple[Candidate, ...]
+    method: Literal["lexical", "llm"]
+    warnings: tuple[str, ...] = ()
+
+
+def llm_relevance(chat: ChatModel, query: str, passage: str, max_chars: int) -> float:
+    """The chat model's 0–10 grade as 0..1; raises LLMError or ValueError when unusable."""
+    prompt = GRADE_PROMPT.format(question=query[:1000], passage=passage[:max_chars])
+    reply = chat.chat([Message("user", prompt)], max_tokens=4).text
+    match = re.search(r"\d+(?:\.\d+)?", reply)
+    if match is None:
+        raise ValueError(f"no grade in {reply[:40]!r}")
+    return min(max(float(match.group(0)) / 10.0, 0.0), 1.0)
+
+
+def _grade(query: str, cand: Candidate, cfg: VerifyConfig, chat: ChatModel | None
+           ) -> tuple[float, Literal["lexical", "llm", "fallback"], str]:
+    if chat is None:
+        return lexical_relevance(query, cand.chunk.text), "lexical", ""
+    try:
+        return llm_relevance(chat, query, cand.chunk.text, cfg.max_passage_chars), "llm", ""
+    except (LLMError, ValueError) as exc:  # graded lexically instead; the trace says so
+        return lexical_relevance(query, cand.chunk.text), "fallback", f"LLM grade failed: {exc}"
+
+
+def verify_chunks(query: str, candidates: Sequence[Candidate], cfg: VerifyConfig,
+                  chat: ChatModel | None = None) -> Verification:
+    """Grade every candidate, keep those at/above the threshold (at least `min_keep` best)."""
+    graded = [(cand, *_grade(query, cand, cfg, chat)) for cand in candidates]
+    best_first = sorted(range(len(graded)), key=lambda i: -graded[i][1])
+    rescued = set(best_first[: cfg.min_keep])
+    verdicts, kept, warnings = [], [], []
+    for i, (cand, score, path, problem) in enumerate(graded):
+        passed = score >= cfg.threshold
+        keep = passed or i in rescued
+        why = (f"relevance {score:.2f} {'≥' if passed else '<'} {cfg.threshold}"
+               + ("" if passed or not keep else f"; kept: min_keep {cfg.min_keep}"))
+        verdicts.append(Verdict(cand.chunk_id, score, keep, path, why))
+        if problem:
+            warnings.append(f"{cand.chunk_id}: {problem}")
+        if keep:
+            kept.append(replace(cand, stage_scores=MappingProxyType(
+                {**cand.stage_scores, "self_rag": score})))
+    method: Literal["lexical", "llm"] = "llm" if chat is not None else "lexical"
+    return Verification(tuple(verdicts), tuple(kept), method, tuple(warnings))
+
+
+def verify_chat(config: PipelineConfig) -> tuple[ChatModel | None, str]:
+    """The grader: the LLM for "llm"/"auto" when an endpoint exists; a note when "llm" lacks one."""
+    method = config.context.verify.method
+    if method == "lexical":
+        return None, ""
+    chat, _ = make_client(config.generation)
+    if chat is None and method == "llm":
+        return None, "verify.method is 'llm' but no LLM endpoint is configured: graded lexically"
+    return chat, ""
+
+
+def run_verify(state: PipelineState, env: StageEnv) -> StageResult:
+    cfg = env.config.context.verify
+    chat, note = verify_chat(env.config)
+    query = state.queries[0].text if state.queries else state.query
+    found = verify_chunks(query, state.candidates, cfg, chat)
+    dropped = len(state.candidates) - len(found.kept)
+    warnings = ((note,) if note else ()) + found.warnings
+    outputs = {"method": found.method, "verdicts": found.verdicts, "dropped": dropped,
+               "candidates": found.kept, "threshold": cfg.threshold}
+    return StageResult(replace(state, candidates=found.kept).with_artifact("verify", found),
+                       outputs, {"candidates": len(state.candidates), "query": query},
+                       "fallback" if warnings else "ok", warnings,
+                       f"{dropped} of {len(state.candidates)} chunk(s) failed verification")
+
+
+def _off(config: PipelineConfig) -> str | None:
+    return None if config.context.verify.enabled else "context.verify.enabled is false"
+
+
+STAGES.add("verify", StageSpec("verify", run_verify, _off, settings=lambda c: c.context.verify))

@@ -1,0 +1,178 @@
+"""Pipeline stage "adapt": act on the understand stage's route before anything is searched.
+
+- 002 adaptive router (seed 002 step 5): DENSE_ONLY (dense, top 5, no rerank), HYBRID (BM25 +
+  dense, top 10), FUSION (every retriever and every expansion — HyDE, RAG-Fusion, step-back —
+  top 20), TWO_STAGE (hybrid, then rerank: "high-precision needs"), HIERARCHICAL (top 20 with
+  document expansion: "document-spanning queries");
+- Vexora `QueryRouter.getLevelFilterForQueryType`: search only the chunk levels that suit the
+  query type, when the collection has them;
+- Axiom summarize path: a summarize request reads the whole top document in order.
+
+It never searches: it narrows `state.queries` / `state.filters` and sets `state.overrides`
+(dotted config paths) that the runner applies to the stages after it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from types import MappingProxyType
+from typing import Any, Literal
+
+from rag.config import PipelineConfig
+from rag.pipeline import STAGES, PipelineState, StageEnv, StageResult, StageSpec
+from rag.query.adaptive_settings import AdaptiveConfig
+from rag.query.route import Route
+from rag.query.understand import Understanding
+from rag.retrieve.base import SearchQuery
+from rag.retrieve.settings import FilterConfig
+
+Strategy = Literal["dense_only", "hybrid", "fusion", "two_stage", "hierarchical"]
+
+# 002's table: latency grows and so does the candidate budget.
+TOP_K: Mapping[Strategy, int] = MappingProxyType(
+    {"dense_only": 5, "hybrid": 10, "fusion": 20, "two_stage": 10, "hierarchical": 20}
+)
+# Exact identifiers a bi-encoder blurs: quoted phrases, versions / codes with digits, paths,
+# ALL-CAPS acronyms, snake_case or dotted names.
+_EXACT = re.compile(
+    r"[\"“'][^\"”']{2,60}[\"”']|\b\w*\d\w*[.-]\w+\b|\b[A-Z]{2,}\d*\b|/\w+/|\b\w+_\w+\b|\b\w+\.\w+\(\)"
+)
+
+
+@dataclass(frozen=True)
+class AdaptivePlan:
+    """What the route changed for this query, and why (shown in the trace)."""
+
+    strategy: Strategy | None  # None: strategies off, only levels / summarize acted on
+    queries: tuple[SearchQuery, ...]
+    dropped_queries: tuple[str, ...]
+    levels: tuple[str, ...]  # chunk levels searched ((): no level filter)
+    overrides: Mapping[str, Any]
+    reasons: tuple[str, ...]
+
+
+def choose_strategy(route: Route, query: str, cfg: AdaptiveConfig) -> tuple[Strategy, str]:
+    """002's strategy for this route: the understand stage's choice, or TWO_STAGE when a
+    hybrid/dense query names exact identifiers that reranking should check word by word."""
+    if cfg.two_stage and route.strategy in ("dense_only", "hybrid"):
+        match = _EXACT.search(query)
+        if match:
+            return "two_stage", f"two_stage: exact identifier {match.group(0)!r} needs precision"
+    return route.strategy, f"{route.strategy}: {route.reasons[0] if route.reasons else route.complexity}"
+
+
+def _strategy_changes(
+    strategy: Strategy, queries: tuple[SearchQuery, ...], config: PipelineConfig
+) -> tuple[tuple[SearchQuery, ...], tuple[str, ...], dict[str, Any], list[str]]:
+    """(queries kept, texts dropped, overrides, reasons) for one strategy."""
+    overrides: dict[str, Any] = {}
+    reasons: list[str] = []
+    main, extra = queries[:1], queries[1:]
+    if strategy == "fusion":
+        kept = queries
+    else:  # only FUSION searches the expansions (002: "Complex → Fusion + HyDE + …")
+        kept = main
+    if strategy == "dense_only":
+        if "dense" in config.retrieval.retrievers:
+            kept = tuple(replace(q, retrievers=("dense",)) for q in kept)
+        else:
+            reasons.append("dense_only asked for, but the preset has no dense retriever")
+        if config.rerank.enabled:
+            overrides["rerank.enabled"] = False
+    if strategy == "two_stage" and not config.rerank.enabled:
+        overrides["rerank.enabled"] = True
+    if strategy == "hierarchical" and config.context.enabled and config.context.expansion == "none":
+        overrides["context.expansion"] = "document"
+    top_k = min(TOP_K[strategy], config.retrieval.depth)
+    if top_k != TOP_K[strategy]:
+        reasons.append(f"top_k {TOP_K[strategy]} capped at retrieval.depth {top_k}")
+    overrides["retrieval.top_k"] = top_k
+    dropped = tuple(q.text for q in extra if q not in kept)
+    if dropped:
+        reasons.append(f"{len(dropped)} expansion quer{'y' if len(dropped) == 1 else 'ies'} "
+                       f"left out: only FUSION searches expansions")
+    return kept, dropped, overrides, reasons
+
+
+def plan_route(
+    route: Route, understanding: Understanding, state: PipelineState, config: PipelineConfig,
+    levels_available: frozenset[str],
+) -> AdaptivePlan:
+    """Everything `config.query.adaptive` says to do with this route (pure)."""
+    cfg = config.query.adaptive
+    queries, dropped, overrides, reasons = state.queries, (), {}, []
+    strategy: Strategy | None = None
+    if cfg.strategies:
+        strategy, why = choose_strategy(route, understanding.search_query, cfg)
+        reasons.append(why)
+        queries, dropped, overrides, more = _strategy_changes(strategy, state.queries, config)
+        reasons += more
+    levels: tuple[str, ...] = ()
+    if cfg.level_filter:
+        levels = tuple(lv for lv in route.levels if lv in levels_available)
+        if levels:
+            reasons.append(f"levels {list(levels)} for a {route.query_type} query")
+        else:
+            reasons.append(f"no chunk of level {list(route.levels)} in the collection: "
+                           f"every level searched")
+    if cfg.summarize_path and route.complexity == "summarize" and config.context.enabled:
+        overrides["context.expansion"] = "summarize"
+        reasons.append("summarize request: context reads the top document in order")
+    return AdaptivePlan(strategy, queries, dropped, levels, MappingProxyType(overrides),
+                        tuple(reasons))
+
+
+_LEVELS: dict[tuple[str, str], frozenset[str]] = {}
+
+
+def collection_levels(collection: object) -> frozenset[str]:
+    """The chunk levels a collection holds, scanned once per collection version."""
+    chunks = getattr(collection, "chunks", None)
+    if not callable(chunks):
+        return frozenset()
+    name = str(getattr(collection, "name", ""))
+    version = str(getattr(getattr(collection, "manifest", None), "updated_at", ""))
+    if (name, version) not in _LEVELS:
+        _LEVELS[(name, version)] = frozenset(c.level for c in chunks())
+    return _LEVELS[(name, version)]
+
+
+def _narrowed(filters: FilterConfig, levels: tuple[str, ...]) -> FilterConfig:
+    if not levels:
+        return filters
+    keep = [lv for lv in levels if not filters.levels or lv in filters.levels]
+    return filters.model_copy(update={"levels": keep or list(filters.levels)})
+
+
+def run_adapt(state: PipelineState, env: StageEnv) -> StageResult:
+    found = state.artifact("understand", Understanding)
+    route = found.route if found is not None else None
+    if found is None or route is None:
+        return StageResult(state, status="skipped",
+                           reason="no route: the understand stage did not route this query")
+    cfg = env.config.query.adaptive
+    levels = collection_levels(env.collection()) if cfg.level_filter else frozenset()
+    plan = plan_route(route, found, state, env.config, levels)
+    next_state = replace(
+        state, queries=plan.queries, filters=_narrowed(state.filters, plan.levels),
+        overrides=MappingProxyType({**state.overrides, **plan.overrides}),
+    ).with_artifact("adapt", plan)
+    outputs = {"strategy": plan.strategy, "complexity": route.complexity,
+               "query_type": route.query_type, "queries": plan.queries,
+               "dropped_queries": plan.dropped_queries, "levels": plan.levels,
+               "overrides": dict(plan.overrides), "reasons": plan.reasons}
+    inputs = {"route": route.strategy, "queries": len(state.queries)}
+    return StageResult(next_state, outputs, inputs, reason="; ".join(plan.reasons))
+
+
+def _off(config: PipelineConfig) -> str | None:
+    if not config.query.adaptive.enabled:
+        return "query.adaptive.enabled is false"
+    if not config.query.enabled or not config.query.route.enabled:
+        return "no route to act on: query.enabled or query.route.enabled is false"
+    return None
+
+
+STAGES.add("adapt", StageSpec("adapt", run_adapt, _off, settings=lambda c: c.query.adaptive))

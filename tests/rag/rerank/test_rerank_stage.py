@@ -1,0 +1,85 @@
+"""The rerank stage inside the pipeline: trace record, over-fetch window, skip and LLM paths."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fake_openai import FakeOpenAI, reply
+from tiny_cross_encoder import build_tiny_cross_encoder
+
+from rag.config import PipelineConfig, load_preset, with_overrides
+from rag.embed import get_embedder
+from rag.pipeline import ranked_candidates, run_query
+from rag.retrieve.search import clear_candidate_cache
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/rag: the shared collection
+from pipeline_collection import CORPUS, MemoryCollection, make_chunks  # noqa: E402
+
+QUERY = "how does reciprocal rank fusion combine lists"
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[FakeOpenAI]:
+    """Hashed bag-of-words embeddings and scripted chat replies from a local server."""
+    with FakeOpenAI() as fake:
+        saved = {k: os.environ.get(k) for k in ("OPENAI_BASE_URL", "OPENAI_API_KEY")}
+        os.environ["OPENAI_BASE_URL"], os.environ["OPENAI_API_KEY"] = fake.base_url, "sk-test"
+        yield fake
+        for key, value in saved.items():
+            os.environ.pop(key, None) if value is None else os.environ.__setitem__(key, value)
+
+
+def config(**overrides: object) -> PipelineConfig:
+    base = {"embedding.backend": "openai", "embedding.model": "hashed-bow-rerank-tests",
+            "rerank.enabled": True, "rerank.top_n": 2, "rerank.overfetch": 2}
+    return with_overrides(load_preset("hybrid"), {**base, **overrides})
+
+
+@pytest.fixture
+def collection(server: FakeOpenAI) -> MemoryCollection:
+    clear_candidate_cache()
+    return MemoryCollection("mem", make_chunks(), get_embedder(config().embedding))
+
+
+def test_cross_encoder_rerank_is_recorded_with_both_rankings(
+    collection: MemoryCollection, tmp_path: Path
+) -> None:
+    model = build_tiny_cross_encoder(tmp_path / "ce", [*CORPUS.values(), QUERY])
+    trace = run_query(QUERY, config(**{"rerank.model": str(model)}), collection)
+    record = trace.stage("rerank")
+    assert record is not None and record.status == "ok", record.reason if record else ""
+    fused = trace.stage("fuse").outputs["candidates"]
+    before, after = record.outputs["before"], record.outputs["candidates"]
+    assert [c.chunk_id for c in before] == [c.chunk_id for c in fused[:4]]  # 2 x overfetch 2
+    assert len(after) == 2 and all("rerank" in c.stage_scores for c in after)
+    assert ranked_candidates(trace) == tuple(after)
+    assert record.outputs["pairs"] == 4 and record.outputs["pairs_per_second"] > 0
+    assert record.settings["model"] == str(model)
+
+
+def test_without_a_model_the_stage_is_skipped_and_the_ranking_kept(collection: MemoryCollection) -> None:
+    trace = run_query(QUERY, config(), collection)
+    record = trace.stage("rerank")
+    assert record is not None and record.status == "skipped"
+    assert "rerank.model" in record.reason and any("rerank.model" in w for w in trace.warnings)
+    fused = trace.stage("fuse").outputs["candidates"]
+    assert ranked_candidates(trace) == tuple(fused[:10])  # select's top_k, untouched by rerank
+
+
+def test_llm_rerank_in_the_pipeline_and_its_failure(server: FakeOpenAI, collection: MemoryCollection) -> None:
+    llm = config(**{"rerank.method": "llm"})
+    get_embedder(llm.embedding).embed_query(QUERY)  # cached now: scripted replies go to chat only
+    server.reset()
+    server.script(reply("1: 1\n2: 2\n3: 8\n4: 3"))
+    trace = run_query(QUERY, llm, collection)
+    fused = trace.stage("fuse").outputs["candidates"]
+    assert ranked_candidates(trace)[0].chunk_id == fused[2].chunk_id
+    clear_candidate_cache()
+    server.script(reply("no grades today"))
+    failed = run_query(QUERY, llm, collection)
+    assert failed.stage("rerank").status == "fallback"
+    assert [c.chunk_id for c in ranked_candidates(failed)] == [c.chunk_id for c in fused[:2]]
