@@ -10,7 +10,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from rag.config import available_presets, load_preset
+from rag.config import PresetError, available_presets, load_preset
 from rag.ui import resources
 from rag.ui.nav import PageEntry, available_pages
 from rag.ui.state import APP_COLLECTION, APP_PRESET, current_collection, current_preset
@@ -56,7 +56,8 @@ def sidebar() -> None:
         existing = resources.collection_names()
         if existing:
             st.session_state[APP_COLLECTION] = current_collection(st.session_state, existing)
-            st.selectbox("Collection", existing, key=APP_COLLECTION)
+            name = st.selectbox("Collection", existing, key=APP_COLLECTION)
+            st.caption(resources.collection_summary(resources.cached_collection(name)))
         else:
             st.session_state[APP_COLLECTION] = None
             st.info("No collection yet.")
@@ -66,7 +67,10 @@ def sidebar() -> None:
         if presets:
             st.session_state[APP_PRESET] = current_preset(st.session_state, presets)
             name = st.selectbox("Preset", presets, key=APP_PRESET)
-            st.caption(load_preset(name).description)
+            try:
+                st.caption(load_preset(name).description)
+            except PresetError as exc:  # a broken preset file must not take the app down
+                st.error(str(exc))
 
 
 home = st.Page(overview, title="Overview", icon=":material/home:", default=True)

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 from tqdm import tqdm
 
-from eval.metrics import DEFAULT_METRICS, MetricScores, evaluate, parse_metric
+from eval.metrics import DEFAULT_METRICS, MetricScores, evaluate, parse_metric, trec_ranking
 from eval.shapes import BeirDataset
 from eval.stats import bootstrap_ci
 from rag.retrieve.base import Candidate
@@ -75,8 +75,9 @@ class PresetRun:
         for outcome in self.outcomes:
             failures = [s.failed[outcome.qid] for s in self.scores.values()
                         if outcome.qid in s.failed]
-            ranked = [(d, s if math.isfinite(s) else None) for d, s in
-                      sorted(outcome.ranking.items(), key=lambda kv: (kv[1], kv[0]), reverse=True)]
+            scores = outcome.ranking
+            ranking = [[d, scores[d] if math.isfinite(scores[d]) else None]
+                       for d in trec_ranking(scores)]
             rows.append({
                 "preset": self.summary.preset,
                 "qid": outcome.qid,
@@ -84,7 +85,7 @@ class PresetRun:
                 "metrics": {k: s.values.get(outcome.qid) for k, s in self.scores.items()},
                 "latency_ms": outcome.latency_ms,
                 "error": outcome.error or (failures[0] if failures else None),
-                "ranking": [list(pair) for pair in ranked],
+                "ranking": ranking,
             })
         return rows
 

@@ -19,6 +19,7 @@ import yaml
 
 from eval.beir_index import beir_collection, eval_config
 from eval.candidates import QueryLists, retrieve_all, truncate
+from eval.diagnostics import DEPTHS, Ceiling, ceiling
 from eval.metrics import DEFAULT_METRICS
 from eval.run import PresetRun, QueryOutcome, deepest_cutoff, doc_ranking, summarize
 from eval.shapes import BeirDataset
@@ -42,6 +43,7 @@ class GridAxis:
 class SweepPoint:
     overrides: Mapping[str, Any]
     run: PresetRun
+    ceiling: Ceiling | None = None  # recall at depth of its lists, oracle nDCG@10 of its run
 
 
 @dataclass(frozen=True)
@@ -137,6 +139,16 @@ def rescore(
     return summarize(label, dataset, outcomes, metrics, n_resamples, seed)
 
 
+def _diagnose(
+    dataset: BeirDataset, cached: Sequence[QueryLists], run: PresetRun, depth: int
+) -> Ceiling | None:
+    """Ceiling figures for one point; depths beyond the point's own depth are left out."""
+    if "ndcg@10" not in run.scores:
+        return None
+    depths = [n for n in DEPTHS if n <= depth] or [depth]
+    return ceiling(dataset.qrels, cached, run, 10, depths)
+
+
 def run_sweep(
     dataset: BeirDataset,
     base: PipelineConfig,
@@ -169,7 +181,8 @@ def run_sweep(
             label = f"{base.name} " + " ".join(f"{k}={v}" for k, v in points[i].items())
             run = rescore(dataset, configs[i], cached, collection, metrics, n_resamples, seed,
                           label.strip())
-            results[i] = SweepPoint(points[i], run)
+            diagnosis = _diagnose(dataset, cached, run, configs[i].retrieval.depth)
+            results[i] = SweepPoint(points[i], run, diagnosis)
         rescoring_s += time.perf_counter() - started
     return SweepResult(base.name, tuple(axes), tuple(results[i] for i in range(len(points))),
                        retrieval_s, rescoring_s, all_cached)

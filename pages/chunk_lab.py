@@ -9,7 +9,14 @@ from rag.chunking import STRATEGIES, strategy_settings
 from rag.chunking.base import Chunk
 from rag.documents.base import Document
 from rag.ui import resources
-from rag.ui.chunk_lab import ChunkRun, export_preset, run_key, run_strategy, size_series, stats_frame
+from rag.ui.chunk_lab import (
+    ChunkRun,
+    export_preset,
+    run_key,
+    run_strategy,
+    size_series,
+    stats_frame,
+)
 from rag.ui.figures import size_histogram
 from rag.ui.forms import field_specs
 from rag.ui.html import (
@@ -20,16 +27,18 @@ from rag.ui.html import (
     highlight_spans,
 )
 from rag.ui.state import session_cache
+from rag.ui.tables import chunk_frame
 from rag.ui.widgets import settings_widgets
 
 DEFAULT_STRATEGIES = ["recursive", "parent_child"]
+SHOW_ALL = 2000  # shorter documents are always shown whole
 
 
 def strategy_column(document: Document, name: str) -> ChunkRun | None:
     """Parameter widgets generated from the strategy's settings model, then its (cached) run."""
     settings_cls, _ = STRATEGIES.get(name)
     st.markdown(f"#### {name}")
-    with st.expander("Parameters", expanded=False):
+    with st.expander("Parameters", expanded=True):
         raw = settings_widgets(settings_cls, f"chunk_{name}_")
         fixed = set(settings_cls.model_fields) - {s.name for s in field_specs(settings_cls)}
         if fixed:
@@ -106,10 +115,13 @@ chosen = st.selectbox("Chunk", list(options), key=f"chunk_pick_{pick.strategy}")
 chunk = options.get(chosen) if chosen else None
 if chunk is not None:
     chunk_details(pick, chunk, labels)
+with st.expander(f"All {len(pick.chunks)} chunks of {pick.strategy}"):
+    st.dataframe(chunk_frame(pick.chunks, labels), width="stretch", hide_index=True)
 
 with views:
-    shown = st.slider("Characters shown", 500, max(len(document.text), 500),
-                      min(6000, max(len(document.text), 500)), step=500, key="chunk_shown")
+    size = len(document.text)
+    shown = size if size <= SHOW_ALL else st.slider(
+        "Characters shown", SHOW_ALL, size, min(6000, size), step=500, key="chunk_shown")
     st.html(chunk_legend_html(any(c.parent_id for r in runs for c in r.chunks)))
     for col, run in zip(st.columns(len(runs)), runs):
         col.markdown(f"**{run.strategy}** · {len(run.chunks)} chunks")

@@ -35,15 +35,15 @@ def load_report() -> IngestReport | None:
             st.info("Drop PDF, DOCX, PPTX, TXT, Markdown, CSV or HTML files here.")
             return None
         files = [(f.name, f.getvalue()) for f in uploads]
-        key = tuple((name, hashlib.sha256(data).hexdigest()) for name, data in files)
-        return cache.get_or_compute(key, lambda: ingest_uploads(files))
+        hashes = tuple((name, hashlib.sha256(data).hexdigest()) for name, data in files)
+        return cache.get_or_compute(hashes, lambda: ingest_uploads(files))
     names = st.multiselect("Samples", sample_files(), default=sample_files(), key="docs_samples")
     if not names:
         st.info("Pick at least one sample, or upload files.")
         return None
     paths = [SAMPLES_DIR / name for name in names]
-    key = tuple((p.name, p.stat().st_mtime_ns) for p in paths)
-    return cache.get_or_compute(key, lambda: ingest_paths(paths))
+    stamps = tuple((p.name, p.stat().st_mtime_ns) for p in paths)
+    return cache.get_or_compute(stamps, lambda: ingest_paths(paths))
 
 
 def show_report(report: IngestReport) -> None:
@@ -72,10 +72,10 @@ def show_document(doc: Document) -> None:
     with redacted_tab:
         kinds = st.multiselect("Redact", PII_KINDS, default=PII_KINDS, key="docs_redact_kinds")
         redaction = redact(doc.text, kinds)
-        cols = st.columns(3)
-        cols[0].metric("Sensitivity level", redaction.level)
-        cols[1].metric("Redacted", len(redaction.matches))
-        cols[2].metric("PII density", f"{redaction.density:.2%}")
+        level, count, density = st.columns(3)
+        level.metric("Sensitivity level", redaction.level)
+        count.metric("Redacted", len(redaction.matches))
+        density.metric("PII density", f"{redaction.density:.2%}")
         marks = pattern_marks(redaction.text, PLACEHOLDER, PII_COLOR)
         st.html(highlight_spans(redaction.text, marks, limit=PREVIEW_CHARS))
 

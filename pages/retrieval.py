@@ -3,10 +3,14 @@ and cached; every control below only re-fuses them (rag.retrieve.fuse_and_filter
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from functools import partial
+
 import streamlit as st
 
+from rag.retrieve.base import Candidate
+from rag.retrieve.fuse_filter import fuse_and_filter
 from rag.retrieve.fusion import FUSION
-from rag.retrieve.fuse_filter import FusionResult, fuse_and_filter
 from rag.retrieve.search import list_settings_hash, retrieve_candidates
 from rag.ui import resources
 from rag.ui import retrieval as view
@@ -43,13 +47,9 @@ def controls(defaults: view.FusionControls) -> view.FusionControls:
                                defaults.threshold_on)
 
 
-def ranked_columns(lists: dict, result: FusionResult, top_k: int, labels: dict[str, str]) -> None:
-    columns = st.columns(3)
-    for column, (title, candidates) in zip(columns, [
-        ("BM25", lists["bm25"].candidates[:top_k]), ("Dense", lists["dense"].candidates[:top_k]),
-        ("Fused", result.top),
-    ]):
-        column.markdown(f"**{title}** top {len(candidates)}")
+def ranked_columns(lists: Mapping[str, Sequence[Candidate]], labels: dict[str, str]) -> None:
+    for column, (name, candidates) in zip(st.columns(len(lists)), lists.items()):
+        column.markdown(f"**{view.TITLES.get(name, name)}** top {len(candidates)}")
         column.dataframe(ranked_frame(candidates, labels), width="stretch", hide_index=True,
                          column_config={"score": st.column_config.NumberColumn(format="%.4f")})
 
@@ -62,6 +62,9 @@ if collection is None:
         st.rerun()
     st.stop()
 preset = resources.session_config()
+if preset is None:
+    st.error("No presets found in rag/presets/.")
+    st.stop()
 fetch = view.fetch_config(preset, collection.manifest.settings)
 st.caption(f"Collection **{collection.name}** · preset **{preset.name}**: chunking, embedding and "
            "tokenizer come from the collection; fusion and filters from the preset.")
@@ -72,7 +75,7 @@ if not query.strip():
 cache = session_cache(st.session_state, "ret_lists", max_entries=16)
 key = (collection.name, collection.manifest.updated_at, query, list_settings_hash(fetch))
 with st.spinner("Retrieving (the first query loads the embedding model)…"):
-    lists = cache.get_or_compute(key, lambda: retrieve_candidates(query, fetch, collection))
+    lists = cache.get_or_compute(key, partial(retrieve_candidates, query, fetch, collection))
 live = controls(view.controls_from(preset))
 config = view.fusion_config(fetch, live)
 cut = view.cut(lists, live.depth)
@@ -85,15 +88,13 @@ st.caption(f"Re-fused {sum(len(r.candidates) for r in cut.values())} cached cand
            f"searches run this session: {cache.misses}")
 
 labels = view.labels(*(r.candidates for r in cut.values()), result.fused)
-ranked_columns(cut, result, live.top_k, labels)
-shown = list(dict.fromkeys(
-    c.chunk_id for group in (cut["bm25"].candidates[:live.top_k], cut["dense"].candidates[:live.top_k],
-                             result.top) for c in group))
-ranks = {"bm25": view.rank_map(cut["bm25"].candidates), "dense": view.rank_map(cut["dense"].candidates),
-         "fused": view.rank_map(result.fused)}
+tops = {name: r.candidates[:live.top_k] for name, r in cut.items()} | {"fused": result.top}
+ranked_columns(tops, labels)
+ranks, shown = view.movement(cut, result.fused, live.top_k)
 left, right = st.columns(2)
 left.plotly_chart(rank_movement(ranks, shown, labels, cap=max(live.top_k * 2, 10)), width="stretch")
-right.plotly_chart(score_breakdown(result.fused[:live.top_k], labels, live.threshold), width="stretch")
+right.plotly_chart(score_breakdown(result.fused[:live.top_k], labels, view.threshold_line(live)),
+                   width="stretch")
 for step in result.steps:
     if step.removed or step.status not in ("ok", "skipped"):
         st.info(f"{step.step}: {step.status} — removed {len(step.removed)} {step.reason}")

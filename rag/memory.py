@@ -86,12 +86,14 @@ class MemoryStore:
         now = _now()
         conversation = Conversation(uuid.uuid4().hex[:12], title, "", now, now)
         with self._db() as db:
-            db.execute("INSERT INTO conversations VALUES (?, ?, ?, ?, ?)",
-                       (conversation.id, title, "", now, now))
+            db.execute(
+                "INSERT INTO conversations VALUES (?, ?, ?, ?, ?)", (conversation.id, title, "", now, now)
+            )
         return conversation
 
-    def add(self, conversation_id: str, role: StoredRole, content: str,
-            metadata: Mapping[str, Any] | None = None) -> StoredMessage:
+    def add(
+        self, conversation_id: str, role: StoredRole, content: str, metadata: Mapping[str, Any] | None = None
+    ) -> StoredMessage:
         """Append a message; the conversation's `updated` time moves with it."""
         self._require(conversation_id)
         now = _now()
@@ -100,21 +102,31 @@ class MemoryStore:
             cursor = db.execute(
                 "INSERT INTO messages (conversation_id, role, content, metadata, created) "
                 "VALUES (?, ?, ?, ?, ?)",
-                (conversation_id, role, content, json.dumps(meta, default=str), now))
+                (conversation_id, role, content, json.dumps(meta, default=str), now),
+            )
             db.execute("UPDATE conversations SET updated = ? WHERE id = ?", (now, conversation_id))
-        return StoredMessage(int(cursor.lastrowid or 0), conversation_id, role, content, now,
-                             MappingProxyType(meta))
+        return StoredMessage(
+            int(cursor.lastrowid or 0), conversation_id, role, content, now, MappingProxyType(meta)
+        )
 
     def messages(self, conversation_id: str, last: int | None = None) -> tuple[StoredMessage, ...]:
         """Messages in order; only the last `last` when given."""
         self._require(conversation_id)
         with self._db() as db:
-            rows = db.execute("SELECT * FROM messages WHERE conversation_id = ? ORDER BY id DESC"
-                              + (" LIMIT ?" if last is not None else ""),
-                              (conversation_id, last) if last is not None else (conversation_id,)).fetchall()
+            rows = db.execute(
+                "SELECT * FROM messages WHERE conversation_id = ? ORDER BY id DESC"
+                + (" LIMIT ?" if last is not None else ""),
+                (conversation_id, last) if last is not None else (conversation_id,),
+            ).fetchall()
         return tuple(
-            StoredMessage(r["id"], r["conversation_id"], r["role"], r["content"], r["created"],
-                          MappingProxyType(json.loads(r["metadata"])))
+            StoredMessage(
+                r["id"],
+                r["conversation_id"],
+                r["role"],
+                r["content"],
+                r["created"],
+                MappingProxyType(json.loads(r["metadata"])),
+            )
             for r in reversed(rows)
         )
 
@@ -125,8 +137,9 @@ class MemoryStore:
                 "SELECT c.*, COUNT(m.id) AS n FROM conversations c LEFT JOIN messages m "
                 "ON m.conversation_id = c.id GROUP BY c.id ORDER BY c.updated DESC, c.rowid DESC"
             ).fetchall()
-        return tuple(Conversation(r["id"], r["title"], r["summary"], r["created"], r["updated"], r["n"])
-                     for r in rows)
+        return tuple(
+            Conversation(r["id"], r["title"], r["summary"], r["created"], r["updated"], r["n"]) for r in rows
+        )
 
     def get(self, conversation_id: str) -> Conversation | None:
         return next((c for c in self.conversations() if c.id == conversation_id), None)
@@ -147,8 +160,10 @@ class MemoryStore:
         conversation = self._require(conversation_id)
         payload = {
             "conversation": asdict(conversation),
-            "messages": [{f.name: getattr(m, f.name) for f in fields(m)} | {"metadata": dict(m.metadata)}
-                         for m in self.messages(conversation_id)],
+            "messages": [
+                {f.name: getattr(m, f.name) for f in fields(m)} | {"metadata": dict(m.metadata)}
+                for m in self.messages(conversation_id)
+            ],
         }
         return json.dumps(payload, indent=2, ensure_ascii=False, default=str)
 
@@ -157,15 +172,20 @@ class MemoryStore:
         messages (Axiom: generation sees the last 5). Error records are not replayed."""
         conversation = self._require(conversation_id)
         turns = [m for m in self.messages(conversation_id) if m.role != "error"][-last:] if last else []
-        summary = (Message("system", f"Conversation so far: {conversation.summary}"),) \
-            if conversation.summary else ()
+        summary = (
+            (Message("system", f"Conversation so far: {conversation.summary}"),)
+            if conversation.summary
+            else ()
+        )
         return (*summary, *(Message(m.role, m.content) for m in turns))  # type: ignore[arg-type]
 
     def _update(self, conversation_id: str, column: str, value: str) -> None:
         self._require(conversation_id)
         with self._db() as db:
-            db.execute(f"UPDATE conversations SET {column} = ?, updated = ? WHERE id = ?",  # noqa: S608
-                       (value, _now(), conversation_id))
+            db.execute(
+                f"UPDATE conversations SET {column} = ?, updated = ? WHERE id = ?",  # noqa: S608
+                (value, _now(), conversation_id),
+            )
 
     def _require(self, conversation_id: str) -> Conversation:
         with self._db() as db:
@@ -187,8 +207,9 @@ Updated summary:"""
 SUMMARY_MAX_CHARS = 1200
 
 
-def running_summary(previous: str, user: str, assistant: str, chat: ChatModel | None = None
-                    ) -> tuple[str, str]:
+def running_summary(
+    previous: str, user: str, assistant: str, chat: ChatModel | None = None
+) -> tuple[str, str]:
     """(new summary, warning). EchoMind's LLM update when `chat` is given; offline, or when the
     call fails, the question and the answer's first sentence are appended (oldest lines dropped)."""
     warning = ""

@@ -205,6 +205,10 @@ class StageRegistry:
 
 STAGES = StageRegistry(STAGE_MODULES)
 
+# Called with the final state and the config after every run_query; stage modules append to it
+# when they load (rag.query.stage: the semantic cache stores the generated answer).
+AFTER_RUN: list[Callable[[PipelineState, PipelineConfig], object]] = []
+
 
 def _not_installed_reason(name: str, config: PipelineConfig) -> tuple[str, tuple[str, ...]]:
     """Why a stage nobody registered did not run; a warning too when the config asked for it."""
@@ -308,6 +312,8 @@ def run_query(
     trace = Trace(query=query, preset=config.name, config=config.model_dump(mode="json"))
     final = run_stages(initial_state(query, config, user), env, trace, raise_errors=raise_errors)
     trace.answer = final.answer
+    for hook in AFTER_RUN:
+        hook(final, config)
     if env.opened_collection is not None:
         trace.collection = env.opened_collection.name
     return trace
@@ -324,6 +330,7 @@ def ranked_candidates(trace: Trace) -> tuple[Candidate, ...]:
 
 
 __all__ = [
+    "AFTER_RUN",
     "STAGES",
     "STAGE_MODULES",
     "STAGE_ORDER",

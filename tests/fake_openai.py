@@ -116,8 +116,9 @@ def hashed_embedding(text: str, dim: int = 64) -> list[float]:
 class FakeOpenAI:
     """The server. Start with `start()` or a `with` block; `base_url` is ready once started."""
 
-    def __init__(self, responder: Callable[[dict[str, Any]], str] = default_responder,
-                 embedding_dim: int = 64) -> None:
+    def __init__(
+        self, responder: Callable[[dict[str, Any]], str] = default_responder, embedding_dim: int = 64
+    ) -> None:
         self.responder = responder
         self.embedding_dim = embedding_dim
         self.requests: list[Received] = []
@@ -236,12 +237,18 @@ def _handler_for(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
             inputs = body.get("input", [])
             inputs = [inputs] if isinstance(inputs, str) else list(inputs)
             data = [
-                {"object": "embedding", "index": i,
-                 "embedding": hashed_embedding(str(t), fake.embedding_dim)}
+                {"object": "embedding", "index": i, "embedding": hashed_embedding(str(t), fake.embedding_dim)}
                 for i, t in enumerate(inputs)
             ]
-            self._json(200, {"object": "list", "data": data, "model": body.get("model", ""),
-                             "usage": {"prompt_tokens": 0, "total_tokens": 0}})
+            self._json(
+                200,
+                {
+                    "object": "list",
+                    "data": data,
+                    "model": body.get("model", ""),
+                    "usage": {"prompt_tokens": 0, "total_tokens": 0},
+                },
+            )
 
         def _stream(self, body: dict[str, Any], b: Behaviour, text: str) -> None:
             self.send_response(200)
@@ -281,18 +288,24 @@ def _handler_for(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
 
 def _completion(body: dict[str, Any], text: str) -> dict[str, Any]:
     return {
-        "id": "chatcmpl-fake", "object": "chat.completion", "created": int(time.time()),
+        "id": "chatcmpl-fake",
+        "object": "chat.completion",
+        "created": int(time.time()),
         "model": body.get("model", "fake-model"),
-        "choices": [{"index": 0, "finish_reason": "stop",
-                     "message": {"role": "assistant", "content": text}}],
-        "usage": {"prompt_tokens": 0, "completion_tokens": len(text.split()),
-                  "total_tokens": len(text.split())},
+        "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": text}}],
+        "usage": {
+            "prompt_tokens": 0,
+            "completion_tokens": len(text.split()),
+            "total_tokens": len(text.split()),
+        },
     }
 
 
 def _chunk(body: dict[str, Any], delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
     return {
-        "id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": int(time.time()),
+        "id": "chatcmpl-fake",
+        "object": "chat.completion.chunk",
+        "created": int(time.time()),
         "model": body.get("model", "fake-model"),
         "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
     }

@@ -38,16 +38,17 @@ SETTLED_JS = """(() => {
   return Boolean(app) && !running && !stale && !skeleton;
 })()"""
 CLICK_JS = """((label) => {
-  const buttons = [...document.querySelectorAll('button')];
+  const buttons = [...document.querySelectorAll('button, [role="tab"], label')];
   // material icons render as ligature text inside the button, so match the label's end
   const hit = buttons.find(b => b.innerText.trim() === label)
     || buttons.find(b => b.innerText.trim().endsWith(label));
   if (hit) { hit.click(); return true; }
   return false;
 })(%s)"""
-# Centre of the selectbox whose label is %s, or of the open list's option %s (for --choose).
+# Centre of the selectbox / multiselect whose label is %s, or of the open list's option %s (for --choose).
 SELECTBOX_JS = """((label) => {
-  const input = [...document.querySelectorAll('[data-testid="stSelectbox"] input')]
+  const inputs = '[data-testid="stSelectbox"] input, [data-testid="stMultiSelect"] input';
+  const input = [...document.querySelectorAll(inputs)]
     .find(i => i.getAttribute('aria-label') === label);
   if (!input) return null;
   input.scrollIntoView({block: 'center'});
@@ -153,12 +154,24 @@ def screenshot(args: argparse.Namespace) -> None:
                 if not item:
                     raise RuntimeError(f"selectbox {label!r} has no option {option!r}")
                 tab.click_at(item)
+                for kind in ("keyDown", "keyUp"):  # a multiselect stays open: close it
+                    tab.call("Input.dispatchKeyEvent", type=kind, key="Escape", code="Escape",
+                             windowsVirtualKeyCode=27)
                 time.sleep(1.0)
                 wait_until_settled(tab, args.wait_text, args.timeout)
             for label in args.click:
                 if not tab.evaluate(CLICK_JS % json.dumps(label)):
                     raise RuntimeError(f"no button labelled {label!r}")
                 time.sleep(1.0)
+                wait_until_settled(tab, args.wait_text, args.timeout)
+            if args.upload:
+                root = tab.call("DOM.getDocument")["root"]["nodeId"]
+                node = tab.call("DOM.querySelector", nodeId=root, selector='input[type="file"]')
+                if not node.get("nodeId"):
+                    raise RuntimeError("no file input on the page")
+                files = [str(Path(f).resolve()) for f in args.upload]
+                tab.call("DOM.setFileInputFiles", nodeId=node["nodeId"], files=files)
+                time.sleep(2.0)
                 wait_until_settled(tab, args.wait_text, args.timeout)
             if args.full_page:
                 height = int(tab.evaluate(HEIGHT_JS) or args.height)
@@ -179,8 +192,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("out")
     parser.add_argument("--wait-text", action="append", default=[], help="text that must appear")
     parser.add_argument("--choose", action="append", default=[], metavar="LABEL=OPTION",
-                        help="pick OPTION in the selectbox labelled LABEL (before --click)")
-    parser.add_argument("--click", action="append", default=[], help="button label to press")
+                        help="pick OPTION in the (multi)select labelled LABEL (before --click)")
+    parser.add_argument("--click", action="append", default=[], help="button, tab, checkbox or toggle label to press")
+    parser.add_argument("--upload", action="append", default=[], metavar="FILE",
+                        help="file for the page's file uploader (after --click)")
     parser.add_argument("--width", type=int, default=1500)
     parser.add_argument("--height", type=int, default=1000)
     parser.add_argument("--timeout", type=float, default=120)

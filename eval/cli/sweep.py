@@ -18,6 +18,7 @@ from typing import Any
 from eval.cli.run import limit_queries
 from eval.datasets import load_beir
 from eval.metrics import DEFAULT_METRICS, parse_metric
+from eval.diagnostics import Ceiling
 from eval.sweep import SweepResult, parse_grid, run_sweep
 from rag.config import load_preset, parse_set_options, with_overrides
 
@@ -46,11 +47,19 @@ def sweep_json(result: SweepResult, dataset_name: str, dataset_hash: str) -> dic
         "preset": result.preset,
         "dataset": {"name": dataset_name, "hash": dataset_hash},
         "grid": {a.key: list(a.values) for a in result.axes},
-        "points": [{"overrides": dict(p.overrides), **p.run.summary.as_json()}
-                   for p in result.points],
+        "points": [{"overrides": dict(p.overrides), **p.run.summary.as_json(),
+                    "ceiling": _ceiling_json(p.ceiling)} for p in result.points],
         "timing_s": {"retrieval": result.retrieval_s, "rescoring": result.rescoring_s,
                      "lists_from_cache": result.from_cache},
     }
+
+
+def _ceiling_json(ceiling: Ceiling | None) -> dict[str, Any] | None:
+    if ceiling is None:
+        return None
+    return {"recall_at_depth": {str(n): r for n, r in ceiling.recall_at_depth.items()},
+            f"oracle_ndcg@{ceiling.k}": ceiling.oracle_ndcg,
+            f"ndcg@{ceiling.k}": ceiling.actual_ndcg}
 
 
 def write_sweep(result: SweepResult, out: Path, payload: dict[str, Any],

@@ -87,8 +87,12 @@ class TokenBudget:
     def rows(self) -> list[dict[str, float | int | str]]:
         """One row per part (system, history, chunks, generation) for a table or a bar chart."""
         return [
-            {"part": part, "share": self.shares[part], "allotted": self.allotted[part],
-             "used": self.used.get(part, 0)}
+            {
+                "part": part,
+                "share": self.shares[part],
+                "allotted": self.allotted[part],
+                "used": self.used.get(part, 0),
+            }
             for part in self.shares
         ]
 

@@ -58,7 +58,9 @@ def fit_blocks(blocks: Sequence[ContextBlock], limit: int, counter: TokenCounter
         break
     dropped = len(blocks) - len(kept)
     detail = f"{used}/{limit} chunk tokens used; {dropped} block(s) dropped, {truncated} truncated"
-    warnings = (f"{dropped + truncated} block(s) cut to fit the chunk budget",) if dropped or truncated else ()
+    warnings = (
+        (f"{dropped + truncated} block(s) cut to fit the chunk budget",) if dropped or truncated else ()
+    )
     step = ContextStep("budget", len(blocks), len(kept), detail, warnings)
     return Fitted(tuple(kept), step, dropped, truncated)
 
@@ -76,9 +78,16 @@ def fit_history(history: Sequence[Message], limit: int, counter: TokenCounter) -
     return tuple(reversed(kept))
 
 
-def make_budget(window: int, split: BudgetSplit, counter: TokenCounter, system_text: str,
-                history: Sequence[Message], blocks: Sequence[ContextBlock], dropped: int = 0,
-                truncated: int = 0) -> TokenBudget:
+def make_budget(
+    window: int,
+    split: BudgetSplit,
+    counter: TokenCounter,
+    system_text: str,
+    history: Sequence[Message],
+    blocks: Sequence[ContextBlock],
+    dropped: int = 0,
+    truncated: int = 0,
+) -> TokenBudget:
     """The budget as data: shares, allotted tokens and what system, history and chunks used."""
     used = {
         "system": counter.count(system_text),
@@ -87,6 +96,11 @@ def make_budget(window: int, split: BudgetSplit, counter: TokenCounter, system_t
         "generation": 0,  # filled by the generate stage's answer
     }
     return TokenBudget(
-        window=window, tokenizer=counter.name, shares=split.model_dump(),
-        allotted=allot(window, split), used=used, dropped_blocks=dropped, truncated_blocks=truncated,
+        window=window,
+        tokenizer=counter.name,
+        shares=split.model_dump(),
+        allotted=allot(window, split),
+        used=used,
+        dropped_blocks=dropped,
+        truncated_blocks=truncated,
     )

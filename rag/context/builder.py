@@ -34,16 +34,38 @@ def build_context(
     kept_history = fit_history(history, allotted["history"], counter)
     best = max((c.score for c in candidates), default=None)
 
-    def result(blocks: Sequence, steps: list[ContextStep], no_rag: bool = False, reason: str = "",
-               dropped: int = 0, truncated: int = 0) -> BuiltContext:
-        budget = make_budget(settings.context_window, settings.budget, counter, system_prompt,
-                             kept_history, blocks, dropped, truncated)
-        return BuiltContext(query, tuple(blocks), budget, tuple(steps), no_rag, reason, best,
-                            settings.model_dump(), kept_history)
+    def result(
+        blocks: Sequence,
+        steps: list[ContextStep],
+        no_rag: bool = False,
+        reason: str = "",
+        dropped: int = 0,
+        truncated: int = 0,
+    ) -> BuiltContext:
+        budget = make_budget(
+            settings.context_window,
+            settings.budget,
+            counter,
+            system_prompt,
+            kept_history,
+            blocks,
+            dropped,
+            truncated,
+        )
+        return BuiltContext(
+            query,
+            tuple(blocks),
+            budget,
+            tuple(steps),
+            no_rag,
+            reason,
+            best,
+            settings.model_dump(),
+            kept_history,
+        )
 
     if not candidates:
-        return result([], [ContextStep("gate", 0, 0, "nothing retrieved")], True,
-                      "nothing was retrieved")
+        return result([], [ContextStep("gate", 0, 0, "nothing retrieved")], True, "nothing was retrieved")
     threshold = settings.relevance_threshold
     if threshold is not None and best is not None and best < threshold:
         reason = f"best score {best:.3f} < relevance threshold {threshold}"
@@ -65,8 +87,9 @@ def build_context(
     return result(ordered, steps, dropped=fitted.dropped, truncated=fitted.truncated)
 
 
-def context_from_passages(query: str, passages: Sequence[str], settings: ContextConfig | None = None
-                          ) -> BuiltContext:
+def context_from_passages(
+    query: str, passages: Sequence[str], settings: ContextConfig | None = None
+) -> BuiltContext:
     """A context built from plain passages ([Source 1] is the first): for notebooks, labeled
     grounding sets and tests that have text but no collection."""
     candidates = [

@@ -12,8 +12,7 @@ from rag.context.text import content_words, split_sentences
 from rag.generate.base import ChatModel, LLMError, Message
 from rag.registry import Registry
 
-Compressor = Callable[[str, Sequence[ContextBlock], ChatModel | None],
-                      tuple[list[ContextBlock], ContextStep]]
+Compressor = Callable[[str, Sequence[ContextBlock], ChatModel | None], tuple[list[ContextBlock], ContextStep]]
 COMPRESSORS: Registry[Compressor] = Registry("context compression")
 
 MARKERS = ("[Partial]", "[Conflicting]")
@@ -31,8 +30,9 @@ excerpt helps, reply exactly NONE."""
 
 
 @COMPRESSORS.register("none")
-def no_compression(query: str, blocks: Sequence[ContextBlock],
-                   chat: ChatModel | None = None) -> tuple[list[ContextBlock], ContextStep]:
+def no_compression(
+    query: str, blocks: Sequence[ContextBlock], chat: ChatModel | None = None
+) -> tuple[list[ContextBlock], ContextStep]:
     return list(blocks), ContextStep("compress:none", len(blocks), len(blocks))
 
 
@@ -44,24 +44,31 @@ def _filter_block(query_words: set[str], block: ContextBlock) -> ContextBlock | 
     covered = query_words & set(content_words(" ".join(s.text for s in kept)))
     partial = ("[Partial]",) if len(covered) < len(query_words) / 2 else ()
     text = " ".join(s.text for s in kept)
-    return replace(block, text=text, verbatim=block.verbatim and len(kept) == len(sentences),
-                   markers=partial)
+    return replace(block, text=text, verbatim=block.verbatim and len(kept) == len(sentences), markers=partial)
 
 
 @COMPRESSORS.register("sentence_filter")
-def sentence_filter(query: str, blocks: Sequence[ContextBlock],
-                    chat: ChatModel | None = None) -> tuple[list[ContextBlock], ContextStep]:
+def sentence_filter(
+    query: str, blocks: Sequence[ContextBlock], chat: ChatModel | None = None
+) -> tuple[list[ContextBlock], ContextStep]:
     """Offline: keep sentences sharing a content word with the query; [Partial] when the kept
     sentences cover under half of the query's content words. Blocks with nothing kept are dropped."""
     query_words = set(content_words(query))
     if not query_words:
-        return list(blocks), ContextStep("compress:sentence_filter", len(blocks), len(blocks),
-                                         warnings=("query has no content words: not compressed",))
+        return list(blocks), ContextStep(
+            "compress:sentence_filter",
+            len(blocks),
+            len(blocks),
+            warnings=("query has no content words: not compressed",),
+        )
     out = [b for b in (_filter_block(query_words, b) for b in blocks) if b is not None]
     if blocks and not out:  # never compress the context away entirely
         return list(blocks), ContextStep(
-            "compress:sentence_filter", len(blocks), len(blocks),
-            warnings=("no sentence shares a word with the query: kept the blocks uncompressed",))
+            "compress:sentence_filter",
+            len(blocks),
+            len(blocks),
+            warnings=("no sentence shares a word with the query: kept the blocks uncompressed",),
+        )
     before = sum(len(b.text) for b in blocks)
     after = sum(len(b.text) for b in out)
     detail = f"{before} → {after} characters; {len(blocks) - len(out)} block(s) dropped"
@@ -74,7 +81,7 @@ def parse_compressed(text: str) -> tuple[str, tuple[str, ...]] | None:
     body = text.strip()
     while (match := _MARKER.match(body)) is not None:
         markers.append(f"[{match.group(1).capitalize()}]")
-        body = body[match.end():]
+        body = body[match.end() :]
     body = _MARKER.sub("", body).strip()
     if not body or body.upper().rstrip(".") == "NONE":
         return None
@@ -82,15 +89,18 @@ def parse_compressed(text: str) -> tuple[str, tuple[str, ...]] | None:
 
 
 @COMPRESSORS.register("llm")
-def llm_compression(query: str, blocks: Sequence[ContextBlock],
-                    chat: ChatModel | None = None) -> tuple[list[ContextBlock], ContextStep]:
+def llm_compression(
+    query: str, blocks: Sequence[ContextBlock], chat: ChatModel | None = None
+) -> tuple[list[ContextBlock], ContextStep]:
     """EchoMind's compress(question, chunk): one LLM call per block; on failure the block is
     filtered offline instead and the failure is named in the step's warnings."""
     if chat is None:
-        out, step = sentence_filter(query, blocks)
-        return out, replace(step, name="compress:llm",
-                            warnings=("no LLM endpoint: used offline sentence filtering",
-                                      *step.warnings))
+        offline, step = sentence_filter(query, blocks, None)
+        return offline, replace(
+            step,
+            name="compress:llm",
+            warnings=("no LLM endpoint: used offline sentence filtering", *step.warnings),
+        )
     out: list[ContextBlock] = []
     warnings: list[str] = []
     query_words = set(content_words(query))
@@ -107,7 +117,8 @@ def llm_compression(query: str, blocks: Sequence[ContextBlock],
         parsed = parse_compressed(reply)
         if parsed is not None:
             body, markers = parsed
-            out.append(replace(block, text=body, markers=markers,
-                               verbatim=block.verbatim and body == block.text))
+            out.append(
+                replace(block, text=body, markers=markers, verbatim=block.verbatim and body == block.text)
+            )
     detail = f"{len(blocks) - len(out)} block(s) judged irrelevant (NONE)"
     return out, ContextStep("compress:llm", len(blocks), len(out), detail, tuple(warnings))

@@ -19,7 +19,8 @@ class GraphConfig(BaseModel):
     enabled: bool = False
     max_depth: int = Field(2, ge=1, le=4)  # Vexora: Neo4j traversal max depth 2; 002: 2-hop
     max_chunks: int = Field(5, ge=0, le=100)  # related chunks added to the candidates at most
-    seed_chunks: int = Field(3, ge=0, le=50)  # entities of the top-n hits seed the walk too
+    # Vexora walks from the query's entities only; 002 also from the retrieved chunks' (top n).
+    seed_chunks: int = Field(0, ge=0, le=50)
     # An entity in more chunks than this is a hub ("Debian" in a Debian corpus): it links
     # everything to everything, so it is not walked through.
     max_entity_chunks: int = Field(50, ge=1)

@@ -18,14 +18,21 @@ Expansion = Callable[
 EXPANSIONS: Registry[Expansion] = Registry("context expansion")
 
 
-def block_for(chunk: Chunk, hit: Candidate, rank: int, origin: BlockOrigin = "retrieved",
-              hit_ids: tuple[str, ...] = ()) -> ContextBlock:
+def block_for(
+    chunk: Chunk, hit: Candidate, rank: int, origin: BlockOrigin = "retrieved", hit_ids: tuple[str, ...] = ()
+) -> ContextBlock:
     """A verbatim block holding `chunk`, credited with `hit`'s score and rank."""
     meta = chunk.metadata
     page = meta.get("page")
     return ContextBlock(
-        text=chunk.text, doc_id=chunk.doc_id, chunk_id=chunk.chunk_id, start=chunk.start,
-        end=chunk.end, score=hit.score, rank=rank, origin=origin,
+        text=chunk.text,
+        doc_id=chunk.doc_id,
+        chunk_id=chunk.chunk_id,
+        start=chunk.start,
+        end=chunk.end,
+        score=hit.score,
+        rank=rank,
+        origin=origin,
         hit_ids=hit_ids or (hit.chunk_id,),
         title=str(meta.get("title") or meta.get("source") or chunk.doc_id),
         page=page if isinstance(page, int) else None,
@@ -45,26 +52,43 @@ def _window(chunk: Chunk, around: Chunk, max_chars: int) -> Chunk:
     if hi < len(text) and " " in text[lo:hi]:
         hi = text.rindex(" ", lo, hi)
     start = chunk.start + lo
-    return Chunk(chunk.chunk_id, chunk.doc_id, start, chunk.start + hi, text[lo:hi],
-                 chunk.parent_id, chunk.level, chunk.metadata)
+    return Chunk(
+        chunk.chunk_id,
+        chunk.doc_id,
+        start,
+        chunk.start + hi,
+        text[lo:hi],
+        chunk.parent_id,
+        chunk.level,
+        chunk.metadata,
+    )
 
 
 @EXPANSIONS.register("none")
-def as_retrieved(candidates: Sequence[Candidate], lookup: ChunkLookup | None,
-                 settings: ContextConfig) -> tuple[list[ContextBlock], ContextStep]:
+def as_retrieved(
+    candidates: Sequence[Candidate], lookup: ChunkLookup | None, settings: ContextConfig
+) -> tuple[list[ContextBlock], ContextStep]:
     """One block per candidate, in rank order."""
     blocks = [block_for(c.chunk, c, rank) for rank, c in enumerate(candidates, 1)]
     return blocks, ContextStep("expand:none", len(candidates), len(blocks), "chunks as retrieved")
 
 
+def _as_retrieved_because(
+    name: str, candidates: Sequence[Candidate], what: str
+) -> tuple[list[ContextBlock], ContextStep]:
+    """Without a chunk lookup an expansion degrades to the chunks as retrieved, and says so."""
+    blocks = [block_for(c.chunk, c, rank) for rank, c in enumerate(candidates, 1)]
+    warning = f"no chunk lookup given: {what}"
+    return blocks, ContextStep(name, len(candidates), len(blocks), warnings=(warning,))
+
+
 @EXPANSIONS.register("parent")
-def parent_expansion(candidates: Sequence[Candidate], lookup: ChunkLookup | None,
-                     settings: ContextConfig) -> tuple[list[ContextBlock], ContextStep]:
+def parent_expansion(
+    candidates: Sequence[Candidate], lookup: ChunkLookup | None, settings: ContextConfig
+) -> tuple[list[ContextBlock], ContextStep]:
     """Axiom: replace each child by its parent's text, once per parent_id, keeping the best score."""
     if lookup is None:
-        blocks, _ = as_retrieved(candidates, lookup, settings)
-        return blocks, ContextStep("expand:parent", len(candidates), len(blocks),
-                                   warnings=("no chunk lookup given: parents not expanded",))
+        return _as_retrieved_because("expand:parent", candidates, "parents not expanded")
     blocks: list[ContextBlock] = []
     where: dict[str, int] = {}  # parent id -> index in blocks
     missing = 0
@@ -82,7 +106,9 @@ def parent_expansion(candidates: Sequence[Candidate], lookup: ChunkLookup | None
             window = _window(parent, cand.chunk, settings.parent_max_chars)
             blocks.append(block_for(window, cand, rank, "parent"))
     warnings = (f"{missing} parent id(s) not found in the collection",) if missing else ()
-    detail = f"{len(where)} parent(s) replaced their children; {len(candidates) - len(blocks)} duplicate(s) folded"
+    detail = (
+        f"{len(where)} parent(s) replaced their children; {len(candidates) - len(blocks)} duplicate(s) folded"
+    )
     return blocks, ContextStep("expand:parent", len(candidates), len(blocks), detail, warnings)
 
 
@@ -91,14 +117,14 @@ def _with_hit(block: ContextBlock, hit_id: str) -> ContextBlock:
 
 
 @EXPANSIONS.register("document")
-def document_expansion(candidates: Sequence[Candidate], lookup: ChunkLookup | None,
-                       settings: ContextConfig) -> tuple[list[ContextBlock], ContextStep]:
+def document_expansion(
+    candidates: Sequence[Candidate], lookup: ChunkLookup | None, settings: ContextConfig
+) -> tuple[list[ContextBlock], ContextStep]:
     """Vexora: after the hits, add sibling chunks of the top documents whose best hit scores at
     least `expand_threshold` (at most `expand_documents` documents, `expand_max_chunks` each)."""
-    blocks, _ = as_retrieved(candidates, lookup, settings)
     if lookup is None:
-        return blocks, ContextStep("expand:document", len(candidates), len(blocks),
-                                   warnings=("no chunk lookup given: documents not expanded",))
+        return _as_retrieved_because("expand:document", candidates, "documents not expanded")
+    blocks, _ = as_retrieved(candidates, lookup, settings)
     best: dict[str, tuple[int, Candidate]] = {}
     for rank, cand in enumerate(candidates, 1):
         best.setdefault(cand.chunk.doc_id, (rank, cand))
@@ -108,26 +134,30 @@ def document_expansion(candidates: Sequence[Candidate], lookup: ChunkLookup | No
     added = 0
     for doc_id in chosen:
         rank, hit = best[doc_id]
-        siblings = [s for s in lookup.document_chunks(doc_id)
-                    if s.level == hit.chunk.level and s.chunk_id not in present]
+        siblings = [
+            s
+            for s in lookup.document_chunks(doc_id)
+            if s.level == hit.chunk.level and s.chunk_id not in present
+        ]
         for sibling in siblings[: settings.expand_max_chunks]:
             blocks.append(block_for(sibling, hit, rank, "document", hit_ids=(hit.chunk_id,)))
             added += 1
-    detail = (f"{len(chosen)} document(s) with best score >= {settings.expand_threshold} "
-              f"expanded by {added} chunk(s)")
+    detail = (
+        f"{len(chosen)} document(s) with best score >= {settings.expand_threshold} "
+        f"expanded by {added} chunk(s)"
+    )
     return blocks, ContextStep("expand:document", len(candidates), len(blocks), detail)
 
 
 @EXPANSIONS.register("summarize")
-def summarize_path(candidates: Sequence[Candidate], lookup: ChunkLookup | None,
-                   settings: ContextConfig) -> tuple[list[ContextBlock], ContextStep]:
+def summarize_path(
+    candidates: Sequence[Candidate], lookup: ChunkLookup | None, settings: ContextConfig
+) -> tuple[list[ContextBlock], ContextStep]:
     """Axiom summarize: every chunk of the top hit's document in order, one block per parent."""
     if not candidates:
         return [], ContextStep("expand:summarize", 0, 0, "nothing retrieved")
     if lookup is None:
-        blocks, _ = as_retrieved(candidates, lookup, settings)
-        return blocks, ContextStep("expand:summarize", len(candidates), len(blocks),
-                                   warnings=("no chunk lookup given: document not loaded",))
+        return _as_retrieved_because("expand:summarize", candidates, "document not loaded")
     top = candidates[0]
     chunks = [c for c in lookup.document_chunks(top.chunk.doc_id) if c.level != "parent"]
     blocks: list[ContextBlock] = []

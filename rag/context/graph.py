@@ -1,7 +1,7 @@
 """An embedded entity graph per collection, standing in for Vexora's Neo4j (and 002's KG).
 
-Nodes are entities spotted in chunks by the offline heuristics of rag.query.entities (quoted
-phrases, capitalized runs, acronyms, versions); two entities are linked when one chunk mentions
+Nodes are entities spotted in chunks by offline heuristics (acronyms, CamelCase, letters with
+digits, capitalized runs not opening a sentence or line); two entities are linked when one chunk mentions
 both, weighted by how many chunks do (co-occurrence graph, as in GraphRAG's entity graph,
 Edge et al. 2024, without the LLM extraction). Built in memory from the collection's chunks and
 kept per collection version. Enrichment walks up to `max_depth` hops from the query's entities
@@ -10,6 +10,7 @@ and returns chunks that mention the entities reached, best connected first.
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -17,19 +18,48 @@ from types import MappingProxyType
 
 from rag.chunking.base import Chunk
 from rag.context.enrich_settings import GraphConfig
-from rag.query.entities import extract_entities
+from rag.context.text import STOPWORDS
 
 _MAX_ENTITIES_PER_CHUNK = 40  # a chunk listing hundreds of names (an index page) adds noise
+_PIECE = re.compile(r"(?<=[.!?:;])\s+|\n+|\s[-–—]\s|[()\[\]\"“”]")  # sentence / line / clause ends
+_TOKEN = re.compile(r"[^\W_][\w.+/-]*[^\W_]|[^\W_]")
 
 
 def entity_key(entity: str) -> str:
     return " ".join(entity.lower().split())
 
 
+def _is_name(token: str, leading: bool) -> bool:
+    """A name token: an acronym, CamelCase, letters with digits, or capitalized not at the start
+    of a sentence or line (where every word is capitalized)."""
+    if token.lower() in STOPWORDS or len(token) < 2:
+        return False
+    if any(c.isdigit() for c in token):
+        return any(c.isalpha() for c in token) and not token[0].isdigit()  # BM25, v4, not 4.0a
+    if token.isupper() or any(c.isupper() for c in token[1:]):
+        return True  # GNU, LumenSync, iOS
+    return token[0].isupper() and not leading
+
+
 def chunk_entities(text: str) -> tuple[str, ...]:
-    """Normalized entities of one chunk (at most 40, in order of appearance)."""
-    keys = dict.fromkeys(entity_key(e) for e in extract_entities(text) if len(e) > 1)
-    return tuple(keys)[:_MAX_ENTITIES_PER_CHUNK]
+    """Normalized entities of one chunk: runs of name tokens (offline heuristics standing in
+    for Vexora's EntityExtractor), at most 40, in order of appearance."""
+    found: dict[str, None] = {}
+    for piece in _PIECE.split(text):
+        tokens = [m.group(0).rstrip(".") for m in _TOKEN.finditer(piece)]
+        run: list[str] = []
+        for index, token in enumerate(tokens):
+            # a capitalized first word counts when a name follows it ("Lumen Notes")
+            leading = index == 0 and not (len(tokens) > 1 and _is_name(tokens[1], False))
+            if _is_name(token, leading):
+                run.append(token)
+                continue
+            if run:
+                found[entity_key(" ".join(run))] = None
+                run = []
+        if run:
+            found[entity_key(" ".join(run))] = None
+    return tuple(found)[:_MAX_ENTITIES_PER_CHUNK]
 
 
 @dataclass(frozen=True)
@@ -45,7 +75,11 @@ class EntityGraph:
         mentions: dict[str, list[str]] = defaultdict(list)
         edges: dict[str, Counter[str]] = defaultdict(Counter)
         by_id: dict[str, Chunk] = {}
-        for chunk in chunks:
+        everything = list(chunks)
+        parents = {c.parent_id for c in everything if c.parent_id}
+        # Leaves only: a parent or document chunk holds every name of its children, and would
+        # link them all to each other.
+        for chunk in (c for c in everything if c.chunk_id not in parents):
             by_id[chunk.chunk_id] = chunk
             found = chunk_entities(chunk.text)
             for entity in found:
@@ -71,17 +105,17 @@ class EntityGraph:
 
 @dataclass(frozen=True)
 class Related:
-    """A chunk the walk reached: through which entity, how many hops out, and its weight."""
+    """A chunk the walk reached: its closest entity, how many hops out, and its score."""
 
     chunk: Chunk
     entity: str
-    hops: int
-    weight: float  # co-mention strength along the path, discounted by 1/hops
+    hops: int  # 0: it names a query entity itself
+    weight: float  # Σ over the reached entities it names of 1 / (1 + hops)
 
 
 @dataclass(frozen=True)
 class Enrichment:
-    seeds: tuple[str, ...]  # entities the walk started from (query first, then top hits)
+    seeds: tuple[str, ...]  # entities the walk started from (the query's, then top hits')
     unknown: tuple[str, ...]  # query entities the graph has never seen
     reached: Mapping[str, int]  # entity -> hops from the nearest seed
     related: tuple[Related, ...]
@@ -90,60 +124,54 @@ class Enrichment:
 
 
 def _walk(graph: EntityGraph, seeds: Sequence[str], cfg: GraphConfig
-          ) -> tuple[dict[str, int], dict[str, float], list[str], set[str]]:
-    """Breadth-first to `max_depth`: hops and path weight per entity, edges taken, hubs met."""
+          ) -> tuple[dict[str, int], list[str], set[str]]:
+    """Breadth-first to `max_depth`, never through hubs: hops per entity, edges taken, hubs met."""
     hops = {s: 0 for s in seeds}
-    weight = {s: 1.0 for s in seeds}
     paths: list[str] = []
-    hubs: set[str] = set()
-    frontier = list(seeds)
+    hubs = {e for e in seeds if len(graph.mentions.get(e, ())) > cfg.max_entity_chunks}
+    frontier = [s for s in seeds if s not in hubs]
     for depth in range(1, cfg.max_depth + 1):
         nxt: list[str] = []
         for entity in frontier:
-            if len(graph.mentions.get(entity, ())) > cfg.max_entity_chunks:
-                hubs.add(entity)
-                continue
-            for neighbour, count in sorted(graph.edges.get(entity, {}).items(),
-                                           key=lambda kv: (-kv[1], kv[0])):
-                score = weight[entity] * count / depth
-                if neighbour not in hops:
-                    hops[neighbour] = depth
-                    nxt.append(neighbour)
-                    paths.append(f"{entity} → {neighbour} ({count} chunk{'s' if count > 1 else ''})")
-                weight[neighbour] = max(weight.get(neighbour, 0.0), score)
+            ranked = sorted(graph.edges.get(entity, {}).items(), key=lambda kv: (-kv[1], kv[0]))
+            for neighbour, count in ranked:
+                if neighbour in hops:
+                    continue
+                if len(graph.mentions.get(neighbour, ())) > cfg.max_entity_chunks:
+                    hubs.add(neighbour)
+                    continue
+                hops[neighbour] = depth
+                nxt.append(neighbour)
+                paths.append(f"{entity} → {neighbour} ({count} chunk{'s' if count > 1 else ''})")
         frontier = nxt
-    return hops, weight, paths, hubs
+    return hops, paths, hubs
 
 
 def enrich(graph: EntityGraph, query_entities: Sequence[str], hit_chunks: Sequence[Chunk],
            exclude: Iterable[str], cfg: GraphConfig) -> Enrichment:
-    """Chunks related to the query through the graph, not already in `exclude`, best first."""
+    """Chunks naming the query's entities or their neighbours (≤ max_depth hops), not in
+    `exclude`, best first: nearest entity first (a query entity itself before its neighbours),
+    then Σ 1 / (1 + hops) over the reached entities the chunk names."""
     query_keys = [entity_key(e) for e in query_entities]
-    known = [k for k in query_keys if k in graph.mentions]
-    seeds = list(dict.fromkeys(known + [e for c in hit_chunks[: cfg.seed_chunks]
-                                        for e in chunk_entities(c.text) if e in graph.mentions]))
-    hops, weight, paths, hubs = _walk(graph, seeds, cfg)
+    from_hits = [e for c in hit_chunks[: cfg.seed_chunks] for e in chunk_entities(c.text)]
+    seeds = [e for e in dict.fromkeys([*query_keys, *from_hits]) if e in graph.mentions]
+    hops, paths, hubs = _walk(graph, seeds, cfg)
     excluded = set(exclude)
-    best: dict[str, Related] = {}
+    weight: dict[str, float] = defaultdict(float)
+    closest: dict[str, tuple[int, str]] = {}
     for entity, distance in hops.items():
-        if distance == 0 or entity in hubs:
-            continue  # seeds' own chunks are what retrieval already judged
-        mentions = graph.mentions.get(entity, ())
-        if len(mentions) > cfg.max_entity_chunks:
-            hubs.add(entity)
+        if entity in hubs:
             continue
-        for chunk_id in mentions:
+        for chunk_id in graph.mentions.get(entity, ()):
             if chunk_id in excluded:
                 continue
-            found = Related(graph.chunks[chunk_id], entity, distance, weight[entity])
-            if chunk_id not in best or found.weight > best[chunk_id].weight:
-                best[chunk_id] = found
-    ranked = sorted(best.values(), key=lambda r: (r.hops, -r.weight, r.chunk.chunk_id))
-    return Enrichment(
-        tuple(seeds), tuple(k for k in query_keys if k not in graph.mentions),
-        MappingProxyType(hops), tuple(ranked[: cfg.max_chunks]), tuple(sorted(hubs)),
-        tuple(paths[:50]),
-    )
+            weight[chunk_id] += 1.0 / (1 + distance)
+            closest[chunk_id] = min(closest.get(chunk_id, (distance, entity)), (distance, entity))
+    ranked = sorted(weight, key=lambda cid: (closest[cid][0], -weight[cid], cid))
+    related = tuple(Related(graph.chunks[cid], closest[cid][1], closest[cid][0], weight[cid])
+                    for cid in ranked[: cfg.max_chunks])
+    return Enrichment(tuple(seeds), tuple(k for k in query_keys if k not in graph.mentions),
+                      MappingProxyType(hops), related, tuple(sorted(hubs)), tuple(paths[:50]))
 
 
 _GRAPHS: dict[tuple[str, str], EntityGraph] = {}

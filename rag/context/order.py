@@ -11,7 +11,9 @@ from rag.context.text import content_words, jaccard, split_sentences
 from rag.registry import Registry
 
 
-def dedupe_sentences(blocks: Sequence[ContextBlock], threshold: float) -> tuple[list[ContextBlock], ContextStep]:
+def dedupe_sentences(
+    blocks: Sequence[ContextBlock], threshold: float
+) -> tuple[list[ContextBlock], ContextStep]:
     """EchoMind `_dedupe_overlapping_sentences`: drop a sentence whose content-word set has Jaccard
     similarity >= `threshold` with a sentence kept earlier; blocks left empty are dropped."""
     kept_sets: list[set[str]] = []

@@ -5,39 +5,46 @@ from __future__ import annotations
 from rag.config import PipelineConfig
 from rag.context.base import BuiltContext, ChunkTable
 from rag.context.builder import build_context
-from rag.generate.base import Message
+from rag.generate.base import Message, Role
 from rag.generate.llm import make_client
 from rag.generate.prompts import choose_template, system_prompt
 from rag.generate.streaming import SINK
 from rag.pipeline import STAGES, PipelineState, StageEnv, StageResult, StageSpec
+from rag.query.understand import Understanding
+from rag.trace import StageStatus
 
 
 def query_class(state: PipelineState) -> str | None:
-    """The query class or intent the understand stage found, if it exposes one."""
-    found = state.artifacts.get("understand")
-    for name in ("query_class", "intent"):
-        value = getattr(found, name, None)
-        if isinstance(value, str):
-            return value
-        if isinstance(getattr(value, "intent", None), str):  # e.g. an IntentResult
-            return str(value.intent)
-    return None
+    """The query class (002: SUMMARY, COMPARISON, …) the understand stage found, if it ran."""
+    found = state.artifact("understand", Understanding)
+    return found.classification.label if found is not None and found.classification else None
 
 
 def conversation_messages(env: StageEnv) -> tuple[Message, ...]:
-    return tuple(Message(t.role, t.content) for t in env.conversation  # type: ignore[arg-type]
-                 if t.role in ("system", "user", "assistant"))
+    roles: dict[str, Role] = {"system": "system", "user": "user", "assistant": "assistant"}
+    return tuple(Message(roles[t.role], t.content) for t in env.conversation if t.role in roles)
+
+
+def chunk_lookup(env: StageEnv) -> tuple[ChunkTable | None, str]:
+    """Parents and siblings come from the collection (when it can list its chunks)."""
+    chunks = getattr(env.collection(), "chunks", None)
+    if not callable(chunks):
+        return None, "the collection cannot list its chunks: no expansion"
+    return ChunkTable(chunks()), ""
 
 
 def run_context(state: PipelineState, env: StageEnv) -> StageResult:
     config = env.config
     settings = config.context
-    # Parents and siblings come from the collection; only expansions need it.
-    lookup = ChunkTable(env.collection().chunks()) if settings.expansion != "none" else None
+    lookup, lookup_note = chunk_lookup(env) if settings.expansion != "none" else (None, "")
     chat, note = make_client(config.generation) if settings.compression == "llm" else (None, "")
     template = choose_template(state.query, config.generation.template, query_class(state))
     built = build_context(
-        state.query, state.candidates, settings, lookup=lookup, chat=chat,
+        state.query,
+        state.candidates,
+        settings,
+        lookup=lookup,
+        chat=chat,
         system_prompt=system_prompt(template, config.generation.suggested_questions),
         history=conversation_messages(env),
     )
@@ -45,12 +52,16 @@ def run_context(state: PipelineState, env: StageEnv) -> StageResult:
     if sink is not None:
         sink.context_ready(built)
     outputs = {
-        "blocks": built.blocks, "rendered": built.render(), "budget": built.budget,
-        "steps": built.steps, "no_rag": built.no_rag, "best_score": built.best_score,
+        "blocks": built.blocks,
+        "rendered": built.render(),
+        "budget": built.budget,
+        "steps": built.steps,
+        "no_rag": built.no_rag,
+        "best_score": built.best_score,
         "history_messages": len(built.history),
     }
-    warnings = built.warnings + ((note,) if note else ())
-    status = "fallback" if built.no_rag else "ok"
+    warnings = built.warnings + tuple(n for n in (note, lookup_note) if n)
+    status: StageStatus = "fallback" if built.no_rag else "ok"
     reason = f"no-RAG fallback: {built.reason}" if built.no_rag else ""
     inputs = {"candidates": len(state.candidates), "template": template}
     return StageResult(state.with_artifact("context", built), outputs, inputs, status, warnings, reason)

@@ -15,13 +15,14 @@ _CITATION = re.compile(r"\[Source \d+(?:\s*,\s*\d+)*\]")
 # A compact English stopword list (NLTK's, minus negations that change a claim's meaning).
 STOPWORDS = frozenset(
     """a about above after again against all am an and any are as at be because been before being
-    below between both but by can could did do does doing down during each few for from further had
-    has have having he her here hers herself him himself his how i if in into is it its itself just
-    me more most my myself of off on once only or other our ours ourselves out over own same she
-    should so some such than that the their theirs them themselves then there these they this those
-    through to too under until up very was we were what when where which while who whom why will
-    with would you your yours yourself yourselves also may might must shall us it's i'm""".split()
-)
+    below between both but by can could did do does doing down during each few for from further
+    had has have having he her here hers herself him himself his how i if in into is it its
+    itself just me more most my myself of off on once only or other our ours ourselves out over
+    own same she should so some such than that the their theirs them themselves then there these
+    they this those through to too under until up very was we were what when where which while
+    who whom why will with would you your yours yourself yourselves also may might must shall us
+    it's i'm""".split()  # noqa: SIM905
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -76,10 +77,10 @@ def content_trigrams(text: str) -> set[tuple[str, str, str]]:
 
 # Spelled-out numbers ("one" is left out: it is mostly a pronoun, "the newer one").
 NUMBER_WORDS = frozenset(
-    """two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen
-    sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety
-    hundred thousand million billion dozen half quarter""".split()
-)
+    """two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen
+    seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred
+    thousand million billion dozen half quarter""".split()  # noqa: SIM905
+)  # fmt: skip
 
 
 def numbers(text: str) -> set[str]:

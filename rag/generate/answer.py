@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from rag.context.base import BuiltContext
-from rag.generate.base import GeneratedAnswer, LLMError, Message
+from rag.generate.base import AnswerMode, Attempt, GeneratedAnswer, LLMError, Message
 from rag.generate.cleanup import cited_numbers, clean_response
 from rag.generate.extractive import extractive_answer
 from rag.generate.llm import LLMClient
@@ -27,13 +27,20 @@ class AnswerPlan:
     feedback: str = ""
 
 
-def plan_answer(query: str, context: BuiltContext, settings: GenerationConfig, *,
-                intent: str | None = None, feedback: str = "") -> AnswerPlan:
+def plan_answer(
+    query: str,
+    context: BuiltContext,
+    settings: GenerationConfig,
+    *,
+    intent: str | None = None,
+    feedback: str = "",
+) -> AnswerPlan:
     """Template per query class (002), messages with the fitted history, generation token cap."""
     template = choose_template(query, settings.template, intent)
-    history = context.history[-settings.history_messages:] if settings.history_messages else ()
-    messages = build_messages(query, context, template, suggest=settings.suggested_questions,
-                              feedback=feedback, history=history)
+    history = context.history[-settings.history_messages :] if settings.history_messages else ()
+    messages = build_messages(
+        query, context, template, suggest=settings.suggested_questions, feedback=feedback, history=history
+    )
     max_tokens = min(settings.max_tokens, max(1, context.budget.allotted.get("generation", 0)))
     return AnswerPlan(query, context, template, messages, max_tokens, feedback)
 
@@ -41,8 +48,9 @@ def plan_answer(query: str, context: BuiltContext, settings: GenerationConfig, *
 class AnswerStream:
     """Iterate for text pieces as they are produced; `result` holds the GeneratedAnswer after."""
 
-    def __init__(self, plan: AnswerPlan, settings: GenerationConfig, client: LLMClient | None,
-                 note: str = "") -> None:
+    def __init__(
+        self, plan: AnswerPlan, settings: GenerationConfig, client: LLMClient | None, note: str = ""
+    ) -> None:
         self.plan = plan
         self.settings = settings
         self.client = client
@@ -53,8 +61,9 @@ class AnswerStream:
         if self.client is None:
             yield from self._offline(self._notes)
             return
-        stream = self.client.stream(self.plan.messages, self.plan.max_tokens) if self.settings.stream \
-            else None
+        stream = (
+            self.client.stream(self.plan.messages, self.plan.max_tokens) if self.settings.stream else None
+        )
         try:
             if stream is not None:
                 yield from stream
@@ -72,42 +81,66 @@ class AnswerStream:
                 self.result = self._answer("", "error", warnings=(warning,), attempts=attempts)
                 return
             yield f"\n\n⚠ {warning}. Extractive answer instead:\n\n"
-            yield from self._offline((*self._notes, warning + "; fell back to the extractive answer"),
-                                     attempts)
+            yield from self._offline(
+                (*self._notes, warning + "; fell back to the extractive answer"), attempts
+            )
             return
-        mode = "no_rag" if self.plan.context.no_rag else "llm"
+        mode: AnswerMode = "no_rag" if self.plan.context.no_rag else "llm"
         self.result = self._answer(
-            cleaned.text, mode, raw=completion.text, provider=completion.provider,
-            model=completion.model, attempts=completion.attempts,
+            cleaned.text,
+            mode,
+            raw=completion.text,
+            provider=completion.provider,
+            model=completion.model,
+            attempts=completion.attempts,
             questions=cleaned.suggested_questions,
-            warnings=self._notes + ((f"preamble removed: {cleaned.preamble_removed!r}",)
-                                    if cleaned.preamble_removed else ()),
+            warnings=self._notes
+            + ((f"preamble removed: {cleaned.preamble_removed!r}",) if cleaned.preamble_removed else ()),
         )
 
-    def _offline(self, warnings: tuple[str, ...], attempts: tuple = ()) -> Iterator[str]:
+    def _offline(self, warnings: tuple[str, ...], attempts: tuple[Attempt, ...] = ()) -> Iterator[str]:
         context = self.plan.context
         if context.no_rag:
             text = f"No document passage was relevant enough to answer this ({context.reason})."
             self.result = self._answer(text, "no_rag", warnings=warnings, attempts=attempts)
         else:
             text, note = extractive_answer(self.plan.query, context, self.settings.extractive_sentences)
-            self.result = self._answer(text, "extractive", attempts=attempts,
-                                       warnings=warnings + ((note,) if note else ()))
+            self.result = self._answer(
+                text, "extractive", attempts=attempts, warnings=warnings + ((note,) if note else ())
+            )
         yield text
 
-    def _answer(self, text: str, mode: str, *, raw: str = "", provider: str = "", model: str = "",
-                attempts: tuple = (), questions: tuple[str, ...] = (),
-                warnings: tuple[str, ...] = ()) -> GeneratedAnswer:
+    def _answer(
+        self,
+        text: str,
+        mode: AnswerMode,
+        *,
+        raw: str = "",
+        provider: str = "",
+        model: str = "",
+        attempts: tuple[Attempt, ...] = (),
+        questions: tuple[str, ...] = (),
+        warnings: tuple[str, ...] = (),
+    ) -> GeneratedAnswer:
         return GeneratedAnswer(
-            text=text, mode=mode, raw_text=raw or text, template=self.plan.template,  # type: ignore[arg-type]
-            provider=provider, model=model, cited=cited_numbers(text), suggested_questions=questions,
-            attempts=tuple(attempts), messages=self.plan.messages, warnings=warnings,
+            text=text,
+            mode=mode,
+            raw_text=raw or text,
+            template=self.plan.template,
+            provider=provider,
+            model=model,
+            cited=cited_numbers(text),
+            suggested_questions=questions,
+            attempts=tuple(attempts),
+            messages=self.plan.messages,
+            warnings=warnings,
             feedback=self.plan.feedback,
         )
 
 
-def generate_answer(plan: AnswerPlan, settings: GenerationConfig, client: LLMClient | None,
-                    note: str = "") -> GeneratedAnswer:
+def generate_answer(
+    plan: AnswerPlan, settings: GenerationConfig, client: LLMClient | None, note: str = ""
+) -> GeneratedAnswer:
     """Run the answerer to the end (no streaming consumer)."""
     stream = AnswerStream(plan, settings, client, note)
     for _ in stream:

@@ -9,8 +9,15 @@ from typing import Literal, Protocol
 Role = Literal["system", "user", "assistant"]
 AnswerMode = Literal["llm", "extractive", "no_rag", "error"]
 FailureKind = Literal[
-    "rate_limit", "server", "timeout", "connection", "invalid_response", "empty", "circuit_open",
-    "client_error", "not_configured",
+    "rate_limit",
+    "server",
+    "timeout",
+    "connection",
+    "invalid_response",
+    "empty",
+    "circuit_open",
+    "client_error",
+    "not_configured",
 ]
 
 

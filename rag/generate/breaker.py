@@ -14,8 +14,7 @@ BreakerState = Literal["closed", "open", "half_open"]
 class CircuitBreaker:
     """One per endpoint (base URL + model), shared by every call in the process."""
 
-    def __init__(self, failures: int, cooldown_s: float,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, failures: int, cooldown_s: float, clock: Callable[[], float] = time.monotonic) -> None:
         self.failures = failures
         self.cooldown_s = cooldown_s
         self._clock = clock

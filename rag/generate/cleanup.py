@@ -14,9 +14,7 @@ _PREAMBLES = (
     r"information|excerpts?)(?: provided)?[,:]?\s*",
 )
 _PREAMBLE = re.compile(r"^\s*(?:" + "|".join(_PREAMBLES) + r")", re.I)
-_SUGGESTED = re.compile(
-    r"^\s*\**\s*suggested[ _]questions?\s*\**\s*:?\**\s*(.*)$", re.I | re.M | re.S
-)
+_SUGGESTED = re.compile(r"^\s*\**\s*suggested[ _]questions?\s*\**\s*:?\**\s*(.*)$", re.I | re.M | re.S)
 _NUMBERS = r"(\d+(?:\s*(?:,|and|&)\s*(?:source\s*)?\d+)*)"
 _VARIANTS = (
     re.compile(r"\[\s*sources?\s*:?\s*" + _NUMBERS + r"\s*\]", re.I),  # [source 1], [Sources 1, 2]
@@ -39,7 +37,7 @@ def strip_preamble(text: str) -> tuple[str, str]:
     removed = ""
     while (match := _PREAMBLE.match(text)) is not None and match.end() > 0:
         removed += match.group(0)
-        text = text[match.end():]
+        text = text[match.end() :]
     if removed and text[:1].islower():
         text = text[0].upper() + text[1:]
     return text.strip(), removed.strip()

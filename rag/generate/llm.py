@@ -9,9 +9,11 @@ import random
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import cast
 
 import httpx2
 import openai
+from openai.types.chat import ChatCompletionMessageParam
 
 from rag.generate.base import Attempt, Completion, FailureKind, LLMError, Message
 from rag.generate.breaker import CircuitBreaker, breaker_for
@@ -62,20 +64,33 @@ def classify(exc: BaseException) -> FailureKind:
 
 
 # What one call can raise that we classify; anything else is a bug and propagates.
-CALL_ERRORS = (openai.OpenAIError, httpx2.HTTPError, json.JSONDecodeError, KeyError,
-               IndexError, AttributeError, TypeError)
+CALL_ERRORS = (
+    openai.OpenAIError,
+    httpx2.HTTPError,
+    json.JSONDecodeError,
+    KeyError,
+    IndexError,
+    AttributeError,
+    TypeError,
+)
 
 
 class LLMClient:
     """Calls go to the primary endpoint, then the fallback; each with retries, behind its breaker."""
 
-    def __init__(self, settings: GenerationConfig, endpoints: Sequence[Endpoint] | None = None,
-                 sleep: Callable[[float], None] = time.sleep, rng: random.Random | None = None) -> None:
+    def __init__(
+        self,
+        settings: GenerationConfig,
+        endpoints: Sequence[Endpoint] | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+        rng: random.Random | None = None,
+    ) -> None:
         self.settings = settings
         self.endpoints = tuple(endpoints) if endpoints is not None else endpoints_from(settings)
         if not self.endpoints:
-            raise LLMError("not_configured",
-                           f"no LLM endpoint: set {settings.base_url_env} (generation.base_url_env)")
+            raise LLMError(
+                "not_configured", f"no LLM endpoint: set {settings.base_url_env} (generation.base_url_env)"
+            )
         self._sleep = sleep
         self._rng = rng or random.Random()
         self._sdk: dict[str, openai.OpenAI] = {}
@@ -94,8 +109,7 @@ class LLMClient:
 
     def breaker(self, endpoint: Endpoint) -> CircuitBreaker:
         s = self.settings
-        return breaker_for(f"{endpoint.base_url}|{endpoint.model}", s.breaker_failures,
-                           s.breaker_cooldown_s)
+        return breaker_for(f"{endpoint.base_url}|{endpoint.model}", s.breaker_failures, s.breaker_cooldown_s)
 
     def describe(self) -> list[dict[str, str]]:
         """Endpoints and breaker states for a trace (no keys)."""
@@ -115,8 +129,10 @@ class LLMClient:
         if endpoint.name not in self._sdk:
             # max_retries=0: we retry ourselves so that every attempt lands in the trace
             self._sdk[endpoint.name] = openai.OpenAI(
-                base_url=endpoint.base_url, api_key=endpoint.api_key,
-                timeout=self.settings.timeout_s, max_retries=0,
+                base_url=endpoint.base_url,
+                api_key=endpoint.api_key,
+                timeout=self.settings.timeout_s,
+                max_retries=0,
             )
         return self._sdk[endpoint.name]
 
@@ -140,8 +156,9 @@ class LLMStream:
     """Iterate for tokens. Retries and provider fallback happen before the first token; a failure
     after tokens have been yielded raises LLMError (a partial answer is never silently completed)."""
 
-    def __init__(self, client: LLMClient, messages: Sequence[Message], max_tokens: int | None,
-                 streaming: bool) -> None:
+    def __init__(
+        self, client: LLMClient, messages: Sequence[Message], max_tokens: int | None, streaming: bool
+    ) -> None:
         self._client = client
         self._messages = [m.as_dict() for m in messages]
         self._max_tokens = max_tokens or client.settings.max_tokens
@@ -162,8 +179,9 @@ class LLMStream:
             for number in range(1, self._client.settings.retries + 2):
                 if not breaker.allow():
                     last = ("circuit_open", f"{endpoint.name}: circuit open, call not sent")
-                    self.attempts.append(Attempt(endpoint.name, endpoint.model, number,
-                                                 "circuit_open", 0.0, last[1]))
+                    self.attempts.append(
+                        Attempt(endpoint.name, endpoint.model, number, "circuit_open", 0.0, last[1])
+                    )
                     break
                 started = time.perf_counter()
                 yielded = False
@@ -180,12 +198,14 @@ class LLMStream:
                     breaker.record_failure()
                     retry = kind in RETRYABLE and number <= self._client.settings.retries
                     delay = self._client.backoff(number, _retry_after(exc)) if retry and not yielded else 0.0
-                    self.attempts.append(Attempt(endpoint.name, endpoint.model, number, kind,
-                                                 _ms(started), detail, delay))
+                    self.attempts.append(
+                        Attempt(endpoint.name, endpoint.model, number, kind, _ms(started), detail, delay)
+                    )
                     last = (kind, detail)
                     if yielded:  # tokens already went out: do not splice another answer in
-                        raise LLMError(kind, f"stream broke after {len(self.text)} chars: {detail}",
-                                       tuple(self.attempts)) from None
+                        raise LLMError(
+                            kind, f"stream broke after {len(self.text)} chars: {detail}", tuple(self.attempts)
+                        ) from None
                     if not retry:
                         break
                     self._client._sleep(delay)
@@ -199,14 +219,19 @@ class LLMStream:
     def _call(self, endpoint: Endpoint) -> Iterator[str]:
         sdk = self._client.sdk(endpoint)
         s = self._client.settings
-        request = dict(model=endpoint.model, messages=self._messages, temperature=s.temperature,
-                       max_tokens=self._max_tokens)
+        messages = cast("list[ChatCompletionMessageParam]", self._messages)  # role/content dicts
+        model, temperature, max_tokens = endpoint.model, s.temperature, self._max_tokens
         if not self._streaming:
-            response = sdk.chat.completions.create(**request)
+            response = sdk.chat.completions.create(
+                model=model, messages=messages, temperature=temperature, max_tokens=max_tokens
+            )
             if text := response.choices[0].message.content:
                 yield text
             return
-        for chunk in sdk.chat.completions.create(**request, stream=True):
+        stream = sdk.chat.completions.create(
+            model=model, messages=messages, temperature=temperature, max_tokens=max_tokens, stream=True
+        )
+        for chunk in stream:
             if chunk.choices and chunk.choices[0].delta.content:
                 yield chunk.choices[0].delta.content
 
@@ -219,15 +244,19 @@ def _ms(started: float) -> float:
     return (time.perf_counter() - started) * 1000
 
 
-def make_client(settings: GenerationConfig, env: Mapping[str, str] | None = None
-                ) -> tuple[LLMClient | None, str]:
+def make_client(
+    settings: GenerationConfig, env: Mapping[str, str] | None = None
+) -> tuple[LLMClient | None, str]:
     """(client, note): no client in extractive mode or without an endpoint; the note says why
     when the config asked for an LLM."""
     if settings.mode == "extractive":
         return None, ""
     endpoints = endpoints_from(settings, env)
     if not endpoints:
-        note = f"mode 'llm' but {settings.base_url_env} is not set: extractive answer" \
-            if settings.mode == "llm" else ""
+        note = (
+            f"mode 'llm' but {settings.base_url_env} is not set: extractive answer"
+            if settings.mode == "llm"
+            else ""
+        )
         return None, note
     return LLMClient(settings, endpoints), ""

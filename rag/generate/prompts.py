@@ -60,8 +60,15 @@ def system_prompt(template: str, suggest: bool = True) -> str:
     return f"{SYSTEM}\n{TEMPLATES[template]}" + (SUGGEST if suggest else "")
 
 
-def build_messages(query: str, context: BuiltContext, template: str, *, suggest: bool = True,
-                   feedback: str = "", history: Sequence[Message] = ()) -> tuple[Message, ...]:
+def build_messages(
+    query: str,
+    context: BuiltContext,
+    template: str,
+    *,
+    suggest: bool = True,
+    feedback: str = "",
+    history: Sequence[Message] = (),
+) -> tuple[Message, ...]:
     """System prompt, the conversation so far, then sources + question (+ retry feedback)."""
     if context.no_rag:
         return (Message("system", NO_RAG_SYSTEM), *history, Message("user", query))

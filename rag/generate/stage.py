@@ -14,17 +14,21 @@ from rag.generate.base import GeneratedAnswer
 from rag.generate.llm import make_client
 from rag.generate.streaming import SINK
 from rag.pipeline import STAGES, PipelineState, StageEnv, StageResult, StageSpec
+from rag.trace import StageStatus
 
 
-def answer_plan(state: PipelineState, env: StageEnv, feedback: str = "") -> tuple[AnswerPlan, tuple[str, ...]]:
+def answer_plan(
+    state: PipelineState, env: StageEnv, feedback: str = ""
+) -> tuple[AnswerPlan, tuple[str, ...]]:
     """The plan for this state's context; a default context when the context stage did not run."""
     context = built_context(state)
     warnings: tuple[str, ...] = ()
     if context is None:
         context = build_context(state.query, state.candidates, ContextConfig())
         warnings = ("context stage did not run: default context (top 5 chunks as retrieved)",)
-    plan = plan_answer(state.query, context, env.config.generation, intent=query_class(state),
-                       feedback=feedback)
+    plan = plan_answer(
+        state.query, context, env.config.generation, intent=query_class(state), feedback=feedback
+    )
     return plan, warnings
 
 
@@ -42,19 +46,27 @@ def run_generate(state: PipelineState, env: StageEnv) -> StageResult:
     if plan.context is not built_context(state):  # the default context is this stage's doing
         state = state.with_artifact("context", plan.context)
     failed_over = client is not None and answer.mode in ("extractive", "error")
-    status = "failed" if answer.mode == "error" else "fallback" if failed_over or note else "ok"
+    status: StageStatus = "failed" if answer.mode == "error" else "fallback" if failed_over or note else "ok"
     outputs = {
-        "answer": answer.text, "mode": answer.mode, "label": answer.label,
-        "template": answer.template, "cited": answer.cited,
-        "suggested_questions": answer.suggested_questions, "attempts": answer.attempts,
-        "messages": answer.messages, "max_tokens": plan.max_tokens,
+        "answer": answer.text,
+        "mode": answer.mode,
+        "label": answer.label,
+        "template": answer.template,
+        "cited": answer.cited,
+        "suggested_questions": answer.suggested_questions,
+        "attempts": answer.attempts,
+        "messages": answer.messages,
+        "max_tokens": plan.max_tokens,
         "endpoints": client.describe() if client else [],
     }
     reason = answer.warnings[-1] if status != "ok" and answer.warnings else ""
     return StageResult(
-        replace(state, answer=answer.text).with_artifact("generate", answer), outputs,
-        {"template": plan.template, "blocks": len(plan.context.blocks)}, status,
-        warnings + answer.warnings, reason,
+        replace(state, answer=answer.text).with_artifact("generate", answer),
+        outputs,
+        {"template": plan.template, "blocks": len(plan.context.blocks)},
+        status,
+        warnings + answer.warnings,
+        reason,
     )
 
 

@@ -49,7 +49,7 @@ class StreamingRun:
         SINK.set(self)
         try:
             self._trace = self._run()
-        except Exception as exc:  # handed to the caller by trace(): nothing is swallowed
+        except Exception as exc:  # noqa: BLE001 - re-raised by trace(): nothing is swallowed
             self._error = exc
         finally:
             self._events.put(("done", None))

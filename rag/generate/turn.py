@@ -26,8 +26,15 @@ class TurnOutcome:
 def _sources(trace: Trace) -> list[dict[str, Any]]:
     record = trace.stage("context")
     blocks = record.outputs.get("blocks", ()) if record is not None else ()
-    return [{"n": getattr(b, "n", None), "chunk_id": getattr(b, "chunk_id", None),
-             "doc_id": getattr(b, "doc_id", None), "title": getattr(b, "title", "")} for b in blocks]
+    return [
+        {
+            "n": getattr(b, "n", None),
+            "chunk_id": getattr(b, "chunk_id", None),
+            "doc_id": getattr(b, "doc_id", None),
+            "title": getattr(b, "title", ""),
+        }
+        for b in blocks
+    ]
 
 
 def turn_outcome(trace: Trace) -> TurnOutcome:
@@ -36,14 +43,18 @@ def turn_outcome(trace: Trace) -> TurnOutcome:
     ground = trace.stage("ground")
     statuses = {r.stage: r.status for r in trace.records}
     if trace.answer:
-        meta: dict[str, Any] = {"stages": statuses, "warnings": trace.warnings,
-                                "sources": _sources(trace)}
+        meta: dict[str, Any] = {"stages": statuses, "warnings": trace.warnings, "sources": _sources(trace)}
         if generate is not None and generate.status != "skipped":
-            meta |= {"mode": generate.outputs.get("mode"), "label": generate.outputs.get("label"),
-                     "suggested_questions": list(generate.outputs.get("suggested_questions", ()))}
+            meta |= {
+                "mode": generate.outputs.get("mode"),
+                "label": generate.outputs.get("label"),
+                "suggested_questions": list(generate.outputs.get("suggested_questions", ())),
+            }
         if ground is not None and ground.status == "ok":
-            meta |= {"grounded_share": ground.outputs.get("grounded_share"),
-                     "confidence": ground.outputs.get("confidence")}
+            meta |= {
+                "grounded_share": ground.outputs.get("grounded_share"),
+                "confidence": ground.outputs.get("confidence"),
+            }
         return TurnOutcome("assistant", trace.answer, MappingProxyType(meta))
     failed = next((r for r in trace.records if r.status == "failed"), None)
     if failed is not None:
@@ -55,24 +66,33 @@ def turn_outcome(trace: Trace) -> TurnOutcome:
     return TurnOutcome("error", why, MappingProxyType({"stages": statuses, "warnings": trace.warnings}))
 
 
-def start_turn(store: MemoryStore, conversation_id: str, question: str, config: PipelineConfig,
-               collection: SearchableCollection | None = None) -> StreamingRun:
+def start_turn(
+    store: MemoryStore,
+    conversation_id: str,
+    question: str,
+    config: PipelineConfig,
+    collection: SearchableCollection | None = None,
+) -> StreamingRun:
     """Record the question, then run it in the background with the conversation's history."""
     from rag.pipeline import run_query  # late: the pipeline imports every stage module
 
     history = store.history(conversation_id, config.generation.history_messages)
     store.add(conversation_id, "user", question)
-    return StreamingRun(lambda: run_query(question, config, collection, conversation=history))
+    # Messages are frozen; pipeline.ConversationTurn declares writable attributes (mypy only)
+    return StreamingRun(
+        lambda: run_query(question, config, collection, conversation=history)  # type: ignore[arg-type]
+    )
 
 
-def finish_turn(store: MemoryStore, conversation_id: str, question: str, run: StreamingRun
-                ) -> tuple[Trace | None, TurnOutcome]:
+def finish_turn(
+    store: MemoryStore, conversation_id: str, question: str, run: StreamingRun
+) -> tuple[Trace | None, TurnOutcome]:
     """Wait for the run, record its outcome (an error record if the run itself raised) and
     update the running summary."""
+    trace: Trace | None = None
     try:
-        trace: Trace | None = run.trace()
-    except Exception as exc:  # recorded in the conversation as an error turn, and returned
-        trace = None
+        trace = run.trace()
+    except Exception as exc:  # noqa: BLE001 - recorded in the conversation as an error turn
         outcome = TurnOutcome("error", f"the run failed: {type(exc).__name__}: {exc}")
     else:
         outcome = turn_outcome(trace)

@@ -7,6 +7,7 @@ from typing import Literal
 
 Verdict = Literal["supported", "unsupported", "ambiguous", "not_checked"]
 Method = Literal["lexical", "embedding", "llm", "none"]
+ConfidenceLevel = Literal["high", "medium", "low"]
 
 
 @dataclass(frozen=True)
@@ -60,7 +61,7 @@ class GroundingReport:
     relevance: float  # query coverage of the best block, in [0, 1]
     sufficiency: Sufficiency
     confidence: float  # 002: relevance × grounding
-    confidence_level: Literal["high", "medium", "low"]
+    confidence_level: ConfidenceLevel
     citation_problems: tuple[str, ...] = ()
     checks: tuple[str, ...] = ()  # which checks ran ("lexical", "embedding", "llm")
     warnings: tuple[str, ...] = ()

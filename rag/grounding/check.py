@@ -13,7 +13,7 @@ from rag.context.text import Sentence, content_words, numbers, split_sentences
 from rag.generate.base import ChatModel
 from rag.generate.cleanup import cited_numbers
 from rag.generate.prompts import INSUFFICIENT
-from rag.grounding.base import GroundingReport, SentenceCheck, Sufficiency
+from rag.grounding.base import ConfidenceLevel, GroundingReport, SentenceCheck, Sufficiency, Verdict
 from rag.grounding.lexical import best_span, overlap
 from rag.grounding.model_checks import SentenceEmbedder, embedding_scores, llm_scores
 from rag.grounding.settings import GroundingConfig
@@ -31,7 +31,7 @@ def answer_sentences(text: str) -> list[Sentence]:
             last = merged[-1]
             cut = sentence.start + len(lead.group(0).rstrip())
             merged[-1] = Sentence(text[last.start : cut], last.start, cut)
-            rest = sentence.text[lead.end():]
+            rest = sentence.text[lead.end() :]
             if rest:
                 start = sentence.start + lead.end()
                 merged.append(Sentence(rest, start, start + len(rest)))
@@ -44,12 +44,14 @@ def _needs_check(text: str) -> bool:
     return bool(content_words(text)) and INSUFFICIENT.rstrip(".") not in text
 
 
-def _first_pass(index: int, sentence: Sentence, context: BuiltContext,
-                settings: GroundingConfig, context_text: str) -> SentenceCheck:
+def _first_pass(
+    index: int, sentence: Sentence, context: BuiltContext, settings: GroundingConfig, context_text: str
+) -> SentenceCheck:
     cited = cited_numbers(sentence.text)
     if not _needs_check(sentence.text):
-        return SentenceCheck(index, sentence.text, sentence.start, sentence.end, cited, 1.0, 1.0,
-                             "not_checked", "none")
+        return SentenceCheck(
+            index, sentence.text, sentence.start, sentence.end, cited, 1.0, 1.0, "not_checked", "none"
+        )
     w, t = settings.word_weight, settings.trigram_weight
     lexical = overlap(sentence.text, context_text).score(w, t)
     span = best_span(sentence.text, context.blocks, w, t)
@@ -60,16 +62,29 @@ def _first_pass(index: int, sentence: Sentence, context: BuiltContext,
     if novel:
         where = f"[Source {span.n}]" if block is not None and span is not None else "the context"
         note = f"states {', '.join(novel)}, which {where} does not mention"
-        return SentenceCheck(index, sentence.text, sentence.start, sentence.end, cited, lexical, 0.0,
-                             "unsupported", "lexical", span, note=note)
+        return SentenceCheck(
+            index,
+            sentence.text,
+            sentence.start,
+            sentence.end,
+            cited,
+            lexical,
+            0.0,
+            "unsupported",
+            "lexical",
+            span,
+            note=note,
+        )
+    verdict: Verdict
     if lexical >= settings.grounded_at:
         verdict = "supported"
     elif lexical < settings.ungrounded_below:
         verdict = "unsupported"
     else:
         verdict = "ambiguous"
-    return SentenceCheck(index, sentence.text, sentence.start, sentence.end, cited, lexical,
-                         lexical, verdict, "lexical", span)
+    return SentenceCheck(
+        index, sentence.text, sentence.start, sentence.end, cited, lexical, lexical, verdict, "lexical", span
+    )
 
 
 def _citation(check: SentenceCheck, context: BuiltContext, settings: GroundingConfig) -> SentenceCheck:
@@ -111,14 +126,21 @@ def relevance(query: str, context: BuiltContext) -> float:
     return max(len(query_words & set(content_words(b.text))) / len(query_words) for b in context.blocks)
 
 
-def check_answer(query: str, answer: str, context: BuiltContext, settings: GroundingConfig, *,
-                 embedder: SentenceEmbedder | None = None, chat: ChatModel | None = None
-                 ) -> GroundingReport:
+def check_answer(
+    query: str,
+    answer: str,
+    context: BuiltContext,
+    settings: GroundingConfig,
+    *,
+    embedder: SentenceEmbedder | None = None,
+    chat: ChatModel | None = None,
+) -> GroundingReport:
     """The grounding report for `answer`. Ambiguous sentences go to the LLM when `chat` is given
     (model_check auto/llm), else to the embedding check (auto/embedding) when `embedder` is given."""
     context_text = "\n".join(b.text for b in context.blocks)
-    checks = [_first_pass(i, s, context, settings, context_text)
-              for i, s in enumerate(answer_sentences(answer))]
+    checks = [
+        _first_pass(i, s, context, settings, context_text) for i, s in enumerate(answer_sentences(answer))
+    ]
     ran = ["lexical"]
     warnings: list[str] = []
     ambiguous = [c for c in checks if c.verdict == "ambiguous"]
@@ -128,17 +150,27 @@ def check_answer(query: str, answer: str, context: BuiltContext, settings: Groun
         scores, warning = llm_scores([c.text for c in ambiguous], context.render(), chat)  # type: ignore[arg-type]
         warnings += [warning] if warning else []
         ran.append("llm")
-        decided = {c.index: replace(c, llm=s, score=s, method="llm",
-                                    verdict="supported" if s >= 0.5 else "unsupported")
-                   for c, s in zip(ambiguous, scores, strict=True) if s is not None}
+        decided = {
+            c.index: replace(
+                c, llm=s, score=s, method="llm", verdict="supported" if s >= 0.5 else "unsupported"
+            )
+            for c, s in zip(ambiguous, scores, strict=True)
+            if s is not None
+        }
         checks = [decided.get(c.index, c) for c in checks]
     elif ambiguous and use_embedding:
         scores_e = embedding_scores([c.text for c in ambiguous], context.blocks, embedder)  # type: ignore[arg-type]
         ran.append("embedding")
-        decided = {c.index: replace(c, embedding=s, score=s, method="embedding",
-                                    verdict="supported" if s >= settings.embedding_threshold
-                                    else "unsupported")
-                   for c, s in zip(ambiguous, scores_e, strict=True)}
+        decided = {
+            c.index: replace(
+                c,
+                embedding=s,
+                score=s,
+                method="embedding",
+                verdict="supported" if s >= settings.embedding_threshold else "unsupported",
+            )
+            for c, s in zip(ambiguous, scores_e, strict=True)
+        }
         checks = [decided.get(c.index, c) for c in checks]
     elif ambiguous and settings.model_check != "none":
         warnings.append(f"{len(ambiguous)} sentence(s) left ambiguous: no model check available")
@@ -146,18 +178,30 @@ def check_answer(query: str, answer: str, context: BuiltContext, settings: Groun
     return _report(query, context, settings, checks, ran, warnings)
 
 
-def _report(query: str, context: BuiltContext, settings: GroundingConfig,
-            checks: list[SentenceCheck], ran: list[str], warnings: list[str]) -> GroundingReport:
+def _report(
+    query: str,
+    context: BuiltContext,
+    settings: GroundingConfig,
+    checks: list[SentenceCheck],
+    ran: list[str],
+    warnings: list[str],
+) -> GroundingReport:
     judged = [c for c in checks if c.verdict != "not_checked"]
     supported = sum(c.verdict == "supported" for c in judged)
     share = supported / len(judged) if judged else 1.0
     rel = relevance(query, context)
     confidence = rel * share
-    level = "high" if confidence >= 0.7 else "medium" if confidence >= 0.4 else "low"
+    level: ConfidenceLevel = "high" if confidence >= 0.7 else "medium" if confidence >= 0.4 else "low"
     problems = tuple(f"sentence {c.index + 1}: {c.citation_problem}" for c in checks if c.citation_problem)
     return GroundingReport(
-        sentences=tuple(checks), grounded_share=share, is_grounded=share >= settings.answer_grounded_at,
-        relevance=rel, sufficiency=sufficiency(query, context), confidence=confidence,
-        confidence_level=level, citation_problems=problems, checks=tuple(ran),
+        sentences=tuple(checks),
+        grounded_share=share,
+        is_grounded=share >= settings.answer_grounded_at,
+        relevance=rel,
+        sufficiency=sufficiency(query, context),
+        confidence=confidence,
+        confidence_level=level,
+        citation_problems=problems,
+        checks=tuple(ran),
         warnings=tuple(warnings),
     )

@@ -11,8 +11,8 @@ from pathlib import Path
 import numpy as np
 
 from rag.context.base import BuiltContext
-from rag.context.text import split_sentences
 from rag.context.builder import context_from_passages
+from rag.context.text import split_sentences
 from rag.grounding.check import check_answer
 from rag.grounding.lexical import overlap
 from rag.grounding.model_checks import SentenceEmbedder, embedding_scores
@@ -34,8 +34,10 @@ class LabeledSentence:
 
 def load_labels(path: Path = LABELS_PATH) -> list[LabeledSentence]:
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-    return [LabeledSentence(r["id"], r["question"], tuple(r["context"]), r["sentence"], r["label"],
-                            r["kind"]) for r in rows]
+    return [
+        LabeledSentence(r["id"], r["question"], tuple(r["context"]), r["sentence"], r["label"], r["kind"])
+        for r in rows
+    ]
 
 
 @dataclass(frozen=True)
@@ -70,8 +72,10 @@ def score(check: str, items: Sequence[LabeledSentence], flagged: Sequence[bool])
         kinds.setdefault(item.kind, []).append(flag)
     return CheckScore(
         check,
-        tp=sum(u and f for u, f in pairs), fp=sum(not u and f for u, f in pairs),
-        fn=sum(u and not f for u, f in pairs), tn=sum(not u and not f for u, f in pairs),
+        tp=sum(u and f for u, f in pairs),
+        fp=sum(not u and f for u, f in pairs),
+        fn=sum(u and not f for u, f in pairs),
+        tn=sum(not u and not f for u, f in pairs),
         flag_rate_by_kind={k: sum(v) / len(v) for k, v in sorted(kinds.items())},
     )
 
@@ -93,17 +97,24 @@ class _Memo:
         return np.stack([self._vectors[t] for t in texts])
 
 
-def evaluate_checks(items: Sequence[LabeledSentence], embedder: SentenceEmbedder | None = None,
-                    settings: GroundingConfig | None = None) -> list[CheckScore]:
+def evaluate_checks(
+    items: Sequence[LabeledSentence],
+    embedder: SentenceEmbedder | None = None,
+    settings: GroundingConfig | None = None,
+) -> list[CheckScore]:
     """Scores for: the lexical layer alone (lenient: only < 0.3 flagged; strict: everything under
     0.8 flagged), embedding similarity alone, and the offline pipeline (lexical, ambiguous band
     settled by embeddings) — the last two only when an embedder is given."""
     settings = settings or GroundingConfig()
     contexts: list[BuiltContext] = [context_from_passages(i.question, i.context) for i in items]
-    lexical = [overlap(i.sentence, "\n".join(i.context)).score(settings.word_weight, settings.trigram_weight)
-               for i in items]
-    first = [check_answer(i.question, i.sentence, c, settings).sentences[0].verdict
-             for i, c in zip(items, contexts, strict=True)]
+    lexical = [
+        overlap(i.sentence, "\n".join(i.context)).score(settings.word_weight, settings.trigram_weight)
+        for i in items
+    ]
+    first = [
+        check_answer(i.question, i.sentence, c, settings).sentences[0].verdict
+        for i, c in zip(items, contexts, strict=True)
+    ]
     scores = [
         score("lexical (< 0.3 flagged)", items, [s < settings.ungrounded_below for s in lexical]),
         score("lexical + number check (ambiguous passed)", items, [v == "unsupported" for v in first]),
@@ -112,12 +123,25 @@ def evaluate_checks(items: Sequence[LabeledSentence], embedder: SentenceEmbedder
     if embedder is None:
         return scores
     embedder = _Memo(embedder)
-    embedder.prime([i.sentence for i in items] + [s.text for c in contexts for b in c.blocks
-                                                  for s in split_sentences(b.text)])
-    cosines = [embedding_scores([i.sentence], c.blocks, embedder)[0] for i, c in zip(items, contexts, strict=True)]
-    scores.append(score(f"embedding (cos < {settings.embedding_threshold})", items,
-                        [c < settings.embedding_threshold for c in cosines]))
-    verdicts = [check_answer(i.question, i.sentence, c, settings, embedder=embedder).sentences[0].verdict
-                for i, c in zip(items, contexts, strict=True)]
-    scores.append(score("lexical + embedding (offline default)", items, [v == "unsupported" for v in verdicts]))
+    embedder.prime(
+        [i.sentence for i in items]
+        + [s.text for c in contexts for b in c.blocks for s in split_sentences(b.text)]
+    )
+    cosines = [
+        embedding_scores([i.sentence], c.blocks, embedder)[0] for i, c in zip(items, contexts, strict=True)
+    ]
+    scores.append(
+        score(
+            f"embedding (cos < {settings.embedding_threshold})",
+            items,
+            [c < settings.embedding_threshold for c in cosines],
+        )
+    )
+    verdicts = [
+        check_answer(i.question, i.sentence, c, settings, embedder=embedder).sentences[0].verdict
+        for i, c in zip(items, contexts, strict=True)
+    ]
+    scores.append(
+        score("lexical + embedding (offline default)", items, [v == "unsupported" for v in verdicts])
+    )
     return scores

@@ -11,7 +11,6 @@ from rag.context.base import ContextBlock
 from rag.context.text import content_trigrams, content_words, split_sentences, words
 from rag.grounding.base import Span
 
-
 EXTRA_SENTENCE_COST = 0.1  # score a second sentence must add to widen the supporting span
 
 
@@ -43,8 +42,13 @@ def overlap(sentence: str, text: str) -> Overlap:
     return Overlap(word, trigram)
 
 
-def best_span(sentence: str, blocks: Sequence[ContextBlock], word_weight: float = 0.6,
-              trigram_weight: float = 0.4, window: int = 2) -> Span | None:
+def best_span(
+    sentence: str,
+    blocks: Sequence[ContextBlock],
+    word_weight: float = 0.6,
+    trigram_weight: float = 0.4,
+    window: int = 2,
+) -> Span | None:
     """The shortest run of up to `window` consecutive block sentences that best supports
     `sentence`; None when no passage shares a content word with it."""
     best: Span | None = None
@@ -58,5 +62,8 @@ def best_span(sentence: str, blocks: Sequence[ContextBlock], word_weight: float 
                 # a longer window must earn its extra sentences, else the superset always wins
                 key = (round(score - EXTRA_SENTENCE_COST * (j - i), 9), start - end)
                 if score > 0 and (best is None or key > best_key):
-                    best, best_key = Span(block.n, block.chunk_id, start, end, block.text[start:end], score), key
+                    best, best_key = (
+                        Span(block.n, block.chunk_id, start, end, block.text[start:end], score),
+                        key,
+                    )
     return best

@@ -28,8 +28,9 @@ def default_embedder() -> SentenceEmbedder:
     return get_embedder(EmbeddingConfig())
 
 
-def embedding_scores(claims: Sequence[str], blocks: Sequence[ContextBlock],
-                     embedder: SentenceEmbedder) -> list[float]:
+def embedding_scores(
+    claims: Sequence[str], blocks: Sequence[ContextBlock], embedder: SentenceEmbedder
+) -> list[float]:
     """For each claim, the highest cosine with any single context sentence (Reimers & Gurevych
     2019 sentence embeddings; vectors are L2-normalized, so the dot product is the cosine)."""
     passages = [s.text for b in blocks for s in split_sentences(b.text)]
@@ -37,7 +38,7 @@ def embedding_scores(claims: Sequence[str], blocks: Sequence[ContextBlock],
         return [0.0] * len(claims)
     vectors = embedder.embed_documents([*claims, *passages])
     vectors = vectors / np.clip(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12, None)
-    sims = vectors[: len(claims)] @ vectors[len(claims):].T
+    sims = vectors[: len(claims)] @ vectors[len(claims) :].T
     return [float(v) for v in sims.max(axis=1)]
 
 
@@ -66,8 +67,7 @@ def parse_verdicts(reply: str, count: int) -> dict[int, float]:
     return found
 
 
-def llm_scores(claims: Sequence[str], context_text: str, chat: ChatModel
-               ) -> tuple[list[float | None], str]:
+def llm_scores(claims: Sequence[str], context_text: str, chat: ChatModel) -> tuple[list[float | None], str]:
     """One batched verification call; (score per claim or None when unparsed, warning)."""
     if not claims:
         return [], ""

@@ -30,9 +30,12 @@ class GroundedAnswer:
         return len(self.iterations) - 1
 
 
-def ground_with_retry(first: GeneratedAnswer, check: Callable[[str], GroundingReport],
-                      regenerate: Callable[[str], GeneratedAnswer] | None,
-                      max_retries: int) -> GroundedAnswer:
+def ground_with_retry(
+    first: GeneratedAnswer,
+    check: Callable[[str], GroundingReport],
+    regenerate: Callable[[str], GeneratedAnswer] | None,
+    max_retries: int,
+) -> GroundedAnswer:
     """Check `first`; while ungrounded, an LLM answer and retries remain, regenerate with the
     report's feedback. Extractive answers copy their sources, so they are never retried."""
     iterations = [Iteration(1, first, check(first.text))]

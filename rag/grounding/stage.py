@@ -54,17 +54,31 @@ def run_ground(state: PipelineState, env: StageEnv) -> StageResult:
     warnings = list(report.warnings)
     if not report.is_grounded:
         unsupported = len(report.unsupported)
-        warnings.append(f"answer not grounded: {unsupported} of {len(report.sentences)} sentence(s) "
-                        f"unsupported (grounded share {report.grounded_share:.2f})")
+        warnings.append(
+            f"answer not grounded: {unsupported} of {len(report.sentences)} sentence(s) "
+            f"unsupported (grounded share {report.grounded_share:.2f})"
+        )
     outputs = {
-        "sentences": report.sentences, "grounded_share": report.grounded_share,
-        "is_grounded": report.is_grounded, "confidence": report.confidence,
-        "confidence_level": report.confidence_level, "relevance": report.relevance,
-        "sufficiency": report.sufficiency, "citation_problems": report.citation_problems,
-        "checks": report.checks, "answer": result.answer.text, "retries": result.retried,
-        "iterations": [{"number": it.number, "grounded_share": it.report.grounded_share,
-                        "mode": it.answer.mode, "feedback": it.answer.feedback}
-                       for it in result.iterations],
+        "sentences": report.sentences,
+        "grounded_share": report.grounded_share,
+        "is_grounded": report.is_grounded,
+        "confidence": report.confidence,
+        "confidence_level": report.confidence_level,
+        "relevance": report.relevance,
+        "sufficiency": report.sufficiency,
+        "citation_problems": report.citation_problems,
+        "checks": report.checks,
+        "answer": result.answer.text,
+        "retries": result.retried,
+        "iterations": [
+            {
+                "number": it.number,
+                "grounded_share": it.report.grounded_share,
+                "mode": it.answer.mode,
+                "feedback": it.answer.feedback,
+            }
+            for it in result.iterations
+        ],
     }
     new_state = replace(state, answer=result.answer.text).with_artifact("ground", result)
     return StageResult(new_state, outputs, {"sentences": len(report.sentences)}, "ok", tuple(warnings))

@@ -149,12 +149,10 @@ class Collection:
         chunker = get_chunker(config.chunking.strategy, config.chunking.params)
         pairs = [(doc, chunk) for doc in todo for chunk in chunker.chunk(doc)]
         texts = [chunk.text for _, chunk in pairs]
-        if embedder is None:
-            embedder = get_embedder(config.embedding)
-            embedder.show_progress = progress
-        vectors = embedder.embed_documents(texts)
         tokens = self.tokenizer.many(texts)
-        self._write_points(pairs, vectors, tokens, access, progress)
+        if pairs:  # nothing new: no model is loaded at all
+            vectors = self._embed(texts, config, embedder, progress)
+            self._write_points(pairs, vectors, tokens, access, progress)
 
         new_ids = {c.chunk_id for _, c in pairs}
         old_ids = [
@@ -181,6 +179,16 @@ class Collection:
             seconds=time.perf_counter() - started,
         )
 
+    @staticmethod
+    def _embed(
+        texts: list[str], config: PipelineConfig, embedder: Embedder | None, progress: bool
+    ) -> np.ndarray:
+        if embedder is None:
+            text_embedder = get_embedder(config.embedding)
+            text_embedder.show_progress = progress
+            embedder = text_embedder
+        return embedder.embed_documents(texts)
+
     def _fix_settings(self, config: PipelineConfig) -> None:
         """The first ingest fixes the collection's index settings (and so its tokenizer/backend)."""
         settings = index_settings(config)
@@ -197,8 +205,6 @@ class Collection:
         access: Access,
         progress: bool,
     ) -> None:
-        if not pairs:
-            return
         if not self.store.exists():
             self.store.create(int(vectors.shape[1]))
         avgdl = self.manifest.sparse_avgdl or float(np.mean([len(t) for t in tokens]) or 1.0)

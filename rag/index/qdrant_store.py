@@ -73,7 +73,11 @@ class QdrantStore:
 
     def __init__(self, collection: str) -> None:
         self.collection = collection
-        self.client = get_client()
+
+    @property
+    def client(self) -> QdrantClient:
+        """Looked up on every call, so a store never holds a client the process has replaced."""
+        return get_client()
 
     def exists(self) -> bool:
         return self.client.collection_exists(self.collection)

@@ -120,6 +120,8 @@ def plan_route(
     if cfg.summarize_path and route.complexity == "summarize" and config.context.enabled:
         overrides["context.expansion"] = "summarize"
         reasons.append("summarize request: context reads the top document in order")
+    if not reasons:
+        reasons.append(f"{route.complexity} {route.query_type} query: nothing to change")
     return AdaptivePlan(strategy, queries, dropped, levels, MappingProxyType(overrides),
                         tuple(reasons))
 

@@ -78,9 +78,9 @@ def rewrite_offline(query: str, history: Sequence[Message]) -> tuple[str, str]:
     if not topic:
         return query, ""
     ellipsis = _ELLIPSIS.match(query)
+    slot = (ellipsis.group("slot") or ellipsis.group("slot2")) if ellipsis else ""
     previous = next((m.content for m in reversed(history) if m.role == "user"), "")
-    if ellipsis:
-        slot = ellipsis.group("slot") or ellipsis.group("slot2")
+    if ellipsis and not _PRONOUN.fullmatch(slot):  # "what about it?" is a pronoun, below
         named = extract_entities(slot)
         slot = named[0] if len(named) == 1 else slot  # "the Free plan" -> "Free"
         if topic.lower() in previous.lower():  # same question, new subject

@@ -19,7 +19,7 @@ from rag.embed import get_embedder
 from rag.embed.settings import EmbeddingConfig
 from rag.generate.base import ChatModel, Message
 from rag.generate.llm import make_client
-from rag.pipeline import STAGES, PipelineState, StageEnv, StageResult, StageSpec
+from rag.pipeline import AFTER_RUN, STAGES, PipelineState, StageEnv, StageResult, StageSpec
 from rag.query.cache import SemanticCache, cache_for
 from rag.query.guard import GuardVerdict, RateLimiter, guard
 from rag.query.intent import EXEMPLARS, SemanticRouter
@@ -163,7 +163,7 @@ def understanding(state: PipelineState) -> Understanding | None:
 
 def remember_answer(state: PipelineState, config: PipelineConfig) -> bool:
     """Store a generated answer in the semantic cache under the query it was looked up with
-    (called by the runner after the last stage); True when stored. Halted runs (cache hits,
+    (rag.pipeline.AFTER_RUN calls it after every run); True when stored. Halted runs (cache hits,
     blocked or non-retrieval queries) and runs without the understand stage store nothing."""
     cache = semantic_cache(config)
     found = understanding(state)
@@ -176,3 +176,4 @@ def remember_answer(state: PipelineState, config: PipelineConfig) -> bool:
 STAGES.add("guard", StageSpec("guard", run_guard, _guard_off, settings=lambda c: c.query.guard))
 STAGES.add("understand", StageSpec("understand", run_understand, _understand_off,
                                    settings=lambda c: c.query))
+AFTER_RUN.append(remember_answer)

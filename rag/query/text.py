@@ -27,7 +27,7 @@ def script_of(char: str) -> str | None:
         return None
     name = unicodedata.name(char, "")
     head = name.split(" ", 1)[0]
-    return "CJK" if head in ("CJK", "HIRAGANA", "KATAKANA", "HANGUL") else head or None
+    return "CJK" if head in ("CJK", "HIRAGANA", "KATAKANA", "KATAKANA-HIRAGANA", "HANGUL") else head or None
 
 
 def scripts(text: str) -> set[str]:

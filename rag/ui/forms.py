@@ -39,17 +39,18 @@ def _unwrap_optional(annotation: Any) -> tuple[Any, bool]:
 
 def _bounds(info: FieldInfo, kind: FieldKind) -> tuple[float | None, float | None]:
     """Inclusive bounds from ge/gt/le/lt constraints (gt/lt on ints become ±1)."""
-    step = 1 if kind == "int" else 0.0
-    lo = hi = None
+    step = 1.0 if kind == "int" else 0.0
+    lo: float | None = None
+    hi: float | None = None
     for item in info.metadata:
         if isinstance(item, annotated_types.Ge):
-            lo = item.ge
+            lo = float(item.ge)  # type: ignore[arg-type]  # numbers here, by the field type
         elif isinstance(item, annotated_types.Gt):
-            lo = item.gt + step
+            lo = float(item.gt) + step  # type: ignore[arg-type]
         elif isinstance(item, annotated_types.Le):
-            hi = item.le
+            hi = float(item.le)  # type: ignore[arg-type]
         elif isinstance(item, annotated_types.Lt):
-            hi = item.lt - step
+            hi = float(item.lt) - step  # type: ignore[arg-type]
     return lo, hi
 
 

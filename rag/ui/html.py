@@ -9,6 +9,7 @@ import html
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 from rag.chunking.base import Chunk
 
@@ -48,7 +49,7 @@ def highlight_spans(text: str, marks: Sequence[Mark], limit: int | None = None) 
     hi = len(text) if limit is None else min(limit, len(text))
     points = _boundaries(0, hi, ((m.start, m.end) for m in marks))
     parts: list[str] = []
-    for start, end in zip(points, points[1:]):
+    for start, end in pairwise(points):
         piece = html.escape(text[start:end])
         covering = [m for m in marks if m.start <= start and end <= m.end]
         if covering:
@@ -68,7 +69,7 @@ def term_marks(text: str, terms: Iterable[str]) -> list[Mark]:
     words = sorted({t for t in terms if t}, key=len, reverse=True)
     if not words:
         return []
-    pattern = re.compile(r"\b(?:" + "|".join(re.escape(w) for w in words) + r")\b", re.I)
+    pattern = re.compile(r"\b(?:" + "|".join(re.escape(w) for w in words) + r")\b", re.IGNORECASE)
     return [Mark(m.start(), m.end(), m.group(0).lower()) for m in pattern.finditer(text)]
 
 
@@ -146,7 +147,7 @@ def chunk_boundaries_html(
 
     points = _boundaries(0, hi, ((c.start, c.end) for c in visible))
     parts: list[str] = []
-    for start, end in zip(points, points[1:]):
+    for start, end in pairwise(points):
         for chunk in sorted(starts.get(start, []), key=lambda c: depths[c.chunk_id]):
             is_leaf = depths[chunk.chunk_id] == leaf_depth
             color = "#2563eb" if is_leaf else PARENT_COLORS[order[chunk.chunk_id] % 2]

@@ -6,6 +6,8 @@ sample collection clears that cache so every page sees the new manifest.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import streamlit as st
 
 from rag.config import PipelineConfig, available_presets, load_preset
@@ -13,7 +15,14 @@ from rag.documents import Document, ingest_paths
 from rag.index import Collection, IngestSummary, list_collections, open_collection
 from rag.index.collection import collections_root
 from rag.paths import SAMPLES_DIR
-from rag.ui.state import APP_COLLECTION, APP_DOCUMENTS, APP_PRESET, SAMPLE_COLLECTION, current_preset
+from rag.ui.state import (
+    APP_COLLECTION,
+    APP_DOCUMENTS,
+    APP_PRESET,
+    SAMPLE_COLLECTION,
+    current_collection,
+    current_preset,
+)
 
 
 def collection_names() -> list[str]:
@@ -28,6 +37,15 @@ def _open(root: str, name: str) -> Collection:  # keyed by data dir too: tests s
 def cached_collection(name: str) -> Collection:
     """The shared Collection object for `name` in the current data dir."""
     return _open(str(collections_root()), name)
+
+
+def collection_summary(collection: Collection) -> str:
+    """One line: documents, chunks and the chunking the collection was built with."""
+    manifest = collection.manifest
+    chunks = sum(len(entry.chunk_ids) for entry in manifest.documents.values())
+    chunking = manifest.settings.get("chunking", {})
+    built = f" · {chunking.get('strategy')} {chunking.get('params', {})}" if chunking else ""
+    return f"{len(manifest.documents)} documents · {chunks} chunks{built}"
 
 
 @st.cache_resource(max_entries=2, show_spinner="Parsing the bundled samples…")
@@ -54,10 +72,7 @@ def session_config() -> PipelineConfig | None:
 
 def session_collection() -> Collection | None:
     """The collection the sidebar selected, or the sample/first one when the page runs alone."""
-    existing = collection_names()
-    name = st.session_state.get(APP_COLLECTION)
-    if name not in existing:
-        name = SAMPLE_COLLECTION if SAMPLE_COLLECTION in existing else (existing or [None])[0]
+    name = current_collection(st.session_state, collection_names())
     return cached_collection(name) if name else None
 
 
@@ -65,12 +80,11 @@ def build_sample_collection(config: PipelineConfig) -> IngestSummary:
     """Parse, chunk, embed and index datasets/samples/ into the "samples" collection, with progress."""
     with st.status(f"Building collection '{SAMPLE_COLLECTION}'…", expanded=True) as status:
         bar = st.progress(0.0, text="Parsing samples")
-        report = ingest_paths(
-            [SAMPLES_DIR],
-            progress=lambda done, total, source: bar.progress(
-                done / total, text=f"Parsed {done}/{total}: {source.rsplit('/', 1)[-1]}"
-            ),
-        )
+
+        def parsed(done: int, total: int, source: str) -> None:
+            bar.progress(done / total, text=f"Parsed {done}/{total}: {Path(source).name}")
+
+        report = ingest_paths([SAMPLES_DIR], progress=parsed)
         for line in report.skipped:
             st.warning(f"Skipped {line.source}: {line.problem}")
         st.write(f"Chunking and embedding {len(report.documents)} documents with preset "

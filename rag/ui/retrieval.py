@@ -19,6 +19,7 @@ from rag.retrieve.base import Candidate, RankedList
 
 MAX_DEPTH = 200  # lists are fetched this deep once; the depth control cuts them
 RETRIEVERS = ("bm25", "dense")
+TITLES = {"bm25": "BM25", "dense": "Dense", "fused": "Fused"}
 
 
 @dataclass(frozen=True)
@@ -84,6 +85,22 @@ def cut(lists: Mapping[str, RankedList], depth: int) -> dict[str, RankedList]:
 def rank_map(candidates: Sequence[Candidate]) -> dict[str, int]:
     """chunk_id -> 1-based position."""
     return {c.chunk_id: i for i, c in enumerate(candidates, start=1)}
+
+
+def movement(
+    lists: Mapping[str, RankedList], fused: Sequence[Candidate], top_k: int
+) -> tuple[dict[str, dict[str, int]], list[str]]:
+    """Every chunk's rank in each list and in the fused list, and the chunks worth drawing:
+    the union of the top-k of every list, in first-seen order."""
+    ranks = {name: rank_map(r.candidates) for name, r in lists.items()}
+    ranks["fused"] = rank_map(fused)
+    tops = [r.candidates[:top_k] for r in lists.values()] + [tuple(fused[:top_k])]
+    return ranks, list(dict.fromkeys(c.chunk_id for group in tops for c in group))
+
+
+def threshold_line(controls: FusionControls) -> float | None:
+    """Where to draw the threshold on the fused-score axis (None when it compares another score)."""
+    return controls.threshold if controls.threshold_on in ("score", "fusion") else None
 
 
 def label(candidate: Candidate) -> str:

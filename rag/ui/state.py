@@ -1,14 +1,14 @@
 """Session-state keys shared by pages, their accessors, and a bounded per-session result cache.
 
 Keys carry their owner's prefix: "app_" for the sidebar (shared), "docs_", "chunk_", "ret_" … for
-pages. Accessors take any mutable mapping, so they work on `st.session_state` and in plain tests.
+pages. Accessors take any mapping with get/set, so they work on `st.session_state` and in plain tests.
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, MutableMapping
-from typing import Any, Generic, TypeVar
+from collections.abc import Callable, Hashable
+from typing import Any, Generic, Protocol, TypeVar
 
 APP_COLLECTION = "app_collection"  # name of the collection the sidebar selected, or None
 APP_PRESET = "app_preset"  # name of the preset the sidebar selected
@@ -17,6 +17,15 @@ SAMPLE_COLLECTION = "samples"  # the collection built from datasets/samples/
 PREFERRED_PRESETS = ("hybrid", "intellidocs", "bm25")
 
 K = TypeVar("K", bound=Hashable)
+
+
+class State(Protocol):
+    """What the accessors need: `st.session_state` and a plain dict both fit."""
+
+    def get(self, key: str, /) -> Any: ...
+
+    def __setitem__(self, key: str, value: Any, /) -> None: ...
+
 V = TypeVar("V")
 
 
@@ -28,13 +37,13 @@ def default_preset(available: list[str]) -> str | None:
     return available[0] if available else None
 
 
-def current_preset(state: MutableMapping[str, Any], available: list[str]) -> str | None:
+def current_preset(state: State, available: list[str]) -> str | None:
     """The sidebar's preset, falling back to the default when unset or no longer bundled."""
     name = state.get(APP_PRESET)
     return name if name in available else default_preset(available)
 
 
-def current_collection(state: MutableMapping[str, Any], existing: list[str]) -> str | None:
+def current_collection(state: State, existing: list[str]) -> str | None:
     """The sidebar's collection if it still exists, else the sample or first existing one."""
     name = state.get(APP_COLLECTION)
     if name in existing:
@@ -75,7 +84,7 @@ class BoundedCache(Generic[K, V]):
 
 
 def session_cache(
-    state: MutableMapping[str, Any], key: str, max_entries: int = 16
+    state: State, key: str, max_entries: int = 16
 ) -> BoundedCache[Any, Any]:
     """The BoundedCache stored under `key` in session state, created on first use."""
     cache = state.get(key)

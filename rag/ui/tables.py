@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-
 from pathlib import PurePath
 
 import pandas as pd

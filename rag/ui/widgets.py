@@ -29,15 +29,20 @@ def field_widget(spec: FieldSpec, key: str, value: Any) -> Any:
         text = st.text_input(label, value="" if value is None else str(value), key=key,
                              help=help_text)
         return None if spec.nullable and not text else text
-    cast = int if spec.kind == "int" else float
+    if spec.kind == "int":
+        return st.number_input(
+            label,
+            min_value=None if spec.minimum is None else int(spec.minimum),
+            max_value=None if spec.maximum is None else int(spec.maximum),
+            value=None if value is None else int(value),
+            step=1, key=key, help=help_text,
+        )
     return st.number_input(
         label,
-        min_value=None if spec.minimum is None else cast(spec.minimum),
-        max_value=None if spec.maximum is None else cast(spec.maximum),
-        value=None if value is None else cast(value),
-        step=1 if spec.kind == "int" else 0.05,
-        key=key,
-        help=help_text,
+        min_value=None if spec.minimum is None else float(spec.minimum),
+        max_value=None if spec.maximum is None else float(spec.maximum),
+        value=None if value is None else float(value),
+        step=0.05, key=key, help=help_text,
     )
 
 

@@ -6,6 +6,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from rag.config import available_presets
+from rag.paths import SAMPLES_DIR
 from rag.ui.nav import available_pages
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
@@ -44,3 +45,16 @@ def test_each_page_opens_from_the_navigation(data_dir: Path, page: str) -> None:
     at.switch_page(page).run()
     assert not at.exception
     assert at.title[0].value != "RAG Workbench"
+
+
+@pytest.mark.slow
+def test_sidebar_builds_the_sample_collection_and_selects_it(data_dir: Path) -> None:
+    at = AppTest.from_file(APP, default_timeout=300).run()
+    at.sidebar.button(key="app_build_samples").click().run()
+    assert not at.exception
+    assert at.sidebar.selectbox(key="app_collection").value == "samples"
+    summary = at.sidebar.caption[0].value
+    samples = sum(1 for p in SAMPLES_DIR.iterdir() if p.is_file())
+    assert summary.startswith(f"{samples} documents") and "recursive" in summary
+    assert not at.sidebar.button  # the build button is gone once the collection exists
+    assert "samples" in at.main.caption[-1].value

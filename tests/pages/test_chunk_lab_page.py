@@ -60,3 +60,16 @@ def test_export_offers_the_chosen_settings_as_preset_yaml() -> None:
     at.number_input(key="chunk_recursive_size").set_value(300).run()
     assert [b.label for b in at.get("download_button")] == ["Download preset YAML"]
     assert "'size': 300" in at.caption[-1].value
+
+
+def test_documents_from_the_documents_page_are_offered() -> None:
+    from rag.documents import parse_bytes
+
+    doc = parse_bytes("tiny.md", b"# Tiny\n\nA short note. It has two sentences.\n")
+    at = AppTest.from_file(PAGE, default_timeout=60)
+    at.session_state["app_documents"] = (doc,)
+    at.run()
+    assert not at.exception
+    assert at.selectbox(key="chunk_doc").options == ["Tiny (md)"]
+    assert not [s for s in at.slider if s.key == "chunk_shown"]  # short texts are shown whole
+    assert all(at.dataframe[0].value["coverage"] == 1.0)

@@ -31,8 +31,10 @@ def test_messages_are_kept_in_order_with_metadata_and_survive_reopening(store: M
     store.add(conv.id, "assistant", "Every 30 seconds [Source 1].", {"mode": "extractive", "sources": [1]})
     reopened = MemoryStore(store.path)
     messages = reopened.messages(conv.id)
-    assert [(m.role, m.content) for m in messages] == [("user", "How often does it sync?"),
-                                                        ("assistant", "Every 30 seconds [Source 1].")]
+    assert [(m.role, m.content) for m in messages] == [
+        ("user", "How often does it sync?"),
+        ("assistant", "Every 30 seconds [Source 1]."),
+    ]
     assert messages[1].metadata == {"mode": "extractive", "sources": [1]}
     assert [m.content for m in reopened.messages(conv.id, last=1)] == ["Every 30 seconds [Source 1]."]
 
@@ -69,8 +71,12 @@ def test_history_gives_the_summary_and_the_last_turns_without_error_records(stor
     store.add(conv.id, "error", "failed")
     store.set_summary(conv.id, "Talked about q0..q3.")
     history = store.history(conv.id, last=3)
-    assert history == (Message("system", "Conversation so far: Talked about q0..q3."),
-                       Message("assistant", "a2"), Message("user", "q3"), Message("assistant", "a3"))
+    assert history == (
+        Message("system", "Conversation so far: Talked about q0..q3."),
+        Message("assistant", "a2"),
+        Message("user", "q3"),
+        Message("assistant", "a3"),
+    )
 
 
 def test_running_summary_offline_appends_the_gist_and_stays_bounded() -> None:

@@ -6,10 +6,15 @@ column sums. Method "robertson" is the variant closest to rank-bm25's BM25Okapi 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import bm25s
 import numpy as np
 
 from rag.index.sparse.in_process import InProcessBM25
+
+_MODEL_DIR = "model"
+_FINGERPRINT = "fingerprint.txt"
 
 
 class BM25sIndex(InProcessBM25):
@@ -28,3 +33,14 @@ class BM25sIndex(InProcessBM25):
             return np.zeros(len(self.corpus), dtype=np.float64)
         scores = self.model.get_scores_from_ids(ids).astype(np.float64)
         return scores * (self.context.params.k1 + 1)  # bm25s's Robertson tfc omits (k1 + 1)
+
+    def _save_model(self, directory: Path, fingerprint: str) -> None:
+        self.model.save(str(directory / _MODEL_DIR), show_progress=False)
+        (directory / _MODEL_DIR / _FINGERPRINT).write_text(fingerprint)
+
+    def _load_model(self, directory: Path, fingerprint: str) -> bool:
+        saved = directory / _MODEL_DIR / _FINGERPRINT
+        if not saved.exists() or saved.read_text() != fingerprint:
+            return False
+        self.model = bm25s.BM25.load(str(directory / _MODEL_DIR), show_progress=False)
+        return True

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 from collections.abc import Sequence
 from pathlib import Path
@@ -36,6 +37,11 @@ class TokenizedCorpus:
         self.chunk_ids = [c for c, _ in kept]
         self.tokens = [t for _, t in kept]
         self.version += 1
+
+    def fingerprint(self) -> str:
+        """Identifies the corpus content (ids in order): a saved model must match it to be used."""
+        joined = "\n".join(self.chunk_ids).encode("utf-8")
+        return hashlib.sha256(joined).hexdigest()[:16] + f"-{len(self.chunk_ids)}"
 
     def save(self, path: Path) -> None:
         vocab: dict[str, int] = {}

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
+from collections import OrderedDict
 from collections.abc import Sequence
+from pathlib import Path
 
 import numpy as np
 from qdrant_client import models
@@ -12,13 +15,15 @@ from rag.index.sparse.base import SparseContext, SparseHit
 from rag.index.sparse.corpus import TokenizedCorpus
 
 _CORPUS_FILE = "corpus.npz"
+_MASKS_KEPT = 16
 
 
-class InProcessBM25:
+class InProcessBM25(ABC):
     """Keeps the tokenized corpus; a subclass builds its model from it and scores every chunk.
 
     Neither rank-bm25 nor bm25s can add documents to a built index, so a change marks the model
-    stale and the next search rebuilds it from the persisted tokens (no re-tokenizing).
+    stale and the next search rebuilds it from the persisted tokens (no re-tokenizing). A backend
+    whose model can be saved (bm25s) builds it at save time, so opening a collection loads it.
     """
 
     name = "in-process"
@@ -29,15 +34,28 @@ class InProcessBM25:
         self.directory = context.directory / self.name
         self.corpus = TokenizedCorpus.load(self.directory / _CORPUS_FILE)
         self._built_version: int | None = None
-        self._masks: dict[str, np.ndarray] = {}  # filter -> allowed chunks, for this version
+        if len(self.corpus) and self._load_model(self.directory, self.corpus.fingerprint()):
+            self._built_version = self.corpus.version
+        # filter -> allowed chunks, for this corpus version; bounded because a time window
+        # makes a new filter on every query
+        self._masks: OrderedDict[str, np.ndarray] = OrderedDict()
         self._mask_version = -1
 
     # -- subclass hooks ------------------------------------------------------------------------
+    @abstractmethod
     def _build(self, tokens: list[list[str]]) -> None:
-        raise NotImplementedError
+        """Fit the backend's model to the whole corpus."""
 
+    @abstractmethod
     def _scores(self, query_tokens: list[str]) -> np.ndarray:
-        raise NotImplementedError
+        """BM25 score of every chunk, in corpus order."""
+
+    def _save_model(self, directory: Path, fingerprint: str) -> None:
+        """Persist the built model, if the backend can (default: rebuilt on open instead)."""
+
+    def _load_model(self, directory: Path, fingerprint: str) -> bool:
+        """Load a model saved for exactly this corpus; False when there is none."""
+        return False
 
     # -- SparseIndex -----------------------------------------------------------------------------
     def add(self, chunk_ids: Sequence[str], tokens: Sequence[list[str]]) -> None:
@@ -48,6 +66,9 @@ class InProcessBM25:
 
     def save(self) -> None:
         self.corpus.save(self.directory / _CORPUS_FILE)
+        if len(self.corpus):
+            self.build()
+            self._save_model(self.directory, self.corpus.fingerprint())
 
     def search(
         self, query_tokens: list[str], depth: int, qfilter: models.Filter | None
@@ -65,10 +86,10 @@ class InProcessBM25:
         best = positive[np.lexsort((positive, -scores[positive]))]
         return [SparseHit(self.corpus.chunk_ids[i], float(scores[i])) for i in best]
 
-    def scores_for(self, query_tokens: list[str]) -> dict[str, float]:
-        """Every chunk's score, unfiltered (parity tests and score inspection)."""
-        self.build()
-        return dict(zip(self.corpus.chunk_ids, self._scores(query_tokens).tolist(), strict=True))
+    @property
+    def is_built(self) -> bool:
+        """The model reflects the current corpus (no rebuild before the next search)."""
+        return self._built_version == self.corpus.version
 
     def build(self) -> None:
         """(Re)build the model from the corpus if it changed since the last build."""
@@ -90,4 +111,7 @@ class InProcessBM25:
             self._masks[key] = np.fromiter(
                 (c in allowed for c in self.corpus.chunk_ids), dtype=bool, count=len(self.corpus)
             )
+            if len(self._masks) > _MASKS_KEPT:
+                self._masks.popitem(last=False)
+        self._masks.move_to_end(key)
         return self._masks[key]

@@ -37,8 +37,8 @@ class RuleHit:
 
 
 def _core(text: str) -> str:
-    """Lower-cased text without surrounding punctuation and emoji."""
-    return text.strip().strip(_TRAILING).strip().lower()
+    """Lower-cased text without surrounding punctuation and emoji; commas become spaces."""
+    return " ".join(text.strip(_TRAILING + " \n\t").lower().replace(",", " ").split())
 
 
 def _keyboard_run(word: str, run: int = 4) -> bool:

@@ -24,8 +24,14 @@ def test_nothing_retrieved_or_nothing_relevant_falls_back_to_no_rag() -> None:
 def test_steps_run_in_order_and_blocks_are_numbered_in_prompt_order() -> None:
     settings = ContextConfig(top_k=3, compression="sentence_filter", dedupe_jaccard=0.8, ordering="sandwich")
     ctx = build_context("capital Paris Berlin trains", candidates(PARIS, BERLIN, TRAINS), settings)
-    assert [s.name for s in ctx.steps] == ["gate", "expand:none", "compress:sentence_filter", "dedupe",
-                                           "budget", "order:sandwich"]
+    assert [s.name for s in ctx.steps] == [
+        "gate",
+        "expand:none",
+        "compress:sentence_filter",
+        "dedupe",
+        "budget",
+        "order:sandwich",
+    ]
     assert [b.n for b in ctx.blocks] == [1, 2, 3] and [b.rank for b in ctx.blocks] == [1, 3, 2]
     rendered = ctx.render()
     assert rendered.startswith("[Source 1: d0]\n") and "\n---\n[Source 2: d2]\n" in rendered
@@ -39,8 +45,13 @@ def test_top_k_limits_the_candidates_taken() -> None:
 
 def test_budget_is_data_for_the_page_and_history_is_fitted() -> None:
     history = [Message("user", "earlier " * 3000), Message("user", "recent question")]
-    ctx = build_context("q", candidates(PARIS), ContextConfig(context_window=2000),
-                        system_prompt="You answer from sources.", history=history)
+    ctx = build_context(
+        "q",
+        candidates(PARIS),
+        ContextConfig(context_window=2000),
+        system_prompt="You answer from sources.",
+        history=history,
+    )
     budget = ctx.budget
     assert budget.allotted == {"system": 250, "history": 250, "chunks": 1150, "generation": 350}
     assert ctx.history == (history[1],)  # the long old message does not fit the history share
@@ -54,8 +65,13 @@ def test_candidates_are_never_modified() -> None:
     cands = candidates(PARIS, BERLIN)
     before = list(cands)
     snapshot = [(c.chunk.text, c.score, c.chunk.start, c.chunk.end) for c in cands]
-    build_context("Eiffel", cands, ContextConfig(compression="sentence_filter", dedupe_jaccard=0.5,
-                                                 ordering="sandwich", context_window=300))
+    build_context(
+        "Eiffel",
+        cands,
+        ContextConfig(
+            compression="sentence_filter", dedupe_jaccard=0.5, ordering="sandwich", context_window=300
+        ),
+    )
     assert all(a is b for a, b in zip(cands, before, strict=True))
     assert [(c.chunk.text, c.score, c.chunk.start, c.chunk.end) for c in cands] == snapshot
 
@@ -64,7 +80,9 @@ def test_candidates_are_never_modified() -> None:
 @pytest.mark.parametrize("ordering", ORDERINGS.names())
 def test_every_compressor_and_ordering_handles_one_and_many_blocks(compression: str, ordering: str) -> None:
     for texts in ((PARIS,), (PARIS, BERLIN, TRAINS)):
-        ctx = build_context("capital", candidates(*texts), ContextConfig(compression=compression, ordering=ordering))
+        ctx = build_context(
+            "capital", candidates(*texts), ContextConfig(compression=compression, ordering=ordering)
+        )
         assert sorted(b.n for b in ctx.blocks) == list(range(1, len(ctx.blocks) + 1))
         assert all(b.text for b in ctx.blocks)
 

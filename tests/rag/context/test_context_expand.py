@@ -11,30 +11,36 @@ from rag.context.settings import ContextConfig
 from rag.registry import UnknownStrategyError
 from rag.retrieve.base import Candidate
 
-DOC = ("Alpha one is first. Alpha two is second. Alpha three is third. "
-       "Beta four is fourth. Beta five is fifth. Beta six is sixth.")
+DOC = (
+    "Alpha one is first. Alpha two is second. Alpha three is third. "
+    "Beta four is fourth. Beta five is fifth. Beta six is sixth."
+)
 PARENT_A = chunk("pa", DOC[:62], "d", 0, level="parent")
 PARENT_B = chunk("pb", DOC[63:], "d", 63, level="parent")
-CHILDREN = [chunk(f"c{i}", DOC[s:e], "d", s, parent_id=p, level="child")
-            for i, (s, e, p) in enumerate([(0, 19, "pa"), (20, 40, "pa"), (63, 83, "pb"), (84, 104, "pb")])]
+CHILDREN = [
+    chunk(f"c{i}", DOC[s:e], "d", s, parent_id=p, level="child")
+    for i, (s, e, p) in enumerate([(0, 19, "pa"), (20, 40, "pa"), (63, 83, "pb"), (84, 104, "pb")])
+]
 TABLE = ChunkTable([PARENT_A, PARENT_B, *CHILDREN])
 
 
 def hits(*ids: str, scores: tuple[float, ...] = (0.9, 0.8, 0.7, 0.6)) -> list[Candidate]:
     by_id = {c.chunk_id: c for c in CHILDREN}
-    return [Candidate(by_id[i], s) for i, s in zip(ids, scores)]
+    return [Candidate(by_id[i], s) for i, s in zip(ids, scores, strict=False)]
 
 
 def test_chunk_table_finds_chunks_and_keeps_document_order() -> None:
     assert TABLE.get_chunk("pb") == PARENT_B and TABLE.get_chunk("nope") is None
     assert [c.chunk_id for c in TABLE.document_chunks("d")] == ["pa", "c0", "c1", "pb", "c2", "c3"]
-    assert all(DOC[c.start:c.end] == c.text for c in TABLE.document_chunks("d"))
+    assert all(DOC[c.start : c.end] == c.text for c in TABLE.document_chunks("d"))
 
 
 def test_parent_expansion_replaces_children_once_per_parent_keeping_the_best_score() -> None:
     blocks, step = EXPANSIONS.get("parent")(hits("c1", "c2", "c0"), TABLE, ContextConfig())
-    assert [(b.chunk_id, b.origin, b.score, b.rank) for b in blocks] == [("pa", "parent", 0.9, 1),
-                                                                          ("pb", "parent", 0.8, 2)]
+    assert [(b.chunk_id, b.origin, b.score, b.rank) for b in blocks] == [
+        ("pa", "parent", 0.9, 1),
+        ("pb", "parent", 0.8, 2),
+    ]
     assert blocks[0].hit_ids == ("c1", "c0") and blocks[0].text == PARENT_A.text
     assert step.blocks_in == 3 and step.blocks_out == 2
 
@@ -45,9 +51,11 @@ def test_long_parents_are_windowed_around_the_hit_at_word_boundaries() -> None:
     long_parent = chunk("lp", "word " * 100, "x", 0, level="parent")
     child = chunk("lc", long_parent.text[250:260], "x", 250, parent_id="lp")
     table = ChunkTable([long_parent, child])
-    (block,), _ = EXPANSIONS.get("parent")([Candidate(child, 1.0)], table, ContextConfig(parent_max_chars=100))
+    (block,), _ = EXPANSIONS.get("parent")(
+        [Candidate(child, 1.0)], table, ContextConfig(parent_max_chars=100)
+    )
     assert len(block.text) <= 100 and block.start <= 250 and block.end >= 260
-    assert long_parent.text[block.start:block.end] == block.text and block.text.startswith("word")
+    assert long_parent.text[block.start : block.end] == block.text and block.text.startswith("word")
 
 
 def test_missing_parent_keeps_the_child_and_warns() -> None:

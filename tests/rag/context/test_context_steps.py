@@ -26,7 +26,9 @@ def blocks(*texts: str) -> list[ContextBlock]:
 
 def test_sentence_filter_keeps_query_sentences_marks_partial_and_drops_empty_blocks() -> None:
     out, step = COMPRESSORS.get("sentence_filter")("Eiffel Tower height in metres", blocks(PARIS, BERLIN))
-    assert [b.text for b in out] == ["The Eiffel Tower was completed in 1889 for the World's Fair. It is 330 metres tall."]
+    assert [b.text for b in out] == [
+        "The Eiffel Tower was completed in 1889 for the World's Fair. It is 330 metres tall."
+    ]
     assert out[0].verbatim is False and out[0].markers == ()  # covers "eiffel", "tower", "metres"
     assert step.blocks_out == 1 and "1 block(s) dropped" in step.detail
     partial, _ = COMPRESSORS.get("sentence_filter")("Eiffel Tower architect budget wind", blocks(PARIS))
@@ -45,7 +47,9 @@ def test_llm_compression_parses_markers_and_none_and_survives_failures() -> None
     with FakeOpenAI() as server:
         server.script(reply("[Partial]: It is 330 metres tall."), reply("NONE"), status(400))
         client = LLMClient(GenerationConfig(retries=0), [Endpoint("primary", server.base_url, "m")])
-        out, step = COMPRESSORS.get("llm")("How tall is the Eiffel Tower?", blocks(PARIS, BERLIN, TRAINS), client)
+        out, step = COMPRESSORS.get("llm")(
+            "How tall is the Eiffel Tower?", blocks(PARIS, BERLIN, TRAINS), client
+        )
     assert [(b.text, b.markers) for b in out] == [("It is 330 metres tall.", ("[Partial]",))]
     assert "client_error" in step.warnings[0]  # TRAINS: LLM failed, offline filter found nothing
     assert "How tall is the Eiffel Tower?" in server.chat_requests[0].body["messages"][0]["content"]
@@ -59,15 +63,16 @@ def test_dedupe_drops_near_duplicate_sentences_across_blocks() -> None:
     assert len(gone) == 1 and "2 sentence(s)" in step.detail
 
 
-@pytest.mark.parametrize(("n", "expected"), [(0, []), (1, [1]), (2, [1, 2]), (5, [1, 3, 5, 4, 2]),
-                                             (6, [1, 3, 5, 6, 4, 2])])
+@pytest.mark.parametrize(
+    ("n", "expected"), [(0, []), (1, [1]), (2, [1, 2]), (5, [1, 3, 5, 4, 2]), (6, [1, 3, 5, 6, 4, 2])]
+)
 def test_sandwich_puts_the_best_blocks_at_both_ends(n: int, expected: list[int]) -> None:
     bs = [replace(b, rank=i) for i, b in enumerate(blocks(*["x"] * n), 1)]
     assert [b.rank for b in ORDERINGS.get("sandwich")(bs)] == expected
 
 
 def test_ordering_numbers_sources_in_prompt_order_and_document_order_sorts_by_offset() -> None:
-    bs = [replace(b, doc_id="d", start=s) for b, s in zip(blocks("a", "b", "c"), (50, 0, 20))]
+    bs = [replace(b, doc_id="d", start=s) for b, s in zip(blocks("a", "b", "c"), (50, 0, 20), strict=True)]
     ordered, _ = order_blocks("document", bs)
     assert [(b.n, b.start) for b in ordered] == [(1, 0), (2, 20), (3, 50)]
     assert [b.rank for b in ORDERINGS.get("rank")(bs)] == [1, 2, 3]
@@ -92,7 +97,11 @@ def test_blocks_are_fitted_best_first_truncating_one_and_dropping_the_rest() -> 
 
 def test_history_keeps_the_newest_messages_that_fit() -> None:
     counter = EstimateCounter()
-    history = [Message("user", "one two three four"), Message("assistant", "five six"), Message("user", "seven")]
+    history = [
+        Message("user", "one two three four"),
+        Message("assistant", "five six"),
+        Message("user", "seven"),
+    ]
     assert fit_history(history, 5, counter) == tuple(history[1:])
     assert fit_history(history, 0, counter) == ()
 

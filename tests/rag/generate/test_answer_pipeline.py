@@ -5,15 +5,19 @@ feedback. Every failure ends in a defined outcome and the conversation keeps bot
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 from answer_helpers import answer_config, lumen_collection
 from fake_openai import Behaviour, FakeOpenAI, empty, hang, invalid_json, reply, status
 
-from rag.generate.turn import finish_turn, start_turn, turn_outcome
+from rag.context.base import BuiltContext
+from rag.generate.turn import TurnOutcome, finish_turn, start_turn, turn_outcome
 from rag.index import Collection
-from rag.memory import MemoryStore
+from rag.memory import MemoryStore, StoredMessage
 from rag.pipeline import run_query
+from rag.trace import Trace
 
 QUESTION = "How long do deleted notes stay in the Trash?"
 KEY = "sk-pipeline-secret-0987654321"
@@ -31,31 +35,60 @@ def llm(monkeypatch: pytest.MonkeyPatch, fake_openai: FakeOpenAI) -> Iterator[Fa
     yield fake_openai
 
 
-def ask(store: MemoryStore, collection: Collection, **overrides: object):  # type: ignore[no-untyped-def]
+@dataclass(frozen=True)
+class Turn:
+    trace: Trace
+    outcome: TurnOutcome
+    messages: tuple[StoredMessage, ...]
+    sources: BuiltContext | None
+    tokens: list[str]
+
+
+def ask(store_path: Path, collection: Collection, **overrides: object) -> Turn:
+    """One chat turn as the page runs it: question stored, sources, tokens, outcome stored."""
+    store = MemoryStore(store_path / "memory.db")
     conversation = store.create("test")
-    run = start_turn(store, conversation.id, QUESTION, answer_config(collection.name, **overrides), collection)
+    run = start_turn(
+        store, conversation.id, QUESTION, answer_config(collection.name, **overrides), collection
+    )
     sources = run.sources()
     tokens = list(run.tokens())
     trace, outcome = finish_turn(store, conversation.id, QUESTION, run)
-    return trace, outcome, store.messages(conversation.id), sources, tokens
+    assert trace is not None
+    return Turn(trace, outcome, store.messages(conversation.id), sources, tokens)
 
 
-def test_offline_the_answer_is_extractive_cited_and_grounded(collection: Collection, tmp_path) -> None:  # type: ignore[no-untyped-def]
-    trace, outcome, messages, sources, tokens = ask(MemoryStore(tmp_path / "m.db"), collection)
+def test_offline_the_answer_is_extractive_cited_and_grounded(collection: Collection, tmp_path: Path) -> None:
+    turn = ask(tmp_path, collection)
+    trace, messages, sources, tokens = turn.trace, turn.messages, turn.sources, turn.tokens
     generate, ground = trace.stage("generate"), trace.stage("ground")
     assert generate.status == "ok" and generate.outputs["mode"] == "extractive"
     assert "Extractive (offline)" in generate.outputs["label"]
     assert "30 days" in trace.answer and "[Source" in trace.answer and tokens == [trace.answer]
     assert ground.outputs["grounded_share"] == 1.0 and ground.outputs["is_grounded"]
     assert sources is not None and sources.blocks[0].text in trace.stage("context").outputs["rendered"]
-    assert [m.role for m in messages] == ["user", "assistant"] and messages[1].metadata["mode"] == "extractive"
+    assert [m.role for m in messages] == ["user", "assistant"] and messages[1].metadata[
+        "mode"
+    ] == "extractive"
 
 
 def test_streamed_llm_answer_sources_first_then_tokens_then_clean_up(
-        llm: FakeOpenAI, collection: Collection, tmp_path) -> None:  # type: ignore[no-untyped-def]
-    llm.script(reply("Sure! Based on the context, deleted notes stay in the Trash for 30 days [source 1]."
-                     "\nSUGGESTED_QUESTIONS: Can I restore them? | What about versions?"))
-    trace, outcome, messages, sources, tokens = ask(MemoryStore(tmp_path / "m.db"), collection)
+    llm: FakeOpenAI, collection: Collection, tmp_path: Path
+) -> None:
+    llm.script(
+        reply(
+            "Sure! Based on the context, deleted notes stay in the Trash for 30 days [source 1]."
+            "\nSUGGESTED_QUESTIONS: Can I restore them? | What about versions?"
+        )
+    )
+    turn = ask(tmp_path, collection)
+    trace, outcome, messages, sources, tokens = (
+        turn.trace,
+        turn.outcome,
+        turn.messages,
+        turn.sources,
+        turn.tokens,
+    )
     assert sources is not None and len(tokens) > 5  # the context arrived before any token
     generate = trace.stage("generate")
     assert generate.outputs["mode"] == "llm" and llm.chat_requests[0].body["stream"] is True
@@ -64,19 +97,27 @@ def test_streamed_llm_answer_sources_first_then_tokens_then_clean_up(
     sent = llm.chat_requests[0].body["messages"]
     assert "Question: " + QUESTION in sent[-1]["content"] and "[Source 1" in sent[-1]["content"]
     assert KEY not in trace.to_json() and KEY not in str(messages)
-    assert outcome.role == "assistant" and messages[1].metadata["suggested_questions"][0] == "Can I restore them?"
+    assert (
+        outcome.role == "assistant"
+        and messages[1].metadata["suggested_questions"][0] == "Can I restore them?"
+    )
 
 
-@pytest.mark.parametrize(("script", "kind"), [
-    ([status(500), status(500)], "server"),
-    ([hang(5), hang(5)], "timeout"),
-    ([invalid_json()], "invalid_response"),
-    ([empty()], "empty"),
-])
+@pytest.mark.parametrize(
+    ("script", "kind"),
+    [
+        ([status(500), status(500)], "server"),
+        ([hang(5), hang(5)], "timeout"),
+        ([invalid_json()], "invalid_response"),
+        ([empty()], "empty"),
+    ],
+)
 def test_every_failure_falls_back_to_the_extractive_answer_and_says_so(
-        llm: FakeOpenAI, collection: Collection, tmp_path, script: list[Behaviour], kind: str) -> None:  # type: ignore[no-untyped-def]
+    llm: FakeOpenAI, collection: Collection, tmp_path: Path, script: list[Behaviour], kind: str
+) -> None:
     llm.script(*script)
-    trace, outcome, messages, _, tokens = ask(MemoryStore(tmp_path / "m.db"), collection)
+    turn = ask(tmp_path, collection)
+    trace, outcome, messages, tokens = turn.trace, turn.outcome, turn.messages, turn.tokens
     generate = trace.stage("generate")
     assert generate.status == "fallback" and generate.outputs["mode"] == "extractive"
     assert f"LLM failed ({kind})" in generate.reason and f"LLM failed ({kind})" in " ".join(trace.warnings)
@@ -86,25 +127,30 @@ def test_every_failure_falls_back_to_the_extractive_answer_and_says_so(
     assert messages[1].metadata["mode"] == "extractive" and outcome.content == trace.answer
 
 
-def test_rate_limit_then_success_is_an_ordinary_llm_answer(llm: FakeOpenAI, collection: Collection, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_rate_limit_then_success_is_an_ordinary_llm_answer(
+    llm: FakeOpenAI, collection: Collection, tmp_path: Path
+) -> None:
     llm.script(status(429), reply("Deleted notes stay in the Trash for 30 days [Source 1]."))
-    trace, *_ = ask(MemoryStore(tmp_path / "m.db"), collection)
-    generate = trace.stage("generate")
+    generate = ask(tmp_path, collection).trace.stage("generate")
     assert generate.status == "ok" and generate.outputs["mode"] == "llm"
     assert [a.outcome for a in generate.outputs["attempts"]] == ["rate_limit", "ok"]
 
 
-def test_without_the_extractive_fallback_a_failure_is_an_error_turn(llm: FakeOpenAI, collection: Collection, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_without_the_extractive_fallback_a_failure_is_an_error_turn(
+    llm: FakeOpenAI, collection: Collection, tmp_path: Path
+) -> None:
     llm.script(status(500), status(500))
-    trace, outcome, messages, _, _ = ask(MemoryStore(tmp_path / "m.db"), collection,
-                                         **{"generation.fallback_to_extractive": False})
+    turn = ask(tmp_path, collection, **{"generation.fallback_to_extractive": False})
+    trace, outcome, messages = turn.trace, turn.outcome, turn.messages
     assert trace.stage("generate").status == "failed" and not trace.answer
     assert outcome.role == "error" and "generate failed" in outcome.content
     assert [(m.role, m.content) for m in messages] == [("user", QUESTION), ("error", outcome.content)]
 
 
 def test_an_ungrounded_llm_answer_is_retried_with_feedback(llm: FakeOpenAI, collection: Collection) -> None:
-    llm.script(reply("Deleted notes are printed and mailed to the user [Source 1]."))  # then: default responder
+    llm.script(
+        reply("Deleted notes are printed and mailed to the user [Source 1].")
+    )  # then: default responder
     config = answer_config(collection.name, **{"grounding.model_check": "llm", "generation.stream": False})
     trace = run_query(QUESTION, config, collection)
     ground = trace.stage("ground")
@@ -114,7 +160,9 @@ def test_an_ungrounded_llm_answer_is_retried_with_feedback(llm: FakeOpenAI, coll
 
 
 def test_no_relevant_context_answers_without_documents(collection: Collection) -> None:
-    trace = run_query(QUESTION, answer_config(collection.name, **{"context.relevance_threshold": 10.0}), collection)
+    trace = run_query(
+        QUESTION, answer_config(collection.name, **{"context.relevance_threshold": 10.0}), collection
+    )
     assert trace.stage("context").status == "fallback" and trace.stage("ground").status == "skipped"
     assert trace.stage("generate").outputs["mode"] == "no_rag" and "No document passage" in trace.answer
     assert turn_outcome(trace).role == "assistant"

@@ -17,7 +17,10 @@ def test_the_answer_copies_the_sentence_that_covers_the_question_and_cites_it() 
 def test_sentences_without_query_words_are_never_picked_and_k_is_respected() -> None:
     ctx = context("capital of Germany and France", PARIS, BERLIN, TRAINS)
     picked, _ = pick_sentences(ctx.query, ctx, k=5)
-    assert {p.text for p in picked} == {"Paris is the capital of France.", "Berlin is the capital of Germany."}
+    assert {p.text for p in picked} == {
+        "Paris is the capital of France.",
+        "Berlin is the capital of Germany.",
+    }
     assert len(pick_sentences(ctx.query, ctx, k=1)[0]) == 1
 
 

@@ -6,7 +6,7 @@ import json
 import random
 
 import pytest
-from fake_openai import FakeOpenAI, empty, hang, hang_mid_stream, invalid_json, reply, status
+from fake_openai import Behaviour, FakeOpenAI, empty, hang, hang_mid_stream, invalid_json, reply, status
 
 from rag.generate.base import LLMError, Message
 from rag.generate.llm import Endpoint, LLMClient, endpoints_from, make_client
@@ -24,8 +24,12 @@ def settings(**overrides: object) -> GenerationConfig:
 
 def client_for(server: FakeOpenAI, sleeps: list[float] | None = None, **overrides: object) -> LLMClient:
     record = sleeps.append if sleeps is not None else (lambda _s: None)
-    return LLMClient(settings(**overrides), [Endpoint("primary", server.base_url, "m", KEY)],
-                     sleep=record, rng=random.Random(0))
+    return LLMClient(
+        settings(**overrides),
+        [Endpoint("primary", server.base_url, "m", KEY)],
+        sleep=record,
+        rng=random.Random(0),
+    )
 
 
 def test_chat_returns_text_and_sends_the_key_only_in_the_header(fake_openai: FakeOpenAI) -> None:
@@ -63,9 +67,13 @@ def test_a_hanging_server_times_out_then_the_retry_succeeds(fake_openai: FakeOpe
     assert [a.outcome for a in completion.attempts] == ["timeout", "ok"]
 
 
-@pytest.mark.parametrize(("behaviour", "kind"), [(invalid_json(), "invalid_response"), (empty(), "empty"),
-                                                 (status(400), "client_error")])
-def test_bad_answers_are_not_retried_on_the_same_provider(fake_openai: FakeOpenAI, behaviour, kind) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize(
+    ("behaviour", "kind"),
+    [(invalid_json(), "invalid_response"), (empty(), "empty"), (status(400), "client_error")],
+)
+def test_bad_answers_are_not_retried_on_the_same_provider(
+    fake_openai: FakeOpenAI, behaviour: Behaviour, kind: str
+) -> None:
     fake_openai.script(behaviour)
     with pytest.raises(LLMError) as info:
         client_for(fake_openai).chat(HI)
@@ -76,13 +84,25 @@ def test_fallback_provider_answers_when_the_primary_fails() -> None:
     with FakeOpenAI() as primary, FakeOpenAI() as fallback:
         primary.script(status(500), status(500))
         fallback.script(reply("from the fallback"))
-        client = LLMClient(settings(retries=1), [Endpoint("primary", primary.base_url, "big", KEY),
-                                                 Endpoint("fallback", fallback.base_url, "small", KEY)],
-                           sleep=lambda _s: None)
+        client = LLMClient(
+            settings(retries=1),
+            [
+                Endpoint("primary", primary.base_url, "big", KEY),
+                Endpoint("fallback", fallback.base_url, "small", KEY),
+            ],
+            sleep=lambda _s: None,
+        )
         completion = client.chat(HI)
-    assert (completion.text, completion.provider, completion.model) == ("from the fallback", "fallback", "small")
+    assert (completion.text, completion.provider, completion.model) == (
+        "from the fallback",
+        "fallback",
+        "small",
+    )
     assert [(a.provider, a.outcome) for a in completion.attempts] == [
-        ("primary", "server"), ("primary", "server"), ("fallback", "ok")]
+        ("primary", "server"),
+        ("primary", "server"),
+        ("fallback", "ok"),
+    ]
 
 
 def test_open_circuit_stops_calls_until_the_cool_down(fake_openai: FakeOpenAI) -> None:
@@ -129,8 +149,9 @@ def test_backoff_doubles_is_capped_and_jitters_within_bounds() -> None:
     exact = LLMClient(settings(backoff_base_s=1, backoff_max_s=5, jitter=0.0), endpoint)
     assert [exact.backoff(n) for n in (1, 2, 3, 4)] == [1, 2, 4, 5]
     assert exact.backoff(1, retry_after=3.0) == 3.0
-    jittered = LLMClient(settings(backoff_base_s=1, backoff_max_s=100, jitter=0.5), endpoint,
-                         rng=random.Random(1))
+    jittered = LLMClient(
+        settings(backoff_base_s=1, backoff_max_s=100, jitter=0.5), endpoint, rng=random.Random(1)
+    )
     delays = [jittered.backoff(3) for _ in range(200)]
     assert all(2.0 <= d <= 4.0 for d in delays) and len(set(delays)) > 100
 
@@ -150,8 +171,9 @@ def test_the_key_never_reaches_a_trace(fake_openai: FakeOpenAI) -> None:
     client = client_for(fake_openai)
     completion = client.chat(HI)
     trace = Trace(query="q", preset="p")
-    trace.add(StageRecord("generate", outputs={"attempts": completion.attempts,
-                                               "endpoints": client.describe()}))
+    trace.add(
+        StageRecord("generate", outputs={"attempts": completion.attempts, "endpoints": client.describe()})
+    )
     exported = trace.to_json()
     assert "rate_limit" in exported and fake_openai.base_url in exported
     assert KEY not in exported

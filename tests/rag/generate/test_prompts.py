@@ -10,14 +10,17 @@ from rag.generate.base import Message
 from rag.generate.prompts import TEMPLATES, build_messages, choose_template, system_prompt
 
 
-@pytest.mark.parametrize(("query", "template"), [
-    ("Summarize the handbook", "summary"),
-    ("Compare Plus and Team plans", "comparison"),
-    ("What is the difference between Free and Plus?", "comparison"),
-    ("List all supported platforms", "list"),
-    ("Why does LumenSync merge paragraphs?", "analytical"),
-    ("How tall is the Eiffel Tower?", "factual"),
-])
+@pytest.mark.parametrize(
+    ("query", "template"),
+    [
+        ("Summarize the handbook", "summary"),
+        ("Compare Plus and Team plans", "comparison"),
+        ("What is the difference between Free and Plus?", "comparison"),
+        ("List all supported platforms", "list"),
+        ("Why does LumenSync merge paragraphs?", "analytical"),
+        ("How tall is the Eiffel Tower?", "factual"),
+    ],
+)
 def test_keyword_cues_pick_a_template(query: str, template: str) -> None:
     assert choose_template(query) == template
 
@@ -38,8 +41,9 @@ def test_every_template_asks_for_source_citations_through_the_system_prompt() ->
 def test_messages_carry_numbered_sources_history_question_and_feedback() -> None:
     ctx = context("How tall is the tower?", PARIS, BERLIN)
     history = (Message("user", "earlier question"), Message("assistant", "earlier answer"))
-    messages = build_messages("How tall is the tower?", ctx, "factual", history=history,
-                              feedback='- "It is made of gold."')
+    messages = build_messages(
+        "How tall is the tower?", ctx, "factual", history=history, feedback='- "It is made of gold."'
+    )
     assert [m.role for m in messages] == ["system", "user", "assistant", "user"]
     user = messages[-1].content
     assert user.index("[Source 1: ") < user.index(PARIS) < user.index("[Source 2: ") < user.index(BERLIN)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from answer_helpers import PARIS, context
 
 from rag.generate.base import GeneratedAnswer
+from rag.grounding.base import GroundingReport
 from rag.grounding.check import check_answer
 from rag.grounding.retry import ground_with_retry
 from rag.grounding.settings import GroundingConfig
@@ -14,7 +15,7 @@ GOOD = "The Eiffel Tower was completed in 1889 for the World's Fair [Source 1]."
 BAD = "The Eiffel Tower was designed by aliens from Mars [Source 1]."
 
 
-def check(text: str):  # type: ignore[no-untyped-def]
+def check(text: str) -> GroundingReport:
     return check_answer(CTX.query, text, CTX, GroundingConfig(model_check="none"))
 
 

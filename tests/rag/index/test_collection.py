@@ -20,6 +20,7 @@ from rag.index import (
     list_collections,
     open_collection,
 )
+from rag.index.sparse.bm25s_backend import BM25sIndex
 from rag.retrieve.settings import FilterConfig
 
 
@@ -149,8 +150,10 @@ def test_collections_persist_list_and_delete() -> None:
     open_collection(name, create=True).add_documents(
         passage_docs()[:4], index_config(), progress=False
     )
-    reopened = open_collection(name)  # a new object reads the manifest and the saved BM25 corpus
+    reopened = open_collection(name)  # a new object reads the manifest and the saved BM25 index
     assert name in list_collections() and reopened.manifest.chunk_count == 4
+    sparse = reopened.sparse
+    assert isinstance(sparse, BM25sIndex) and sparse.is_built  # loaded, not rebuilt
     assert reopened.sparse_search("cron schedule", depth=3).candidates == ()
     assert reopened.sparse_search("dpkg", depth=3).candidates[0].chunk.text == PASSAGES[1]
     delete_collection(name)

@@ -1,5 +1,8 @@
 """A local OpenAI-compatible server for the query tests: hashed bag-of-words embeddings (texts
-with the same words get cosine 1.0) and scripted chat replies, plus a client for it."""
+with the same words get cosine 1.0) and scripted chat replies, plus a client for it.
+
+Scripted behaviours answer requests in order, embeddings included: embed a text once first
+(the embedder's disk cache then serves it) so that a script reaches the chat call."""
 
 from __future__ import annotations
 
@@ -24,7 +27,7 @@ def local_server(model: str) -> Iterator[tuple[FakeOpenAI, TextEmbedder]]:
         saved = {k: os.environ.get(k) for k in ("OPENAI_BASE_URL", "OPENAI_API_KEY")}
         os.environ["OPENAI_BASE_URL"], os.environ["OPENAI_API_KEY"] = server.base_url, "sk-test"
         try:
-            yield server, get_embedder(EmbeddingConfig(backend="openai", model=model, cache=False))
+            yield server, get_embedder(EmbeddingConfig(backend="openai", model=model))
         finally:
             for key, value in saved.items():
                 os.environ.pop(key, None) if value is None else os.environ.__setitem__(key, value)

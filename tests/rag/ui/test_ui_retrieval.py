@@ -10,8 +10,10 @@ from rag.ui.retrieval import (
     fetch_config,
     fusion_config,
     labels,
+    movement,
     query_terms,
     rank_map,
+    threshold_line,
 )
 from rag.ui.tables import breakdown_frame, ranked_frame
 
@@ -88,3 +90,20 @@ def test_labels_stay_unique_for_chunks_at_the_same_place() -> None:
     twin = Candidate(Chunk("x", "d", 10, 12, "te", metadata=a.chunk.metadata), 0.1)
     names = labels([a, b, twin, a])
     assert names == {"c1": "file1@10", "c3": "file1@30", "x": "file1@10#2"}
+
+
+def test_movement_ranks_every_list_and_draws_the_union_of_top_k() -> None:
+    a, b, c = _cand(1, 0.9), _cand(2, 0.8), _cand(3, 0.7)
+    lists = {"bm25": RankedList("bm25", (a, b, c)), "dense": RankedList("dense", (c, b))}
+    ranks, shown = movement(lists, (b, a, c), top_k=1)
+    assert ranks == {"bm25": {"c1": 1, "c2": 2, "c3": 3}, "dense": {"c3": 1, "c2": 2},
+                     "fused": {"c2": 1, "c1": 2, "c3": 3}}
+    assert shown == ["c1", "c3", "c2"]
+
+
+def test_threshold_is_drawn_only_on_the_fused_axis() -> None:
+    base = controls_from(PipelineConfig())
+    on_score = base.__class__(**{**base.__dict__, "threshold": 0.3})
+    on_dense = base.__class__(**{**base.__dict__, "threshold": 0.3, "threshold_on": "dense"})
+    assert threshold_line(on_score) == 0.3
+    assert threshold_line(on_dense) is None

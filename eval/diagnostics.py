@@ -1,0 +1,73 @@
+"""Ceiling diagnostics: does a miss come from retrieval or from ranking?
+
+- recall at depth: the share of a query's relevant documents that at least one retriever's list
+  holds within its first n chunks (n = 10, 50, 100, 1000, capped at the depth searched). If it
+  is low, no fusion or reranking can help: fix retrieval (depth, chunking, model).
+- oracle nDCG@k: the nDCG@k a perfect reranker would reach by reordering the run's final
+  documents by their true relevance. A large gap between oracle and actual nDCG says the right
+  documents are there but badly ordered: fix fusion or reranking.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from eval.candidates import QueryLists
+from eval.metrics import evaluate
+from eval.run import PresetRun
+from eval.shapes import Qrels
+
+DEPTHS = (10, 50, 100, 1000)
+
+
+@dataclass(frozen=True)
+class Ceiling:
+    """Mean recall at each depth any retriever reached, and oracle vs actual nDCG@k."""
+
+    recall_at_depth: Mapping[int, float]
+    k: int
+    oracle_ndcg: float
+    actual_ndcg: float
+    n_queries: int
+
+
+def recall_at_depth(
+    qrels: Qrels, cached: Sequence[QueryLists], depths: Sequence[int] = DEPTHS
+) -> dict[int, float]:
+    """{n: mean over queries of |relevant docs in any list's first n| / |relevant docs|}."""
+    searched = max((len(r.candidates) for q in cached for r in q.lists.values()), default=0)
+    usable = sorted({min(n, searched) for n in depths if searched}) or []
+    totals = dict.fromkeys(usable, 0.0)
+    counted = 0
+    for item in cached:
+        relevant = {d for d, rel in qrels.get(item.qid, {}).items() if rel > 0}
+        if item.error is not None or not relevant:
+            continue
+        counted += 1
+        for n in usable:
+            found = {c.chunk.doc_id for r in item.lists.values() for c in r.candidates[:n]}
+            totals[n] += len(found & relevant) / len(relevant)
+    return {n: total / counted for n, total in totals.items()} if counted else {}
+
+
+def oracle_ndcg(qrels: Qrels, run: PresetRun, k: int = 10) -> tuple[float, float]:
+    """(oracle, actual) mean nDCG@k over the run's scored queries."""
+    key = f"ndcg@{k}"
+    oracle_results = {
+        o.qid: {d: float(qrels.get(o.qid, {}).get(d, 0)) for d in o.ranking}
+        for o in run.outcomes if o.error is None
+    }
+    oracle = evaluate(qrels, oracle_results, [key])[key]
+    actual = run.scores[key] if key in run.scores else evaluate(
+        qrels, {o.qid: o.ranking for o in run.outcomes if o.error is None}, [key])[key]
+    return oracle.mean, actual.mean
+
+
+def ceiling(
+    qrels: Qrels, cached: Sequence[QueryLists], run: PresetRun, k: int = 10,
+    depths: Sequence[int] = DEPTHS,
+) -> Ceiling:
+    oracle, actual = oracle_ndcg(qrels, run, k)
+    return Ceiling(recall_at_depth(qrels, cached, depths), k, oracle, actual,
+                   sum(o.error is None for o in run.outcomes))

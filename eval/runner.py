@@ -1,0 +1,128 @@
+"""Score configurations on an EvalSet with a progress callback: what the Evaluate page and the
+notebooks call. Document sets go through eval.run / eval.sweep unchanged; span sets are scored
+chunk by chunk against the span labels of each configuration's own chunks."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from eval.beir_index import (
+    MODES,
+    Mode,
+    beir_collection,
+    eval_config,
+    full_searcher,
+    retrieval_searcher,
+)
+from eval.evalsets import EvalSet, as_chunk_units
+from eval.metrics import DEFAULT_METRICS
+from eval.run import PresetRun, Searcher, run_preset
+from eval.sweep import GridAxis, SweepResult, point_config, run_sweep
+from rag.config import PipelineConfig
+from rag.retrieve.base import Candidate
+
+Progress = Callable[[int, int, str], None]  # (queries done, queries in all, what is running)
+
+
+@dataclass(frozen=True)
+class ScoredRun:
+    """A configuration's run on a set: its label, the config as scored, the per-query results."""
+
+    label: str
+    config: PipelineConfig
+    run: PresetRun
+
+
+@dataclass(frozen=True)
+class SweepRun:
+    """A sweep (eval.sweep.SweepResult) with each point as a ScoredRun, for drill-down."""
+
+    result: SweepResult
+    runs: tuple[ScoredRun, ...]
+
+
+def _reporting(searcher: Searcher, total: int, label: str, progress: Progress | None) -> Searcher:
+    """`searcher`, calling `progress` after each query (so a page can move its bar)."""
+    if progress is None:
+        return searcher
+    done = 0
+
+    def search(query: str) -> Sequence[Candidate]:
+        nonlocal done
+        try:
+            return searcher(query)
+        finally:  # a failed query is done too: eval.run records its error
+            done += 1
+            progress(done, total, label)
+
+    return search
+
+
+def _by_chunk(searcher: Searcher) -> Searcher:
+    """Span sets judge chunks: each candidate's chunk becomes its own unit (as_chunk_units)."""
+
+    def search(query: str) -> Sequence[Candidate]:
+        return as_chunk_units(searcher(query))
+
+    return search
+
+
+def score_config(
+    evalset: EvalSet,
+    config: PipelineConfig,
+    label: str | None = None,
+    *,
+    metrics: Sequence[str] = DEFAULT_METRICS,
+    mode: Mode = "retrieval",
+    n_resamples: int = 1000,
+    seed: int = 0,
+    progress: Progress | None = None,
+) -> ScoredRun:
+    """Index the set for `config` (once per index settings), search every query, score it."""
+    if mode not in MODES:
+        raise ValueError(f"unknown mode {mode!r}; valid: {', '.join(MODES)}")
+    label = label or config.name
+    collection = beir_collection(evalset.dataset, config, progress=False)
+    scored = eval_config(config, evalset.dataset)
+    searcher = (retrieval_searcher if mode == "retrieval" else full_searcher)(scored, collection)
+    dataset = evalset.scoring_dataset(collection.chunks())
+    if evalset.unit == "chunk":
+        searcher = _by_chunk(searcher)
+    searcher = _reporting(searcher, len(dataset.queries), label, progress)
+    return ScoredRun(label, scored, run_preset(dataset, label, searcher, metrics, n_resamples, seed))
+
+
+def score_configs(
+    evalset: EvalSet,
+    configs: Mapping[str, PipelineConfig],
+    **options: Any,
+) -> tuple[ScoredRun, ...]:
+    """`score_config` for each (label, config), in order; options as for score_config."""
+    return tuple(score_config(evalset, config, label, **options)
+                 for label, config in configs.items())
+
+
+def sweep_grid(
+    evalset: EvalSet,
+    base: PipelineConfig,
+    axes: Sequence[GridAxis],
+    *,
+    metrics: Sequence[str] = DEFAULT_METRICS,
+    n_resamples: int = 1000,
+    seed: int = 0,
+    use_cache: bool = True,
+) -> SweepRun:
+    """Score `base` at every point of the grid (eval.sweep.run_sweep): fusion, weight, threshold
+    and depth values re-score one cached retrieval; other fields re-index."""
+    if evalset.unit == "chunk":
+        raise ValueError("sweeps score document-level sets; for a span-labeled set compare "
+                         "configurations with score_configs")
+    result = run_sweep(evalset.dataset, base, axes, metrics, n_resamples, seed, use_cache)
+    runs = tuple(
+        ScoredRun(point.run.summary.preset, point_config(base, point.overrides, evalset.dataset),
+                  point.run)
+        for point in result.points
+    )
+    return SweepRun(result, runs)

@@ -1,0 +1,150 @@
+"""Evaluate: score presets (or one config field over values) on a test set with 95% bootstrap
+CIs, compare two runs query by query, see whether retrieval or ranking limits a configuration,
+and drill into any query's trace. All scoring is eval/; this page reads state and renders."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from eval.beir_index import MODES
+from eval.compare import compare, is_relevant, query_deltas, ranked_queries, trace_query
+from eval.ceiling_report import diagnose
+from eval.evalsets import bundled_sets
+from eval.shapes import DatasetError
+from rag.config import PresetError, available_presets
+from rag.ui import eval_session as ev
+from rag.ui.eval_figures import ceiling_chart, metric_intervals, sweep_curves, wins_losses
+from rag.ui.eval_tables import deltas_frame, results_frame
+from rag.ui.state import APP_PRESET, session_cache
+
+OTHER = "Another BEIR folder or QA file…"
+DEFAULT_VALUES = "1,5,10,20,40,60,100,200"
+
+
+def choose_set() -> ev.EvalSet:
+    sets = {label: str(path) for label, path in bundled_sets().items()}
+    choice = st.selectbox("Test set", [*sets, OTHER], key="eval_dataset")
+    source = (st.text_input("Path", key="eval_path", placeholder="a BEIR folder or a .jsonl/.csv "
+                            "QA file with spans over datasets/samples/")
+              if choice == OTHER else sets[choice])
+    if not source:
+        st.stop()
+    try:
+        evalset = ev.load_set(source)
+    except (DatasetError, OSError) as exc:
+        st.error(str(exc))
+        st.stop()
+    unit = ("chunk — relevant when it overlaps a labeled span" if evalset.unit == "chunk"
+            else "document")
+    st.caption(f"**{evalset.name}**: {len(evalset.dataset.corpus)} documents, "
+               f"{len(evalset.dataset.queries)} judged queries; relevance per {unit}.")
+    return evalset
+
+
+def run_controls(evalset: ev.EvalSet) -> ev.EvalResults | None:
+    presets = available_presets()
+    preferred = [p for p in (st.session_state.get(APP_PRESET), "bm25", "hybrid") if p in presets]
+    sweep = st.radio("Compare", ["Presets", "Sweep one field"], horizontal=True, key="eval_mode",
+                     disabled=evalset.unit == "chunk",
+                     help="Sweeps re-score one cached retrieval (document-level sets)")
+    if sweep == "Presets" or evalset.unit == "chunk":
+        chosen = st.multiselect("Presets", presets, default=list(dict.fromkeys(preferred))[:2],
+                                key="eval_presets")
+    else:
+        row = st.columns([1, 1, 2])
+        base = row[0].selectbox("Preset", presets, key="eval_base",
+                                index=presets.index(preferred[-1]) if preferred else 0)
+        field = row[1].text_input("Field", "fusion.k", key="eval_field")
+        values = row[2].text_input("Values (YAML, comma-separated)", DEFAULT_VALUES,
+                                   key="eval_values")
+    row = st.columns(3)
+    n_all = len(evalset.dataset.queries)
+    limit = row[0].number_input("Queries", 1, n_all, min(n_all, 50), key="eval_limit")
+    stages = row[1].selectbox("Stages", MODES, key="eval_stages",
+                              help="retrieval: retrieve, fuse, post-steps; full: every stage")
+    if not row[2].button("Run", type="primary", key="eval_run", icon=":material/play_arrow:"):
+        return None
+    subset = evalset.limit(int(limit))
+    try:
+        if sweep == "Presets" or evalset.unit == "chunk":
+            return ev.run_presets(subset, chosen, stages) if chosen else None
+        return ev.run_field_sweep(subset, base, field, values)
+    except (PresetError, ValueError, KeyError) as exc:
+        st.error(str(exc))
+        return None
+
+
+def wins_and_losses(results: ev.EvalResults, metric: str) -> None:
+    labels = [r.label for r in results.runs]
+    row = st.columns(2)
+    a = row[0].selectbox("Run A", labels, index=0, key="eval_a")
+    b = row[1].selectbox("Run B", labels, index=1, key="eval_b")
+    run_a, run_b = (results.runs[labels.index(x)].run for x in (a, b))
+    queries = results.evalset.dataset.queries
+    deltas = query_deltas(run_a, run_b, metric, queries)
+    st.plotly_chart(wins_losses(deltas, a, b, metric), width="stretch")
+    if deltas and a != b:
+        test = compare(run_a, run_b, metric)
+        st.caption(f"{b} − {a} on {metric}: {test.diff:+.4f} (95% CI {test.ci.low:+.4f} to "
+                   f"{test.ci.high:+.4f}), paired randomization p = {test.p_value:.4f}; "
+                   f"{test.wins} wins, {test.losses} losses over {test.n} queries.")
+    st.dataframe(deltas_frame(deltas, a, b), width="stretch", hide_index=True)
+
+
+def ceilings(results: ev.EvalResults, labels: list[str]) -> None:
+    target = st.selectbox("Configuration", labels, key="eval_diag_run")
+    scored = results.runs[labels.index(target)]
+    cache = session_cache(st.session_state, "eval_ceilings", max_entries=8)
+    key = (results.evalset.dataset.content_hash, len(results.evalset.dataset.queries), target)
+    if key not in cache and not st.button("Diagnose ceilings", key="eval_diagnose"):
+        return
+    with st.spinner("Retrieving every query at depth 1000 (cached on disk)…"):
+        report = cache.get_or_compute(key, lambda: diagnose(results.evalset, scored))
+    verdict = report.verdict()
+    (st.success if verdict.bottleneck == "none" else st.warning)(verdict.message)
+    st.plotly_chart(ceiling_chart(report), width="stretch")
+
+
+def drill_down(results: ev.EvalResults, labels: list[str], metric: str) -> None:
+    row = st.columns([1, 2])
+    label = row[0].selectbox("Run", labels, key="eval_drill_run")
+    scored = results.runs[labels.index(label)]
+    queries = results.evalset.dataset.queries
+    values = scored.run.scores[metric].values
+    qid = row[1].selectbox(
+        "Query (worst first)", ranked_queries(scored.run, metric, queries), key="eval_drill_q",
+        format_func=lambda q: f"{q} · {metric} {values.get(q, float('nan')):.3f} · {queries[q]}")
+    if not st.toggle("Open its trace", key="eval_drill_open"):
+        return
+    cache = session_cache(st.session_state, "eval_traces", max_entries=16)
+    with st.spinner("Running the query through every stage…"):
+        trace = cache.get_or_compute((results.evalset.dataset.content_hash, label, qid),
+                                     lambda: trace_query(results.evalset, scored.config, qid))
+    ev.show_trace(trace, lambda chunk: is_relevant(results.evalset, qid, chunk), "eval_stage")
+
+
+st.title("Evaluate")
+fresh = run_controls(choose_set())
+if fresh is not None:
+    st.session_state[ev.RESULTS] = fresh
+results: ev.EvalResults | None = st.session_state.get(ev.RESULTS)
+if results is None:
+    st.info("Pick a test set and presets (or a field to sweep), then press Run.")
+    st.stop()
+
+labels = [r.label for r in results.runs]
+metric = st.selectbox("Metric", list(results.runs[0].run.scores), key="eval_metric")
+st.subheader(f"Results on {results.evalset.name}")
+st.dataframe(results_frame(results.runs), width="stretch", hide_index=True)
+if results.sweep:
+    axis = results.sweep.result.axes[0]
+    st.plotly_chart(sweep_curves(results.sweep.result.points, axis.key, metric), width="stretch")
+else:
+    st.plotly_chart(metric_intervals(results.runs, metric), width="stretch")
+if len(results.runs) >= 2:
+    st.subheader("Wins and losses per query")
+    wins_and_losses(results, metric)
+st.subheader("Ceilings: fix retrieval or ranking?")
+ceilings(results, labels)
+st.subheader("Drill down to a query's trace")
+drill_down(results, labels, metric)

@@ -1,0 +1,165 @@
+"""View helpers for the Answer page: the run config, sentence colouring, supporting-span highlights,
+the token budget and the stage timeline — all rendered from a Trace, nothing recomputed."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pandas as pd
+import plotly.graph_objects as go
+
+from rag.config import PipelineConfig, config_from_dict
+from rag.context.base import ContextBlock, TokenBudget
+from rag.grounding.base import SentenceCheck
+from rag.trace import Trace
+from rag.ui.html import Mark, highlight_spans
+
+VERDICT_COLORS = {
+    "supported": "rgba(34, 197, 94, 0.30)",
+    "ambiguous": "rgba(245, 158, 11, 0.40)",
+    "unsupported": "rgba(239, 68, 68, 0.35)",
+    "not_checked": "rgba(148, 163, 184, 0.25)",
+}
+STATUS_COLORS = {
+    "ok": "#22c55e",
+    "fallback": "#f59e0b",
+    "failed": "#ef4444",
+    "cache_hit": "#3b82f6",
+    "skipped": "#94a3b8",
+    "blocked": "#a855f7",
+}
+
+
+def chat_config(
+    preset: PipelineConfig,
+    collection_name: str,
+    collection_settings: Mapping[str, Any],
+    answer: Mapping[str, Any],
+) -> PipelineConfig:
+    """The preset over this collection (its chunking/embedding/index sections), with context,
+    generation and grounding on and the page's choices (`answer`: dotted field -> value) applied."""
+    raw = preset.model_dump(mode="json")
+    for section, fields in collection_settings.items():
+        raw[section] = {**raw.get(section, {}), **dict(fields)}
+    raw["index"]["collection"] = collection_name
+    for section in ("context", "generation", "grounding"):
+        raw[section]["enabled"] = True
+    for dotted, value in answer.items():
+        section, name = dotted.split(".", 1)
+        raw[section][name] = value
+    return config_from_dict(raw, origin=f"{preset.name} (answer page)")
+
+
+def _sentence_label(check: SentenceCheck) -> str:
+    score = f"{check.method} {check.score:.2f}" if check.method != "none" else "no claim to check"
+    source = f", best support [Source {check.support.n}]" if check.support else ""
+    problem = f"; {check.citation_problem}" if check.citation_problem else ""
+    note = f"; {check.note}" if check.note else ""
+    return f"{check.verdict} ({score}{source}){problem}{note}"
+
+
+def answer_html(answer: str, sentences: Sequence[SentenceCheck]) -> str:
+    """The answer with every sentence coloured by its verdict; hover shows score and evidence."""
+    marks = [Mark(s.start, s.end, _sentence_label(s), VERDICT_COLORS[s.verdict]) for s in sentences]
+    return highlight_spans(answer, marks)
+
+
+def block_html(block: ContextBlock, sentences: Sequence[SentenceCheck]) -> str:
+    """A context block with the spans that support answer sentences highlighted."""
+    marks = [
+        Mark(
+            s.support.start,
+            s.support.end,
+            f"supports sentence {s.index + 1}: {s.verdict}",
+            VERDICT_COLORS[s.verdict],
+        )
+        for s in sentences
+        if s.support is not None and s.support.n == block.n
+    ]
+    return highlight_spans(block.text, marks)
+
+
+def sentence_frame(sentences: Sequence[SentenceCheck]) -> pd.DataFrame:
+    return pd.DataFrame(
+        [
+            {
+                "#": s.index + 1,
+                "sentence": s.text,
+                "verdict": s.verdict,
+                "method": s.method,
+                "score": round(s.score, 3),
+                "lexical": round(s.lexical, 3),
+                "best source": s.support.n if s.support else None,
+                "cited": ", ".join(map(str, s.cited)),
+                "citation": s.citation_problem or ("ok" if s.citation_ok else ""),
+                "note": s.note,
+            }
+            for s in sentences
+        ]
+    )
+
+
+def sources_frame(blocks: Sequence[ContextBlock]) -> pd.DataFrame:
+    return pd.DataFrame(
+        [
+            {
+                "source": f"[Source {b.n}]",
+                "title": b.title,
+                "origin": b.origin,
+                "rank": b.rank,
+                "score": round(b.score, 4),
+                "tokens": b.tokens,
+                "markers": " ".join(b.markers),
+                "chunk": b.chunk_id,
+            }
+            for b in blocks
+        ]
+    )
+
+
+def budget_figure(budget: TokenBudget) -> go.Figure:
+    """Allotted vs used tokens per part of the window (002's split)."""
+    rows = budget.rows()
+    parts = [str(r["part"]) for r in rows]
+    fig = go.Figure(
+        [
+            go.Bar(name="allotted", x=parts, y=[r["allotted"] for r in rows], marker_color="#cbd5e1"),
+            go.Bar(name="used", x=parts, y=[r["used"] for r in rows], marker_color="#3b82f6"),
+        ]
+    )
+    fig.update_layout(
+        barmode="overlay",
+        height=260,
+        margin={"l": 10, "r": 10, "t": 30, "b": 10},
+        title=f"Token budget of {budget.window} ({budget.tokenizer.split(' (')[0]})",
+    )
+    return fig
+
+
+def timeline_figure(trace: Trace) -> go.Figure:
+    """One bar per stage, placed end to end in run order, coloured by status."""
+    start = 0.0
+    fig = go.Figure()
+    for record in trace.records:
+        fig.add_trace(
+            go.Bar(
+                y=[record.stage],
+                x=[max(record.wall_ms, 0.01)],
+                base=[start],
+                orientation="h",
+                marker_color=STATUS_COLORS.get(record.status, "#64748b"),
+                name=record.status,
+                hovertext=f"{record.stage}: {record.status}, {record.wall_ms:.1f} ms {record.reason}",
+                showlegend=False,
+            )
+        )
+        start += record.wall_ms
+    fig.update_layout(
+        height=40 + 22 * len(trace.records),
+        margin={"l": 10, "r": 10, "t": 30, "b": 10},
+        title=f"Stage timeline: {trace.total_ms:.0f} ms",
+        xaxis_title="ms",
+        yaxis={"autorange": "reversed"},
+    )
+    return fig

@@ -1,0 +1,94 @@
+"""Answer page: ask offline (extractive), see sources, coloured sentences, cited-chunk popovers,
+budget, timeline and trace; ask against the fake server with a failure; manage conversations."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from answer_helpers import lumen_collection
+from fake_openai import FakeOpenAI, hang
+from streamlit.testing.v1 import AppTest
+
+from rag.memory import MemoryStore
+
+PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "answer.py")
+QUESTION = "How long do deleted notes stay in the Trash?"
+
+
+@pytest.fixture(scope="module")
+def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    root = tmp_path_factory.mktemp("answer-page")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("RAG_WORKBENCH_DATA", str(root))
+        lumen_collection("lumen")
+        yield root
+
+
+@pytest.fixture
+def page(data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> AppTest:
+    monkeypatch.setenv("RAG_WORKBENCH_DATA", str(data_dir))
+    at = AppTest.from_file(PAGE, default_timeout=120)
+    at.session_state["app_collection"] = "lumen"
+    return at.run()
+
+
+def ask(at: AppTest, question: str = QUESTION) -> AppTest:
+    at.chat_input(key="ans_input").set_value(question).run()
+    assert not at.exception, at.exception
+    return at
+
+
+def test_offline_answer_is_extractive_cited_coloured_and_inspectable(page: AppTest) -> None:
+    at = ask(page)
+    assert [m.name for m in at.chat_message] == ["user", "assistant"]
+    assert "30 days" in at.chat_message[1].markdown[0].value
+    assert any("Extractive (offline)" in i.value for i in at.info)
+    answer_html = at.html[0].value
+    assert "rgba(34, 197, 94" in answer_html and "supported (lexical" in answer_html  # green, with score
+    popover = at.get("popover")[0]
+    assert popover.proto.popover.label == "[Source 1]"
+    assert "<mark" in popover.html[0].value  # the cited chunk with its supporting span
+    verdicts = at.dataframe[0].value
+    assert set(verdicts["verdict"]) == {"supported"}
+    assert (verdicts["best source"].astype(str) == verdicts["cited"]).all()  # each cites its evidence
+    assert len(at.get("plotly_chart")) == 2  # token budget + stage timeline
+    assert "[Source 1: " in at.code[0].value  # the context exactly as sent
+    assert len(at.get("download_button")) == 2  # conversation export + trace JSON
+    trace = json.loads(at.session_state["ans_trace"].to_json())
+    assert [r["stage"] for r in trace["records"]][-3:] == ["context", "generate", "ground"]
+
+
+def test_a_hanging_llm_falls_back_with_a_warning_and_the_conversation_keeps_both_turns(
+    page: AppTest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with FakeOpenAI() as server:
+        server.script(hang(5), hang(5), hang(5))
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        monkeypatch.setenv("OPENAI_API_KEY", "sk-page-secret-123")
+        page.selectbox(key="ans_mode").select("llm")
+        page.number_input(key="ans_timeout").set_value(0.3)
+        page.number_input(key="ans_retries").set_value(1).run()
+        at = ask(page)
+        assert len(server.chat_requests) == 2  # first try + one retry, both timed out
+    assert any("LLM failed (timeout)" in w.value for w in at.warning)
+    assert any("Extractive" in i.value for i in at.info)
+    conversation = at.session_state["ans_conversation"]
+    roles = [m.role for m in MemoryStore().messages(conversation)]
+    assert roles[-2:] == ["user", "assistant"]
+    assert "sk-page-secret-123" not in at.session_state["ans_trace"].to_json()
+
+
+def test_conversations_can_be_started_exported_and_deleted(page: AppTest) -> None:
+    at = ask(page)
+    first = at.session_state["ans_conversation"]
+    exported = json.loads(MemoryStore().export_json(first))
+    assert [m["role"] for m in exported["messages"]][-2:] == ["user", "assistant"]
+    at.button(key="ans_new").click().run()
+    second = at.session_state["ans_conversation"]
+    assert second != first and not at.chat_message  # an empty conversation
+    at.button(key="ans_delete").click().run()
+    assert second not in {c.id for c in MemoryStore().conversations()}
+    assert first in {c.id for c in MemoryStore().conversations()}
