@@ -5,8 +5,10 @@ reranker reaches by reordering the run's own candidates by true relevance). Adde
 recall of each retriever's list beside their union, the retrieval for it (once per set and
 settings, at the deepest depth, cached on disk), span sets judged per chunk, and a verdict:
 
-- retrieval gap = 1 - oracle nDCG@k: relevant units the candidates never contained;
-- ranking gap = oracle nDCG@k - actual nDCG@k: relevant units retrieved but ranked too low.
+- retrieval gap = 1 - oracle nDCG@k: relevant units the final candidates never contained —
+  either no retriever found them within its depth ("retrieval"), or the lists had them and a
+  post-step (threshold, top-k, filters) dropped them ("filtering");
+- ranking gap = oracle nDCG@k - actual nDCG@k: relevant units kept but ranked too low.
 """
 
 from __future__ import annotations
@@ -21,13 +23,14 @@ from eval.beir_index import beir_collection
 from eval.candidates import QueryLists, retrieve_all
 from eval.diagnostics import DEPTHS, Ceiling, ceiling, recall_at_depth
 from eval.evalsets import EvalSet, chunk_unit_lists
+from eval.run import PresetRun
 from eval.runner import ScoredRun
 from eval.shapes import Qrels
 
 ANY = "any retriever"
 NEAR_CEILING = 0.02  # gaps below this are noise on sample-sized sets, not a bottleneck
 
-Bottleneck = Literal["retrieval", "ranking", "none"]
+Bottleneck = Literal["retrieval", "filtering", "ranking", "none"]
 
 
 @dataclass(frozen=True)
@@ -45,6 +48,7 @@ class CeilingReport:
     label: str
     pool_depth: int  # how deep the configuration retrieves (retrieval.depth)
     recall: Mapping[str, Mapping[int, float]]  # ANY or list name -> depth -> mean recall
+    final_recall: float  # mean share of relevant units among the run's final candidates
     ceiling: Ceiling
 
     def verdict(self) -> Verdict:
@@ -59,10 +63,16 @@ class CeilingReport:
                            f"oracle {c.oracle_ndcg:.3f}.")
         if retrieval_gap >= ranking_gap:
             found = _at_most(self.recall.get(ANY, {}), self.pool_depth)
+            if found - self.final_recall >= NEAR_CEILING:
+                return Verdict("filtering", retrieval_gap, ranking_gap,
+                               f"Fix filtering: the lists held {found:.0%} of the relevant units "
+                               f"within depth {self.pool_depth}, the final candidates only "
+                               f"{self.final_recall:.0%}; threshold, top-k or filters dropped "
+                               f"them (oracle nDCG@{c.k} {c.oracle_ndcg:.3f}).")
             return Verdict("retrieval", retrieval_gap, ranking_gap,
-                           f"Fix retrieval: the candidates hold {found:.0%} of the relevant "
-                           f"units, so even a perfect reranker stops at nDCG@{c.k} "
-                           f"{c.oracle_ndcg:.3f} (actual {c.actual_ndcg:.3f}).")
+                           f"Fix retrieval: the final candidates hold {self.final_recall:.0%} "
+                           f"of the relevant units, so even a perfect reranker stops at "
+                           f"nDCG@{c.k} {c.oracle_ndcg:.3f} (actual {c.actual_ndcg:.3f}).")
         return Verdict("ranking", retrieval_gap, ranking_gap,
                        f"Fix ranking: the candidates allow nDCG@{c.k} {c.oracle_ndcg:.3f} but "
                        f"the configuration reaches {c.actual_ndcg:.3f}; a better reranker or "
@@ -89,13 +99,23 @@ def per_list_recall(
             **{name: recall_at_depth(qrels, _only(cached, name), depths) for name in names}}
 
 
+def final_recall(qrels: Qrels, run: PresetRun) -> float:
+    """Mean over judged, scored queries of the share of relevant units the run returned."""
+    shares = []
+    for outcome in run.outcomes:
+        relevant = {u for u, rel in qrels.get(outcome.qid, {}).items() if rel > 0}
+        if outcome.error is None and relevant:
+            shares.append(len(relevant & outcome.ranking.keys()) / len(relevant))
+    return math.fsum(shares) / len(shares) if shares else math.nan
+
+
 def report(
     label: str, qrels: Qrels, cached: Sequence[QueryLists], scored: ScoredRun, k: int = 10,
     depths: Sequence[int] = DEPTHS,
 ) -> CeilingReport:
     """The report of a run from lists already retrieved (pure: no index, no model)."""
     return CeilingReport(label, scored.config.retrieval.depth,
-                         per_list_recall(qrels, cached, depths),
+                         per_list_recall(qrels, cached, depths), final_recall(qrels, scored.run),
                          ceiling(qrels, cached, scored.run, k, depths))
 
 

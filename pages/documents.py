@@ -4,23 +4,21 @@ one document's text, detected type, PII and redacted view."""
 from __future__ import annotations
 
 import hashlib
+from pathlib import PurePath
 
 import streamlit as st
 
-from rag.documents import ingest_paths, ingest_uploads
+from rag.documents import SUPPORTED_EXTENSIONS, ingest_paths, ingest_uploads
 from rag.documents.base import Document, IngestReport
 from rag.documents.pii import PII_KINDS, describe_counts, find_pii, redact
 from rag.paths import SAMPLES_DIR
+from rag.ui import resources
 from rag.ui.html import PII_COLOR, Mark, highlight_spans, pattern_marks
 from rag.ui.state import APP_DOCUMENTS, session_cache
 from rag.ui.tables import ingest_report_frame, pii_frame
 
 PREVIEW_CHARS = 20_000  # longer texts are cut in the preview, never in the index
 PLACEHOLDER = r"\[REDACTED_[A-Z]+\]"
-
-
-def sample_files() -> list[str]:
-    return sorted(p.name for p in SAMPLES_DIR.iterdir() if p.is_file()) if SAMPLES_DIR.is_dir() else []
 
 
 def load_report() -> IngestReport | None:
@@ -32,12 +30,13 @@ def load_report() -> IngestReport | None:
     if source == "Upload files":
         uploads = st.file_uploader("Files", accept_multiple_files=True, key="docs_uploads")
         if not uploads:
-            st.info("Drop PDF, DOCX, PPTX, TXT, Markdown, CSV or HTML files here.")
+            st.info(f"Drop files here: {', '.join(SUPPORTED_EXTENSIONS)}. Others are reported.")
             return None
         files = [(f.name, f.getvalue()) for f in uploads]
         hashes = tuple((name, hashlib.sha256(data).hexdigest()) for name, data in files)
         return cache.get_or_compute(hashes, lambda: ingest_uploads(files))
-    names = st.multiselect("Samples", sample_files(), default=sample_files(), key="docs_samples")
+    samples = [p.name for p in resources.sample_files()]
+    names = st.multiselect("Samples", samples, default=samples, key="docs_samples")
     if not names:
         st.info("Pick at least one sample, or upload files.")
         return None
@@ -88,6 +87,6 @@ if report is not None:
     st.session_state[APP_DOCUMENTS] = report.documents  # the Chunk Lab offers these
     if report.documents:
         st.subheader("Document")
-        by_name = {d.metadata.source.rsplit("/", 1)[-1]: d for d in report.documents}
+        by_name = {PurePath(d.metadata.source).name: d for d in report.documents}
         name = st.selectbox("Document", list(by_name), key="docs_doc")
         show_document(by_name[name])

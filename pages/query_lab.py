@@ -12,7 +12,12 @@ from rag.query import view
 from rag.query.guard import guard
 from rag.query.intent import EXEMPLARS
 from rag.query.intent.evaluate import (
-    THRESHOLD_GRID, calibrate, evaluate, load_labeled, semantic_scores, sweep,
+    THRESHOLD_GRID,
+    calibrate,
+    evaluate,
+    load_labeled,
+    semantic_scores,
+    sweep,
 )
 from rag.query.settings import QueryConfig
 from rag.query.stage import chat_model, collection_vocabulary, semantic_cache, semantic_router

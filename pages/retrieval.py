@@ -28,7 +28,7 @@ def controls(defaults: view.FusionControls) -> view.FusionControls:
     row = st.columns(4)
     method = row[0].selectbox("Fusion method", methods, index=methods.index(defaults.method),
                               key="ret_method")
-    k = row[1].slider("RRF k", 1, 200, defaults.k, key="ret_k", help="rrf, weighted_rrf")
+    k = row[1].slider("RRF k", 1, view.RRF_K_MAX, defaults.k, key="ret_k", help="rrf, weighted_rrf")
     alpha = row[2].slider("alpha (dense share)", 0.0, 1.0, defaults.alpha, 0.05, key="ret_alpha",
                           help="relative_score, convex")
     depth = row[3].slider("Depth per retriever", 5, view.MAX_DEPTH, defaults.depth, 5,

@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 import tempfile
 
+from hypothesis import settings
+
 os.environ["HF_HUB_OFFLINE"] = "1"
 os.environ["HF_DATASETS_OFFLINE"] = "1"
 os.environ["TRANSFORMERS_OFFLINE"] = "1"
@@ -13,6 +15,12 @@ os.environ.setdefault("RAG_WORKBENCH_DATA", tempfile.mkdtemp(prefix="rag-workben
 os.environ.pop("OPENAI_API_KEY", None)
 os.environ.pop("OPENAI_BASE_URL", None)
 os.environ.pop("QDRANT_URL", None)
+
+
+# Hypothesis: the same examples on every run, so CI is reproducible (failures found locally
+# with random search are kept as explicit examples in the tests).
+settings.register_profile("workbench", derandomize=True, deadline=None)
+settings.load_profile("workbench")
 
 
 def pytest_configure(config) -> None:  # type: ignore[no-untyped-def]

@@ -37,13 +37,16 @@ SETTLED_JS = """(() => {
   const app = document.querySelector('[data-testid="stApp"]');
   return Boolean(app) && !running && !stale && !skeleton;
 })()"""
+# Centre of the first button / tab / label showing %s (material icons render as ligature text
+# inside buttons, so a label that ends with the text counts too).
 CLICK_JS = """((label) => {
-  const buttons = [...document.querySelectorAll('button, [role="tab"], label')];
-  // material icons render as ligature text inside the button, so match the label's end
-  const hit = buttons.find(b => b.innerText.trim() === label)
-    || buttons.find(b => b.innerText.trim().endsWith(label));
-  if (hit) { hit.click(); return true; }
-  return false;
+  const items = [...document.querySelectorAll('button, [role="tab"], label')];
+  const hit = items.find(b => b.innerText.trim() === label)
+    || items.find(b => b.innerText.trim().endsWith(label));
+  if (!hit) return null;
+  hit.scrollIntoView({block: 'center'});
+  const r = hit.getBoundingClientRect();
+  return [r.x + Math.min(r.width / 2, 20), r.y + r.height / 2];
 })(%s)"""
 # Centre of the selectbox / multiselect whose label is %s, or of the open list's option %s (for --choose).
 SELECTBOX_JS = """((label) => {
@@ -160,8 +163,10 @@ def screenshot(args: argparse.Namespace) -> None:
                 time.sleep(1.0)
                 wait_until_settled(tab, args.wait_text, args.timeout)
             for label in args.click:
-                if not tab.evaluate(CLICK_JS % json.dumps(label)):
+                point = tab.evaluate(CLICK_JS % json.dumps(label))
+                if not point:
                     raise RuntimeError(f"no button labelled {label!r}")
+                tab.click_at(point)
                 time.sleep(1.0)
                 wait_until_settled(tab, args.wait_text, args.timeout)
             if args.upload:

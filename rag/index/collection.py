@@ -259,6 +259,10 @@ class Collection:
     def _filter(self, filters: FilterConfig | None, since: float | None) -> models.Filter | None:
         return build_filter(filters, since, privacy=self.manifest.has_private)
 
+    def vectors(self, chunk_ids: Sequence[str]) -> dict[str, np.ndarray]:
+        """The stored dense vectors of these chunks (no model runs); unknown ids are left out."""
+        return {} if self.is_empty else self.store.dense_vectors(chunk_ids)
+
     def dense_search(
         self,
         query_vector: np.ndarray,

@@ -133,6 +133,22 @@ class QdrantStore:
         )
         return {r.payload["chunk_id"]: dict(r.payload) for r in records if r.payload}
 
+    def dense_vectors(self, chunk_ids: Sequence[str]) -> dict[str, np.ndarray]:
+        """Stored dense vectors by chunk id (unit length: Qdrant normalizes for cosine)."""
+        if not chunk_ids:
+            return {}
+        records = self.client.retrieve(
+            self.collection,
+            ids=[point_id(c) for c in chunk_ids],
+            with_payload=["chunk_id"],
+            with_vectors=[DENSE],
+        )
+        return {
+            str(r.payload["chunk_id"]): np.asarray(r.vector[DENSE], dtype=np.float32)
+            for r in records
+            if r.payload and isinstance(r.vector, dict)
+        }
+
     def scroll(
         self, qfilter: models.Filter | None = None, with_payload: bool = True
     ) -> Iterator[dict[str, Any]]:

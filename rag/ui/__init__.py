@@ -1,5 +1,6 @@
 """Rendering helpers for the streamlit pages: HTML, plotly figures, tables, session state.
 
-Everything here is a pure function of rag/ data (no retrieval or scoring), testable without a
-running streamlit app; `rag.ui.widgets` is the one module that draws streamlit widgets.
+Modules here compute nothing themselves (no retrieval or scoring): they shape rag/ results for
+display and are testable without a running app. `widgets` (inputs generated from settings models)
+and `resources` (cached collections, the sample-collection build) are the ones that use streamlit.
 """

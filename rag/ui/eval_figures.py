@@ -116,8 +116,9 @@ def wins_losses(deltas: Sequence[QueryDelta], name_a: str, name_b: str, metric: 
 
 
 def ceiling_chart(report: CeilingReport) -> go.Figure:
-    """Left: recall at depth of each retriever's list and of their union. Right: the run's
-    nDCG@k beside the nDCG@k an oracle reranker reaches on the same candidates."""
+    """Left: recall at depth of each retriever's list and of their union, and (a diamond at the
+    configuration's depth) what its post-steps kept. Right: the run's nDCG@k beside the nDCG@k
+    an oracle reranker reaches on the same final candidates."""
     c = report.ceiling
     fig = make_subplots(rows=1, cols=2, column_widths=[0.65, 0.35], subplot_titles=(
         "Relevant found within depth (recall)", f"nDCG@{c.k}: actual vs oracle reranker"))
@@ -128,8 +129,10 @@ def ceiling_chart(report: CeilingReport) -> go.Figure:
             line={"width": 3 if union else 1.5, "dash": "solid" if union else "dot",
                   "color": "black" if union else retriever_color(name, i)},
         ), row=1, col=1)
-    fig.add_vline(x=report.pool_depth, line_dash="dash", line_color="grey", row=1, col=1,
-                  annotation_text=f"depth {report.pool_depth}")
+    fig.add_trace(go.Scatter(
+        x=[report.pool_depth], y=[report.final_recall], mode="markers", name="kept by post-steps",
+        marker={"symbol": "diamond", "size": 12, "color": "#dc2626"},
+    ), row=1, col=1)
     fig.add_trace(go.Bar(x=["actual", "oracle"], y=[c.actual_ndcg, c.oracle_ndcg],
                          marker_color=["#3b82f6", "#a5b4fc"], name=f"nDCG@{c.k}",
                          text=[f"{c.actual_ndcg:.3f}", f"{c.oracle_ndcg:.3f}"],

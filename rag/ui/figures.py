@@ -95,4 +95,4 @@ def score_breakdown(
         )
     fig.update_layout(barmode="stack", yaxis_title="score", xaxis={"type": "category",
                                                                     "title": "fused rank"})
-    return _layout(fig, "Fused score: what each retriever contributed", 380)
+    return _layout(fig, "Fused score by retriever", 380)

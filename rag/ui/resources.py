@@ -53,10 +53,14 @@ def _parse_samples(stamp: tuple[tuple[str, int], ...]) -> tuple[Document, ...]:
     return ingest_paths([SAMPLES_DIR / name for name, _ in stamp]).documents
 
 
+def sample_files() -> list[Path]:
+    """The files in datasets/samples/, sorted by name."""
+    return sorted(p for p in SAMPLES_DIR.iterdir() if p.is_file()) if SAMPLES_DIR.is_dir() else []
+
+
 def sample_documents() -> tuple[Document, ...]:
     """The bundled samples as Documents, parsed once per change of the folder."""
-    files = sorted(p for p in SAMPLES_DIR.glob("*") if p.is_file()) if SAMPLES_DIR.is_dir() else []
-    return _parse_samples(tuple((p.name, p.stat().st_mtime_ns) for p in files))
+    return _parse_samples(tuple((p.name, p.stat().st_mtime_ns) for p in sample_files()))
 
 
 def session_documents() -> tuple[Document, ...]:

@@ -18,6 +18,7 @@ from rag.index.tokenizer import Tokenizer
 from rag.retrieve.base import Candidate, RankedList
 
 MAX_DEPTH = 200  # lists are fetched this deep once; the depth control cuts them
+RRF_K_MAX = 200  # the RRF k control's range is 1..RRF_K_MAX
 RETRIEVERS = ("bm25", "dense")
 TITLES = {"bm25": "BM25", "dense": "Dense", "fused": "Fused"}
 
@@ -40,7 +41,7 @@ def controls_from(config: PipelineConfig) -> FusionControls:
     fusion, post = config.fusion, config.postprocess
     return FusionControls(
         method="rrf" if fusion.method == "none" else fusion.method,  # the page always has two lists
-        k=min(fusion.k, 200),
+        k=min(fusion.k, RRF_K_MAX),
         weights={name: fusion.weights.get(name, 0.5) for name in RETRIEVERS},
         alpha=fusion.alpha,
         depth=min(config.retrieval.depth, MAX_DEPTH),

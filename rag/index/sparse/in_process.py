@@ -52,6 +52,7 @@ class InProcessBM25(ABC):
 
     def _save_model(self, directory: Path, fingerprint: str) -> None:
         """Persist the built model, if the backend can (default: rebuilt on open instead)."""
+        return None
 
     def _load_model(self, directory: Path, fingerprint: str) -> bool:
         """Load a model saved for exactly this corpus; False when there is none."""

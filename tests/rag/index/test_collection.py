@@ -65,6 +65,10 @@ def test_points_carry_named_dense_and_sparse_vectors(collection: Collection) -> 
     assert set(info.config.params.sparse_vectors or {}) == {"sparse"}
     chunk = collection.chunks()[0]
     assert collection.get_chunk(chunk.chunk_id) == chunk
+    stored = collection.vectors([chunk.chunk_id, "missing"])
+    assert list(stored) == [chunk.chunk_id]
+    expected = get_embedder(index_config().embedding).embed_documents([chunk.text])[0]
+    assert np.allclose(stored[chunk.chunk_id], expected, atol=1e-5)
     assert chunk.metadata["source"] == "docs/p00.txt" and chunk.text == PASSAGES[0]
 
 

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import sys
+
+import pytest
+
 from rag.index.settings import TokenizerConfig
-from rag.index.tokenizer import Tokenizer
+from rag.index.tokenizer import StemmingUnavailableError, Tokenizer
 
 
 def test_default_lowercases_and_drops_english_stopwords_and_single_letters() -> None:
@@ -25,3 +29,9 @@ def test_stemming_maps_inflections_to_one_term() -> None:
 def test_custom_pattern_decides_what_a_token_is() -> None:
     cfg = TokenizerConfig(pattern=r"[a-z0-9.+-]+", stopwords="none")
     assert Tokenizer(cfg)("python3.11 and g++") == ["python3.11", "and", "g++"]
+
+
+def test_stemming_without_pystemmer_names_the_setting(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "Stemmer", None)  # import Stemmer now raises ImportError
+    with pytest.raises(StemmingUnavailableError, match=r"index\.tokenizer\.stemming"):
+        Tokenizer(TokenizerConfig(stemming=True))

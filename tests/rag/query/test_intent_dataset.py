@@ -10,7 +10,12 @@ from rag.embed import get_embedder
 from rag.embed.settings import EmbeddingConfig
 from rag.query.intent import EXEMPLARS, INTENTS, SemanticRouter
 from rag.query.intent.evaluate import (
-    THRESHOLD_GRID, calibrate, evaluate, leaked, load_labeled, semantic_scores,
+    THRESHOLD_GRID,
+    calibrate,
+    evaluate,
+    leaked,
+    load_labeled,
+    semantic_scores,
 )
 
 

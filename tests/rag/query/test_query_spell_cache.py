@@ -105,7 +105,8 @@ def test_ttl_and_capacity(embedder: TextEmbedder) -> None:
 
 def test_cache_for_shares_one_cache_per_namespace(embedder: TextEmbedder) -> None:
     cfg = CacheConfig(enabled=True)
-    assert cache_for("ns", cfg, embedder) is cache_for("ns", cfg, embedder)
-    assert cache_for("ns", CacheConfig(enabled=True, ttl_s=5), embedder) is not cache_for("other", cfg, embedder)
+    first = cache_for("ns", cfg, embedder)
+    assert cache_for("ns", cfg, embedder) is first
+    assert cache_for("ns", CacheConfig(enabled=True, ttl_s=5), embedder) is not first  # new settings
     with pytest.raises(ValueError, match="recall_threshold"):
         CacheConfig(precision_threshold=0.8, recall_threshold=0.9)
