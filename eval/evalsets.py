@@ -18,7 +18,14 @@ from types import MappingProxyType
 from typing import Literal
 
 from eval.candidates import QueryLists
-from eval.datasets import QASet, Span, files_hash, load_beir, load_qa_file, span_relevance
+from eval.datasets import (
+    QASet,
+    Span,
+    files_hash,
+    load_beir,
+    load_qa_file,
+    span_relevance,
+)
 from eval.shapes import BeirDataset, DatasetError, Qrels
 from rag.chunking.base import Chunk
 from rag.documents import parse_file

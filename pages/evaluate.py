@@ -7,13 +7,18 @@ from __future__ import annotations
 import streamlit as st
 
 from eval.beir_index import MODES
-from eval.compare import compare, is_relevant, query_deltas, ranked_queries, trace_query
 from eval.ceiling_report import diagnose
+from eval.compare import compare, is_relevant, query_deltas, ranked_queries, trace_query
 from eval.evalsets import bundled_sets
 from eval.shapes import DatasetError
 from rag.config import PresetError, available_presets
 from rag.ui import eval_session as ev
-from rag.ui.eval_figures import ceiling_chart, metric_intervals, sweep_curves, wins_losses
+from rag.ui.eval_figures import (
+    ceiling_chart,
+    metric_intervals,
+    sweep_curves,
+    wins_losses,
+)
 from rag.ui.eval_tables import deltas_frame, results_frame
 from rag.ui.state import APP_PRESET, session_cache
 

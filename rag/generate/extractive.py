@@ -10,6 +10,7 @@ from rag.context.base import BuiltContext
 from rag.context.text import content_words, jaccard, split_sentences
 
 RANK_PRIOR = 0.1  # weight of 1/rank: breaks ties toward better-ranked chunks, never outvotes coverage
+MIN_RELATIVE_COVERAGE = 0.5  # a sentence sharing one stray word ("notes") with the query stays out
 REDUNDANT_AT = 0.6  # a sentence this Jaccard-similar to one already picked adds nothing
 
 
@@ -36,13 +37,16 @@ def score_sentences(query: str, context: BuiltContext) -> list[ScoredSentence]:
 
 
 def pick_sentences(query: str, context: BuiltContext, k: int) -> tuple[list[ScoredSentence], str]:
-    """Top `k` non-redundant sentences that share a word with the query (a note when none does:
-    then the top block's first sentence stands in)."""
+    """Top `k` non-redundant sentences covering at least half as much of the query as the best
+    one does (a note when no sentence shares a word: then the top block's first one stands in)."""
     ranked = score_sentences(query, context)
+    floor = MIN_RELATIVE_COVERAGE * max((s.coverage for s in ranked), default=0.0)
     picked: list[ScoredSentence] = []
     for candidate in ranked:
-        if candidate.coverage == 0 or len(picked) == k:
+        if len(picked) == k:
             break
+        if candidate.coverage == 0 or candidate.coverage < floor:
+            continue
         words = set(content_words(candidate.text))
         if all(jaccard(words, set(content_words(p.text))) < REDUNDANT_AT for p in picked):
             picked.append(candidate)

@@ -145,3 +145,22 @@ def evaluate_checks(
         score("lexical + embedding (offline default)", items, [v == "unsupported" for v in verdicts])
     )
     return scores
+
+
+def main() -> None:
+    """`python -m rag.grounding.evaluate [--no-embedding]`: the table the README reports."""
+    import sys
+
+    from rag.grounding.model_checks import default_embedder
+
+    items = load_labels()
+    embedder = None if "--no-embedding" in sys.argv else default_embedder()
+    print(f"{len(items)} sentences, {sum(i.label == 'unsupported' for i in items)} unsupported")
+    print("| check | precision | recall | F1 | tp/fp/fn/tn |\n|---|---|---|---|---|")
+    for s in evaluate_checks(items, embedder):
+        counts = f"{s.tp}/{s.fp}/{s.fn}/{s.tn}"
+        print(f"| {s.check} | {s.precision:.2f} | {s.recall:.2f} | {s.f1:.2f} | {counts} |")
+
+
+if __name__ == "__main__":
+    main()

@@ -146,8 +146,3 @@ def _warnings(verdict: GuardVerdict) -> tuple[str, ...]:
     if verdict.matched_patterns:
         found.append(f"injection patterns matched but not blocked: {', '.join(verdict.matched_patterns)}")
     return tuple(found)
-
-
-def limiter_for(cfg: GuardConfig) -> RateLimiter | None:
-    """A RateLimiter for the configured limit, or None when rate limiting is off."""
-    return RateLimiter(cfg.rate_limit, cfg.rate_window_s) if cfg.rate_limit else None

@@ -4,9 +4,10 @@ is configured. Defaults are the seeds' numbers (named beside each)."""
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from rag.query.adaptive_settings import AdaptiveConfig
 
@@ -25,6 +26,16 @@ class GuardConfig(BaseModel):
     extra_patterns: list[str] = Field(default_factory=list)  # more regexes that block
     rate_limit: int | None = Field(30, ge=1)  # queries per user per window; None = off
     rate_window_s: float = Field(60.0, gt=0)
+
+    @field_validator("extra_patterns")
+    @classmethod
+    def _compiles(cls, patterns: list[str]) -> list[str]:
+        for pattern in patterns:
+            try:
+                re.compile(pattern)
+            except re.error as exc:
+                raise ValueError(f"extra_patterns: {pattern!r} is not a regular expression ({exc})") from None
+        return patterns
 
 
 class IntentConfig(BaseModel):

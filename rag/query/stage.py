@@ -55,18 +55,14 @@ def _router(embedding_json: str, exemplars: tuple[tuple[str, tuple[str, ...]], .
 
 
 @functools.lru_cache(maxsize=8)
-def _vocabulary(collection: str, version: str, texts: tuple[str, ...]) -> Vocabulary:
-    return Vocabulary.from_texts(texts)
+def _vocabulary(collection: object, version: str) -> Vocabulary:
+    chunks = getattr(collection, "chunks", ())
+    return Vocabulary.from_texts(c.text for c in (chunks() if callable(chunks) else chunks))
 
 
 def collection_vocabulary(collection: object) -> Vocabulary:
-    """Word counts of every chunk in `collection`, rebuilt when its manifest changes."""
-    chunks = getattr(collection, "chunks", None)
-    if not callable(chunks):
-        return Vocabulary.from_texts(())
-    version = str(getattr(getattr(collection, "manifest", None), "updated_at", ""))
-    name = str(getattr(collection, "name", ""))
-    return _vocabulary(name, version, tuple(c.text for c in chunks()))
+    """Word counts of every chunk in `collection`, read once per collection version."""
+    return _vocabulary(collection, str(getattr(getattr(collection, "manifest", None), "updated_at", "")))
 
 
 def cache_namespace(config: PipelineConfig) -> str:
@@ -122,8 +118,9 @@ def run_understand(state: PipelineState, env: StageEnv) -> StageResult:
     config = env.config
     cfg = config.query
     chat = chat_model(config)
+    history = history_of(env)
     found = understand(
-        guarded_text(state), cfg, history=history_of(env),
+        guarded_text(state), cfg, history=history,
         router=semantic_router(config.embedding) if cfg.intent.enabled else None,
         chat=chat,
         vocabulary=collection_vocabulary(env.collection()) if cfg.spell.enabled else None,
@@ -132,7 +129,7 @@ def run_understand(state: PipelineState, env: StageEnv) -> StageResult:
     warnings = _warnings(found)
     outputs = {"understanding": found, "queries": found.search_queries,
                "llm": "configured" if chat else "none (offline forms)"}
-    inputs = {"query": guarded_text(state), "history_messages": len(history_of(env))}
+    inputs = {"query": guarded_text(state), "history_messages": len(history)}
     next_state = state.with_artifact("understand", found)
     if found.cache_hit:
         why = f"semantic cache hit: {found.cache.reason if found.cache else ''}"

@@ -82,10 +82,10 @@ def understand(
     vocabulary: Vocabulary | None = None, cache: SemanticCache | None = None,
 ) -> Understanding:
     """Run every query-understanding step `cfg` enables on `query` (history oldest first)."""
-    caching = cache is not None and cfg.cache.enabled
+    cache = cache if cfg.cache.enabled else None
     # 002 looks the raw query up first; a follow-up only means something with its conversation,
     # so it is looked up after rewriting, as the standalone query.
-    lookup = cache.lookup(query) if cache is not None and caching and not history else None
+    lookup = cache.lookup(query) if cache is not None and not history else None
     spell = correct(query, vocabulary, cfg.spell)
     base = Understanding(query, spell.corrected, spell, None, None, None, None, (), lookup,
                          chat is not None, cache_query=query)
@@ -107,7 +107,7 @@ def understand(
         return _stop(base, f"intent {intent.intent!r} needs no retrieval" if intent else "")
     rewritten = rewritten or rewrite(text, history, cfg.rewrite, chat)
     text = rewritten.rewritten
-    if cache is not None and caching and history:
+    if cache is not None and history:
         base = replace(base, rewrite=rewritten, cache=cache.lookup(text), cache_query=text)
         if base.cache_hit:
             return _stop(base, "semantic cache hit")

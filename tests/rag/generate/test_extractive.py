@@ -47,3 +47,13 @@ def test_no_overlap_quotes_the_best_ranked_source_and_says_so() -> None:
 def test_empty_context_gives_an_empty_answer() -> None:
     ctx = context("anything")
     assert extractive_answer("anything", ctx) == ("", "")
+
+
+def test_sentences_far_weaker_than_the_best_one_stay_out() -> None:
+    ctx = context(
+        "How long do deleted notes stay in the Trash?",
+        "Deleted notes stay in the Trash for 30 days.",
+        "Vault notes are encrypted.",
+    )
+    picked, _ = pick_sentences(ctx.query, ctx, k=3)
+    assert [p.text for p in picked] == ["Deleted notes stay in the Trash for 30 days."]

@@ -1,0 +1,99 @@
+"""Systems: one query through 2–5 of the seed systems side by side (answer, sources,
+groundedness, stage timeline, what each did differently), and the feature matrix generated
+from their presets. Each preset searches its own collection of the session's documents, built
+with its own chunking on first use."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from rag.config import PipelineConfig, available_presets, load_preset
+from rag.documents.base import Document
+from rag.index import Collection
+from rag.query.intelligence import LEVEL_ORDER, LEVELS, apply_level
+from rag.systems import BASELINES, SYSTEMS, documents_key, features_matrix, system_collection
+from rag.systems_compare import Comparison, SystemRun, compare
+from rag.ui import resources
+from rag.ui.systems_view import matrix_frame, sources_frame, timeline_figure, timeline_frame
+
+DEFAULT_QUERY = "How does LumenSync resolve conflicts?"
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def _collection(config_json: str, docs_key: str, _documents: tuple[Document, ...]
+                ) -> tuple[PipelineConfig, Collection]:
+    config = PipelineConfig.model_validate_json(config_json)
+    with st.spinner(f"Indexing the documents for {config.name} (its own chunking, first use only)…"):
+        return system_collection(config, _documents)
+
+
+@st.cache_data(max_entries=1, show_spinner=False)
+def _matrix_rows() -> pd.DataFrame:
+    return matrix_frame(features_matrix())
+
+
+def chosen_configs() -> list[PipelineConfig]:
+    """The presets picked in the page's widgets, with adaptive's intelligence level applied."""
+    names = [n for n in (*SYSTEMS, *BASELINES) if n in available_presets()]
+    picked = st.multiselect("Systems (2–5)", names, default=["axiom", "echomind", "adaptive"],
+                            max_selections=5, key="sys_presets")
+    level = st.select_slider("Adaptive's intelligence level (002)", LEVEL_ORDER, "standard",
+                             key="sys_level",
+                             help=" · ".join(f"{n}: {LEVELS.get(n).summary}" for n in LEVEL_ORDER))
+    configs = [load_preset(n) for n in picked]
+    return [apply_level(c, level) if c.name == "adaptive" else c for c in configs]
+
+
+def show_run(run: SystemRun, differences: tuple[str, ...]) -> None:
+    st.subheader(run.preset)
+    grounded = "–" if run.grounded_share is None else f"{run.grounded_share:.2f}"
+    left, right = st.columns(2)
+    left.metric("Grounded share", grounded)
+    right.metric("Total ms", f"{run.trace.total_ms:.0f}")
+    st.markdown(run.answer or "_no answer_")
+    st.markdown("**What it did differently**")
+    st.markdown("\n".join(f"- {fact}" for fact in differences) or "_nothing the others did not_")
+    with st.expander(f"Sources ({len(run.sources)})"):
+        st.dataframe(sources_frame(run), width="stretch", hide_index=True)
+    for warning in run.trace.warnings[:3]:
+        st.caption(f"⚠ {warning}")
+
+
+def show_comparison(result: Comparison) -> None:
+    columns = st.columns(len(result.runs))
+    for column, run in zip(columns, result.runs):
+        with column:
+            show_run(run, result.differences[run.preset])
+    st.plotly_chart(timeline_figure(result.runs), width="stretch")
+    with st.expander("Stage timeline as a table"):
+        st.dataframe(timeline_frame(result.runs), width="stretch", hide_index=True)
+
+
+st.title("Systems")
+compare_tab, matrix_tab = st.tabs(["Compare", "Feature matrix"])
+with compare_tab:
+    documents = resources.session_documents()
+    st.caption(f"{len(documents)} document(s): what the Documents page ingested this session, "
+               "else the bundled samples.")
+    configs = chosen_configs()
+    query = st.text_input("Query", DEFAULT_QUERY, key="sys_query")
+    user = st.text_input("User (sees public chunks and their own private ones)", "",
+                         key="sys_user") or None
+    if len(configs) < 2:
+        st.info("Pick at least two systems.")
+    elif st.button("Run", key="sys_run", type="primary") and query.strip():
+        docs_key = documents_key(documents)
+        result = compare(query, configs,
+                         lambda c: _collection(c.model_dump_json(), docs_key, tuple(documents)),
+                         user=user)
+        st.session_state["sys_result"] = result
+    result = st.session_state.get("sys_result")
+    if isinstance(result, Comparison):
+        show_comparison(result)
+with matrix_tab:
+    st.caption("Generated from the presets: on / off, and mapped where a seed's part runs here "
+               "on our equivalent (the note comes from the preset's `# mapped(…)` comment).")
+    st.dataframe(_matrix_rows(), width="stretch", hide_index=True, height=600)
+    with st.expander("As Markdown (for the README)"):
+        st.code(features_matrix().to_markdown(), language="markdown")
