@@ -50,6 +50,9 @@ def options(defaults: QueryConfig) -> dict[str, object]:
 
 st.title("Query Lab")
 preset = resources.session_config()
+if preset is None:
+    st.error("No presets found in rag/presets/.")
+    st.stop()
 collection = resources.session_collection()
 query = st.text_input("Query", DEFAULT_QUERY, key="ql_query")
 history = view.parse_conversation(st.text_area(
@@ -87,10 +90,10 @@ st.caption(f"LLM forms: {'on' if chat else 'off (no OPENAI_BASE_URL): offline fo
 st.subheader("Intent")
 if found.intent is not None:
     intent = found.intent
-    row = st.columns(3)
-    row[0].metric("Intent", intent.intent)
-    row[1].metric("Decided by", intent.layer)
-    row[2].metric("Confidence", f"{intent.confidence:.2f}")
+    cells = st.columns(3)
+    cells[0].metric("Intent", intent.intent)
+    cells[1].metric("Decided by", intent.layer)
+    cells[2].metric("Confidence", f"{intent.confidence:.2f}")
     st.caption(intent.reason)
     left, right = st.columns(2)
     left.dataframe(view.intent_layers(intent, chat is not None), hide_index=True, width="stretch")
@@ -102,15 +105,15 @@ if found.reply is not None:
 st.subheader("Class, route, rewrites and expansions")
 if found.classification is not None and found.route is not None:
     c, r = found.classification, found.route
-    row = st.columns(5)
-    row[0].metric("Class (002)", c.label)
-    row[1].metric("Route (Axiom)", r.complexity)
-    row[2].metric("Type (Vexora)", r.query_type)
-    row[3].metric("Strategy (002)", f"{r.strategy}, top {r.top_k}")
-    row[4].metric("Multi-hop", "yes" if r.multi_hop else "no")
+    for cells, pairs in zip(st.columns(3), [
+        [("Class (002)", c.label), ("Strategy (002)", f"{r.strategy}, top {r.top_k}")],
+        [("Route (Axiom)", r.complexity), ("Multi-hop", "yes" if r.multi_hop else "no")],
+        [("Type (Vexora)", r.query_type), ("Entities", ", ".join(r.entities) or "–")],
+    ], strict=True):
+        for label, value in pairs:
+            cells.metric(label, value)
     st.caption(f"Hints: top_k {c.hints.top_k} · MMR {c.hints.use_mmr} · CoT {c.hints.use_cot} · "
-               f"template {c.hints.template} · entities: {', '.join(r.entities) or '–'} · "
-               f"levels: {', '.join(r.levels)}")
+               f"template {c.hints.template} · levels: {', '.join(r.levels)}")
 st.dataframe(view.steps_table(found), hide_index=True, width="stretch")
 st.markdown("**Queries retrieval will run**")
 st.dataframe(view.queries_table(found), hide_index=True, width="stretch")
@@ -147,10 +150,10 @@ with st.expander("Semantic-router exemplars: edit and re-score on datasets/inten
         )
     if "ql_eval" in st.session_state:
         evaluation, curve, best = st.session_state["ql_eval"]
-        row = st.columns(3)
-        row[0].metric(f"Accuracy at {evaluation.threshold:.2f}", f"{evaluation.accuracy:.3f}")
-        row[1].metric("Leave-one-out threshold", f"{best:.2f}")
-        row[2].metric(f"Accuracy at {best:.2f}", f"{dict(curve).get(best, 0.0):.3f}")
+        cells = st.columns(3)
+        cells[0].metric(f"Accuracy at {evaluation.threshold:.2f}", f"{evaluation.accuracy:.3f}")
+        cells[1].metric("Leave-one-out threshold", f"{best:.2f}")
+        cells[2].metric(f"Accuracy at {best:.2f}", f"{dict(curve).get(best, 0.0):.3f}")
         st.plotly_chart(view.accuracy_curve(curve, evaluation.threshold, best), width="stretch")
         left, right = st.columns([1, 2])
         left.dataframe(view.recall_table(evaluation), hide_index=True, width="stretch")

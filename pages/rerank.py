@@ -65,6 +65,9 @@ if collection is None:
         st.rerun()
     st.stop()
 preset = resources.session_config()
+if preset is None:
+    st.error("No presets found in rag/presets/.")
+    st.stop()
 fetch = retrieval_view.fetch_config(preset, collection.manifest.settings)
 query = st.text_input("Query", DEFAULT_QUERY, key="rr_query")
 raw, window = controls(preset.rerank)

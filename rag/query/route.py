@@ -98,6 +98,7 @@ def route_rules(query: str, cfg: RouteConfig, query_class: QueryClass = "FACTUAL
     entities = extract_entities(query)
     hop = _multi_hop(query, query_type, entities)
     n_words = len(words(query))
+    complexity: Complexity
     if query_class == "SUMMARY":
         complexity, why = "summarize", "the query asks for a summary"
     elif conversational:

@@ -27,6 +27,7 @@ from rag.query.settings import GuardConfig
 from rag.query.spell import Vocabulary
 from rag.query.understand import Understanding, understand
 from rag.retrieve.base import SearchQuery
+from rag.trace import StageStatus
 
 _LIMITERS: dict[tuple[int, float], RateLimiter] = {}
 _LIMITERS_LOCK = threading.Lock()
@@ -140,7 +141,7 @@ def run_understand(state: PipelineState, env: StageEnv) -> StageResult:
         return StageResult(replace(next_state, halted=why, answer=found.reply), outputs, inputs,
                            "ok", warnings, why)
     next_state = replace(next_state, queries=found.search_queries)
-    status = "fallback" if warnings else "ok"
+    status: StageStatus = "fallback" if warnings else "ok"
     return StageResult(next_state, outputs, inputs, status, warnings, "; ".join(warnings))
 
 

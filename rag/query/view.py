@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from typing import Literal
 
 import pandas as pd
 import plotly.graph_objects as go
@@ -24,7 +25,8 @@ def parse_conversation(text: str) -> tuple[Message, ...]:
     for line in text.splitlines():
         match = _SPEAKER.match(line)
         if match:
-            role = "user" if match.group(1).lower() in ("user", "u") else "assistant"
+            role: Literal["user", "assistant"] = (
+                "user" if match.group(1).lower() in ("user", "u") else "assistant")
             messages.append(Message(role, match.group(2).strip()))
         elif messages and line.strip():
             last = messages[-1]
@@ -63,9 +65,9 @@ def intent_layers(result: IntentResult, llm: bool) -> pd.DataFrame:
 
 
 def semantic_bars(result: IntentResult) -> go.Figure:
-    """Best exemplar cosine per intent, the threshold as a line."""
+    """Best exemplar cosine per intent (the semantic layer's pick in green), the threshold line."""
     scores = [result.semantic_scores.get(i, 0.0) for i in INTENTS]
-    colors = ["#16a34a" if i == result.intent else "#94a3b8" for i in INTENTS]
+    colors = ["#16a34a" if i == result.semantic_best else "#94a3b8" for i in INTENTS]
     fig = go.Figure(go.Bar(x=list(INTENTS), y=scores, marker_color=colors))
     if result.threshold is not None:
         fig.add_hline(y=result.threshold, line_dash="dash", line_color="#dc2626",
@@ -77,8 +79,8 @@ def semantic_bars(result: IntentResult) -> go.Figure:
 
 def steps_table(found: Understanding) -> pd.DataFrame:
     """Each step: which path ran and why."""
-    rows = [{"step": "spell", "path": found.spell.path, "result": found.spell.corrected,
-             "why": found.spell.reason}]
+    rows: list[dict[str, object]] = [{"step": "spell", "path": found.spell.path,
+                                      "result": found.spell.corrected, "why": found.spell.reason}]
     if found.intent is not None:
         rows.append({"step": "intent", "path": found.intent.layer, "result": found.intent.intent,
                      "why": found.intent.reason})

@@ -15,7 +15,8 @@ from eval.runner import ScoredRun
 from eval.sweep import SweepPoint
 from rag.ui.figures import retriever_color
 
-OUTCOME_COLORS = {"win": "#16a34a", "loss": "#dc2626", "tie": "#94a3b8"}
+# outcome -> (legend name, colour)
+OUTCOMES = {"win": ("wins", "#16a34a"), "loss": ("losses", "#dc2626"), "tie": ("ties", "#94a3b8")}
 LINE = "#3b82f6"
 PALETTE = ("#3b82f6", "#f59e0b", "#10b981", "#ef4444", "#8b5cf6", "#64748b")
 
@@ -99,11 +100,11 @@ def metric_intervals(runs: Sequence[ScoredRun], metric: str) -> go.Figure:
 def wins_losses(deltas: Sequence[QueryDelta], name_a: str, name_b: str, metric: str) -> go.Figure:
     """One dot per query at (A's value, B's value): above the diagonal B wins, below it loses."""
     fig = go.Figure()
-    for outcome, color in OUTCOME_COLORS.items():
+    for outcome, (legend, color) in OUTCOMES.items():
         rows = [d for d in deltas if d.outcome == outcome]
         fig.add_trace(go.Scatter(
-            x=[d.a for d in rows], y=[d.b for d in rows], mode="markers", name=f"{outcome}s "
-            f"({len(rows)})", marker={"color": color, "size": 9, "opacity": 0.8},
+            x=[d.a for d in rows], y=[d.b for d in rows], mode="markers",
+            name=f"{legend} ({len(rows)})", marker={"color": color, "size": 9, "opacity": 0.8},
             customdata=[[d.qid, d.query[:80]] for d in rows],
             hovertemplate="%{customdata[0]}: %{customdata[1]}<br>"
                           f"{name_a} %{{x:.3f}} → {name_b} %{{y:.3f}}<extra></extra>",

@@ -35,10 +35,12 @@ def results_frame(runs: Sequence[ScoredRun]) -> pd.DataFrame:
 
 
 def deltas_frame(deltas: Sequence[QueryDelta], name_a: str, name_b: str) -> pd.DataFrame:
+    """One row per query: A's and B's value (columns "A · name", so A may equal B), the change."""
+    a, b = f"A · {name_a}", f"B · {name_b}"
     return pd.DataFrame(
-        [{"query id": d.qid, "query": snippet(d.query, 80), name_a: d.a, name_b: d.b,
+        [{"query id": d.qid, "query": snippet(d.query, 80), a: d.a, b: d.b,
           "change": d.delta, "outcome": d.outcome} for d in deltas],
-        columns=["query id", "query", name_a, name_b, "change", "outcome"],
+        columns=["query id", "query", a, b, "change", "outcome"],
     )
 
 

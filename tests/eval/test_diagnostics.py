@@ -75,21 +75,22 @@ def _report(recall_at_pool: float, final: float, oracle: float, actual: float) -
 
 
 @pytest.mark.parametrize(
-    ("recall", "final", "oracle", "actual", "expected"),
+    ("recall", "final", "oracle", "actual", "expected", "says"),
     [
-        (0.5, 0.5, 0.55, 0.5, "retrieval"),  # the lists never had half the relevant units
-        (1.0, 0.5, 0.55, 0.5, "filtering"),  # the lists had them; post-steps dropped them
-        (1.0, 1.0, 1.0, 0.6, "ranking"),
-        (1.0, 1.0, 0.99, 0.985, "none"),
+        (0.5, 0.5, 0.55, 0.5, "retrieval", "Fix retrieval"),  # lists never had half of them
+        (1.0, 0.5, 0.55, 0.5, "filtering", "Fix filtering"),  # lists had them; post-steps cut
+        (1.0, 1.0, 1.0, 0.6, "ranking", "Fix ranking"),
+        (1.0, 1.0, 0.99, 0.985, "none", "Near the ceiling"),
     ],
 )
 def test_verdict_names_the_biggest_gap(
-    recall: float, final: float, oracle: float, actual: float, expected: str
+    recall: float, final: float, oracle: float, actual: float, expected: str, says: str
 ) -> None:
     verdict = _report(recall, final, oracle, actual).verdict()
     assert verdict.bottleneck == expected
+    assert verdict.message.startswith(says)
     assert verdict.retrieval_gap == pytest.approx(1 - oracle)
-    assert expected in verdict.message.lower() or expected == "none"
+    assert verdict.ranking_gap == pytest.approx(oracle - actual)
 
 
 def test_verdict_without_scored_queries_says_so() -> None:

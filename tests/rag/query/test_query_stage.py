@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -74,6 +75,9 @@ def test_understand_adds_query_variants_that_retrieval_runs(collection: MemoryCo
     assert {"bm25", "dense", "bm25#mq1", "dense#mq1"} <= set(trace.stage("retrieve").outputs["lists"])
     found = understand.outputs["understanding"]
     assert found.intent.intent == "question" and found.route is not None
+    exported = json.loads(trace.to_json())["records"]
+    record = next(r for r in exported if r["stage"] == "understand")
+    assert record["outputs"]["understanding"]["intent"]["layer"] == found.intent.layer
 
 
 def test_a_greeting_is_answered_without_retrieval(collection: MemoryCollection) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from collections.abc import Iterator
@@ -15,6 +16,7 @@ from rag.config import PipelineConfig, load_preset, with_overrides
 from rag.embed import get_embedder
 from rag.pipeline import ranked_candidates, run_query
 from rag.retrieve.search import clear_candidate_cache
+from rag.trace import Trace
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/rag: the shared collection
 from pipeline_collection import CORPUS, MemoryCollection, make_chunks  # noqa: E402
@@ -59,6 +61,8 @@ def test_cross_encoder_rerank_is_recorded_with_both_rankings(
     assert ranked_candidates(trace) == tuple(after)
     assert record.outputs["pairs"] == 4 and record.outputs["pairs_per_second"] > 0
     assert record.settings["model"] == str(model)
+    exported = Trace.from_dict(json.loads(trace.to_json()))  # every score survives the export
+    assert [c.stage_scores for c in ranked_candidates(exported)] == [c.stage_scores for c in after]
 
 
 def test_without_a_model_the_stage_is_skipped_and_the_ranking_kept(collection: MemoryCollection) -> None:

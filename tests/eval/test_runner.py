@@ -1,0 +1,52 @@
+"""Scoring configurations on evaluation sets: span sets judged per chunk, progress, sweeps, and
+ceiling diagnostics over real (small) collections."""
+
+from __future__ import annotations
+
+import pytest
+
+from eval.beir_index import beir_collection
+from eval.ceiling_report import ANY, diagnose
+from eval.evalsets import load_eval_set
+from eval.runner import score_config, sweep_grid
+from eval.sweep import parse_grid
+from rag.config import load_preset
+from rag.paths import PROJECT_ROOT
+
+DATASETS = PROJECT_ROOT / "datasets"
+
+
+def test_sweeps_refuse_span_sets_and_say_what_to_use() -> None:
+    qa = load_eval_set(DATASETS / "qa_samples.jsonl")
+    with pytest.raises(ValueError, match="score_configs"):
+        sweep_grid(qa, load_preset("bm25"), parse_grid(["fusion.k=1,60"]))
+
+
+@pytest.mark.slow  # indexes the eight sample documents (MiniLM embeds every chunk)
+def test_a_span_set_is_scored_chunk_by_chunk_with_progress() -> None:
+    qa = load_eval_set(DATASETS / "qa_samples.jsonl").limit(4)
+    seen: list[tuple[int, int, str]] = []
+    scored = score_config(qa, load_preset("bm25"), progress=lambda *step: seen.append(step))
+    assert seen == [(i, 4, "bm25") for i in range(1, 5)]
+    chunk_ids = {c.chunk_id for c in beir_collection(qa.dataset, scored.config).chunks()}
+    returned = {unit for o in scored.run.outcomes for unit in o.ranking}
+    assert returned and returned <= chunk_ids  # ranked units are chunks, not documents
+    assert scored.run.summary.failed == 0
+    assert 0 < scored.run.summary.metrics["mrr@10"] <= 1
+
+    report = diagnose(qa, scored, depths=(10, 50))
+    assert set(report.recall) == {ANY, "bm25"}
+    assert report.ceiling.oracle_ndcg >= report.ceiling.actual_ndcg
+    assert report.ceiling.actual_ndcg == pytest.approx(scored.run.summary.metrics["ndcg@10"])
+
+
+@pytest.mark.slow  # indexes the BEIR sample once (shared with the page and notebook tests)
+def test_a_fusion_sweep_keeps_each_points_config_for_drill_down() -> None:
+    beir = load_eval_set(DATASETS / "beir_sample")
+    sweep = sweep_grid(beir, load_preset("hybrid"), parse_grid(["fusion.k=1,60"]),
+                       n_resamples=100)
+    assert [r.config.fusion.k for r in sweep.runs] == [1, 60]
+    assert [r.label for r in sweep.runs] == ["hybrid fusion.k=1", "hybrid fusion.k=60"]
+    plain = score_config(beir, load_preset("hybrid"), n_resamples=100)
+    # re-fusing cached lists at k=60 scores exactly what a plain hybrid run scores
+    assert sweep.runs[1].run.summary.metrics == pytest.approx(plain.run.summary.metrics)
