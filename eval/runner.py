@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from eval.beir_index import (
     MODES,
@@ -91,17 +90,26 @@ def score_config(
     if evalset.unit == "chunk":
         searcher = _by_chunk(searcher)
     searcher = _reporting(searcher, len(dataset.queries), label, progress)
-    return ScoredRun(label, scored, run_preset(dataset, label, searcher, metrics, n_resamples, seed))
+    run = run_preset(dataset, label, searcher, metrics, n_resamples, seed)
+    return ScoredRun(label, scored, run)
 
 
 def score_configs(
     evalset: EvalSet,
     configs: Mapping[str, PipelineConfig],
-    **options: Any,
+    *,
+    metrics: Sequence[str] = DEFAULT_METRICS,
+    mode: Mode = "retrieval",
+    n_resamples: int = 1000,
+    seed: int = 0,
+    progress: Progress | None = None,
 ) -> tuple[ScoredRun, ...]:
-    """`score_config` for each (label, config), in order; options as for score_config."""
-    return tuple(score_config(evalset, config, label, **options)
-                 for label, config in configs.items())
+    """`score_config` for each (label, config), in order."""
+    return tuple(
+        score_config(evalset, config, label, metrics=metrics, mode=mode,
+                     n_resamples=n_resamples, seed=seed, progress=progress)
+        for label, config in configs.items()
+    )
 
 
 def sweep_grid(

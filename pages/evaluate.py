@@ -12,13 +12,8 @@ from eval.compare import compare, is_relevant, query_deltas, ranked_queries, tra
 from eval.evalsets import bundled_sets
 from eval.shapes import DatasetError
 from rag.config import PresetError, available_presets
+from rag.ui import eval_figures as figures
 from rag.ui import eval_session as ev
-from rag.ui.eval_figures import (
-    ceiling_chart,
-    metric_intervals,
-    sweep_curves,
-    wins_losses,
-)
 from rag.ui.eval_tables import deltas_frame, results_frame
 from rag.ui.state import APP_PRESET, session_cache
 
@@ -39,41 +34,42 @@ def choose_set() -> ev.EvalSet:
     except (DatasetError, OSError) as exc:
         st.error(str(exc))
         st.stop()
-    unit = ("chunk — relevant when it overlaps a labeled span" if evalset.unit == "chunk"
-            else "document")
+    spans = " (relevant when it overlaps a labeled span)" if evalset.unit == "chunk" else ""
     st.caption(f"**{evalset.name}**: {len(evalset.dataset.corpus)} documents, "
-               f"{len(evalset.dataset.queries)} judged queries; relevance per {unit}.")
+               f"{len(evalset.dataset.queries)} judged queries; relevance per "
+               f"{evalset.unit}{spans}.")
     return evalset
 
 
 def run_controls(evalset: ev.EvalSet) -> ev.EvalResults | None:
     presets = available_presets()
     preferred = [p for p in (st.session_state.get(APP_PRESET), "bm25", "hybrid") if p in presets]
-    sweep = st.radio("Compare", ["Presets", "Sweep one field"], horizontal=True, key="eval_mode",
-                     disabled=evalset.unit == "chunk",
-                     help="Sweeps re-score one cached retrieval (document-level sets)")
-    if sweep == "Presets" or evalset.unit == "chunk":
-        chosen = st.multiselect("Presets", presets, default=list(dict.fromkeys(preferred))[:2],
-                                key="eval_presets")
-    else:
-        row = st.columns([1, 1, 2])
+    sweeping = st.radio(
+        "Compare", ["Presets", "Sweep one field"], horizontal=True, key="eval_mode",
+        disabled=evalset.unit == "chunk", help="Sweeps re-score one cached retrieval "
+        "(document-level sets)") == "Sweep one field" and evalset.unit == "document"
+    row = st.columns([1, 1, 2])
+    if sweeping:
         base = row[0].selectbox("Preset", presets, key="eval_base",
                                 index=presets.index(preferred[-1]) if preferred else 0)
         field = row[1].text_input("Field", "fusion.k", key="eval_field")
         values = row[2].text_input("Values (YAML, comma-separated)", DEFAULT_VALUES,
                                    key="eval_values")
+    else:
+        chosen = st.multiselect("Presets", presets, default=list(dict.fromkeys(preferred))[:2],
+                                key="eval_presets")
     row = st.columns(3)
     n_all = len(evalset.dataset.queries)
     limit = row[0].number_input("Queries", 1, n_all, min(n_all, 50), key="eval_limit")
-    stages = row[1].selectbox("Stages", MODES, key="eval_stages",
+    stages = row[1].selectbox("Stages", MODES, key="eval_stages", disabled=sweeping,
                               help="retrieval: retrieve, fuse, post-steps; full: every stage")
     if not row[2].button("Run", type="primary", key="eval_run", icon=":material/play_arrow:"):
         return None
     subset = evalset.limit(int(limit))
     try:
-        if sweep == "Presets" or evalset.unit == "chunk":
-            return ev.run_presets(subset, chosen, stages) if chosen else None
-        return ev.run_field_sweep(subset, base, field, values)
+        if sweeping:
+            return ev.run_field_sweep(subset, base, field, values)
+        return ev.run_presets(subset, chosen, stages) if chosen else None
     except (PresetError, ValueError, KeyError) as exc:
         st.error(str(exc))
         return None
@@ -87,7 +83,7 @@ def wins_and_losses(results: ev.EvalResults, metric: str) -> None:
     run_a, run_b = (results.runs[labels.index(x)].run for x in (a, b))
     queries = results.evalset.dataset.queries
     deltas = query_deltas(run_a, run_b, metric, queries)
-    st.plotly_chart(wins_losses(deltas, a, b, metric), width="stretch")
+    st.plotly_chart(figures.wins_losses(deltas, a, b, metric), width="stretch")
     if deltas and a != b:
         test = compare(run_a, run_b, metric)
         st.caption(f"{b} − {a} on {metric}: {test.diff:+.4f} (95% CI {test.ci.low:+.4f} to "
@@ -100,14 +96,13 @@ def ceilings(results: ev.EvalResults, labels: list[str]) -> None:
     target = st.selectbox("Configuration", labels, key="eval_diag_run")
     scored = results.runs[labels.index(target)]
     cache = session_cache(st.session_state, "eval_ceilings", max_entries=8)
-    key = (results.evalset.dataset.content_hash, len(results.evalset.dataset.queries), target)
-    if key not in cache and not st.button("Diagnose ceilings", key="eval_diagnose"):
+    if target not in cache and not st.button("Diagnose ceilings", key="eval_diagnose"):
         return
     with st.spinner("Retrieving every query at depth 1000 (cached on disk)…"):
-        report = cache.get_or_compute(key, lambda: diagnose(results.evalset, scored))
+        report = cache.get_or_compute(target, lambda: diagnose(results.evalset, scored))
     verdict = report.verdict()
     (st.success if verdict.bottleneck == "none" else st.warning)(verdict.message)
-    st.plotly_chart(ceiling_chart(report), width="stretch")
+    st.plotly_chart(figures.ceiling_chart(report), width="stretch")
 
 
 def drill_down(results: ev.EvalResults, labels: list[str], metric: str) -> None:
@@ -123,15 +118,17 @@ def drill_down(results: ev.EvalResults, labels: list[str], metric: str) -> None:
         return
     cache = session_cache(st.session_state, "eval_traces", max_entries=16)
     with st.spinner("Running the query through every stage…"):
-        trace = cache.get_or_compute((results.evalset.dataset.content_hash, label, qid),
+        trace = cache.get_or_compute((label, qid),
                                      lambda: trace_query(results.evalset, scored.config, qid))
     ev.show_trace(trace, lambda chunk: is_relevant(results.evalset, qid, chunk), "eval_stage")
 
 
 st.title("Evaluate")
 fresh = run_controls(choose_set())
-if fresh is not None:
+if fresh is not None:  # new results: earlier ceilings and traces belong to the old ones
     st.session_state[ev.RESULTS] = fresh
+    for stale in ("eval_ceilings", "eval_traces"):
+        st.session_state.pop(stale, None)
 results: ev.EvalResults | None = st.session_state.get(ev.RESULTS)
 if results is None:
     st.info("Pick a test set and presets (or a field to sweep), then press Run.")
@@ -142,10 +139,10 @@ metric = st.selectbox("Metric", list(results.runs[0].run.scores), key="eval_metr
 st.subheader(f"Results on {results.evalset.name}")
 st.dataframe(results_frame(results.runs), width="stretch", hide_index=True)
 if results.sweep:
-    axis = results.sweep.result.axes[0]
-    st.plotly_chart(sweep_curves(results.sweep.result.points, axis.key, metric), width="stretch")
+    sweep = results.sweep.result
+    st.plotly_chart(figures.sweep_curves(sweep.points, sweep.axes[0].key, metric), width="stretch")
 else:
-    st.plotly_chart(metric_intervals(results.runs, metric), width="stretch")
+    st.plotly_chart(figures.metric_intervals(results.runs, metric), width="stretch")
 if len(results.runs) >= 2:
     st.subheader("Wins and losses per query")
     wins_and_losses(results, metric)

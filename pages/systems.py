@@ -12,10 +12,21 @@ from rag.config import PipelineConfig, available_presets, load_preset
 from rag.documents.base import Document
 from rag.index import Collection
 from rag.query.intelligence import LEVEL_ORDER, LEVELS, apply_level
-from rag.systems import BASELINES, SYSTEMS, documents_key, features_matrix, system_collection
+from rag.systems import (
+    BASELINES,
+    SYSTEMS,
+    documents_key,
+    features_matrix,
+    system_collection,
+)
 from rag.systems_compare import Comparison, SystemRun, compare
 from rag.ui import resources
-from rag.ui.systems_view import matrix_frame, sources_frame, timeline_figure, timeline_frame
+from rag.ui.systems_view import (
+    matrix_frame,
+    sources_frame,
+    timeline_figure,
+    timeline_frame,
+)
 
 DEFAULT_QUERY = "How does LumenSync resolve conflicts?"
 
@@ -24,7 +35,7 @@ DEFAULT_QUERY = "How does LumenSync resolve conflicts?"
 def _collection(config_json: str, docs_key: str, _documents: tuple[Document, ...]
                 ) -> tuple[PipelineConfig, Collection]:
     config = PipelineConfig.model_validate_json(config_json)
-    with st.spinner(f"Indexing the documents for {config.name} (its own chunking, first use only)…"):
+    with st.spinner(f"Indexing the documents for {config.name} (own chunking, first use only)…"):
         return system_collection(config, _documents)
 
 
@@ -62,7 +73,7 @@ def show_run(run: SystemRun, differences: tuple[str, ...]) -> None:
 
 def show_comparison(result: Comparison) -> None:
     columns = st.columns(len(result.runs))
-    for column, run in zip(columns, result.runs):
+    for column, run in zip(columns, result.runs, strict=True):
         with column:
             show_run(run, result.differences[run.preset])
     st.plotly_chart(timeline_figure(result.runs), width="stretch")

@@ -48,7 +48,8 @@ class Cell:
         """Compact cell text for a table: "on: rrf k=60", "mapped: … → …", "off"."""
         if self.status == "off":
             return "off"
-        return f"{self.status}: {self.note if self.status == 'mapped' else self.detail}".rstrip(": ")
+        shown = self.note if self.status == "mapped" else self.detail
+        return f"{self.status}: {shown}".rstrip(": ")
 
 
 def _on(flag: bool, detail: str = "") -> str | None:
@@ -98,85 +99,109 @@ def _threshold(c: PipelineConfig) -> str | None:
     return None if p.threshold is None else f"{p.threshold_on} ≥ {p.threshold:g}"
 
 
+def _set(value: object, text: str) -> str | None:
+    """`text` when an optional setting is set (not None), else None (off)."""
+    return None if value is None else text
+
+
+def _cache(c: PipelineConfig) -> str | None:
+    q = c.query.cache
+    detail = f"{q.precision_threshold:g}/{q.recall_threshold:g}, TTL {q.ttl_s:g}s"
+    return _on(_query(c) and q.enabled, detail)
+
+
+def _retrievers(c: PipelineConfig) -> str:
+    r = c.retrieval
+    return f"{' + '.join(r.retrievers)}, depth {r.depth}, top {r.top_k}"
+
+
+def _context(field: str) -> Probe:
+    """A context option that is off at its default ("none" / None)."""
+    def probe(c: PipelineConfig) -> str | None:
+        value = getattr(c.context, field)
+        return _on(c.context.enabled and value not in ("none", None), str(value))
+
+    return probe
+
+
+F = Feature
 FEATURES: tuple[Feature, ...] = (
-    Feature("parser", "documents", "parsers (pdf, docx, pptx, html, md, txt, csv)",
-            lambda c: "rag.documents"),
-    Feature("chunking", "chunking", "chunking", _chunking),
-    Feature("dense_model", "index", "dense embedding model", lambda c: c.embedding.model),
-    Feature("vector_store", "index", "vector store", lambda c: "Qdrant"),
-    Feature("bm25", "index", "BM25 index", lambda c: f"{c.index.sparse_backend} (k1 {c.index.k1:g}, b {c.index.b:g})"),
-    Feature("guard", "guard", "input guardrails", lambda c: _on(c.query.guard.enabled)),
-    Feature("semantic_cache", "understand", "semantic cache",
-            lambda c: _on(_query(c) and c.query.cache.enabled,
-                          f"{c.query.cache.precision_threshold:g}/{c.query.cache.recall_threshold:g}, TTL {c.query.cache.ttl_s:g}s")),
-    Feature("spell", "understand", "guarded spell correction",
-            lambda c: _on(_query(c) and c.query.spell.enabled)),
-    Feature("intent_router", "understand", "intent router (no-RAG answers)",
-            lambda c: _on(_query(c) and c.query.intent.enabled,
-                          f"semantic ≥ {c.query.intent.semantic_threshold:g}")),
-    Feature("classify", "understand", "query classification",
-            lambda c: _on(_query(c) and c.query.classify.enabled)),
-    Feature("route", "understand", "query router (complexity, type, entities)",
-            lambda c: _on(_query(c) and c.query.route.enabled)),
-    Feature("rewrite", "understand", "follow-up rewriting",
-            lambda c: _on(_query(c) and c.query.rewrite.enabled,
-                          f"last {c.query.rewrite.history_messages} messages")),
-    Feature("multi_query", "understand", "multi-query expansion", _expansion("multi_query")),
-    Feature("hyde", "understand", "HyDE", _expansion("hyde")),
-    Feature("step_back", "understand", "step-back question", _expansion("step_back")),
-    Feature("rag_fusion", "understand", "RAG-Fusion queries", _expansion("rag_fusion")),
-    Feature("adaptive_router", "adapt", "adaptive strategy (dense / hybrid / fusion / two-stage)",
-            lambda c: _on(c.query.adaptive.enabled and c.query.adaptive.strategies)),
-    Feature("level_filter", "adapt", "chunk-level filter by query type",
-            lambda c: _on(c.query.adaptive.enabled and c.query.adaptive.level_filter)),
-    Feature("summarize_path", "adapt", "summarize path (whole document in order)",
-            lambda c: _on(c.query.adaptive.enabled and c.query.adaptive.summarize_path)),
-    Feature("retrievers", "retrieve", "retrievers",
-            lambda c: f"{' + '.join(c.retrieval.retrievers)}, depth {c.retrieval.depth}, top {c.retrieval.top_k}"),
-    Feature("permissions", "retrieve", "per-user permissions", lambda c: "owner / visibility payload filter"),
-    Feature("fusion", "fuse", "fusion", _fusion),
-    Feature("threshold", "postprocess", "score threshold", _threshold),
-    Feature("content_penalties", "postprocess", "content-type penalties",
-            lambda c: _on(c.postprocess.content_penalties)),
-    Feature("time_window", "postprocess", "time window",
-            lambda c: None if c.postprocess.time_window_hours is None else f"{c.postprocess.time_window_hours:g} h"),
-    Feature("time_decay", "postprocess", "time decay",
-            lambda c: None if c.postprocess.time_decay_half_life_days is None
-            else f"half-life {c.postprocess.time_decay_half_life_days:g} d"),
-    Feature("tag_boost", "postprocess", "tag boost",
-            lambda c: _on(bool(c.postprocess.tag_boost or c.postprocess.tag_query_boost))),
-    Feature("dedupe", "postprocess", "semantic de-duplication",
-            lambda c: None if c.postprocess.dedupe_threshold is None else f"cosine > {c.postprocess.dedupe_threshold:g}"),
-    Feature("authoritative", "authority", "documents before transcripts on ties",
-            lambda c: _on(c.postprocess.prefer_authoritative)),
-    Feature("cross_encoder", "rerank", "cross-encoder rerank", _rerank("cross_encoder")),
-    Feature("llm_rerank", "rerank", "LLM rerank (0–10)", _rerank("llm")),
-    Feature("graph", "graph", "entity graph enrichment",
-            lambda c: _on(c.context.graph.enabled, f"depth {c.context.graph.max_depth}")),
-    Feature("self_rag", "verify", "Self-RAG chunk verification",
-            lambda c: _on(c.context.verify.enabled, f"{c.context.verify.method}, ≥ {c.context.verify.threshold:g}")),
-    Feature("context_expansion", "context", "context expansion (parent / document)",
-            lambda c: _on(c.context.enabled and c.context.expansion != "none", c.context.expansion)),
-    Feature("compression", "context", "context compression",
-            lambda c: _on(c.context.enabled and c.context.compression != "none", c.context.compression)),
-    Feature("sentence_dedupe", "context", "sentence de-duplication",
-            lambda c: _on(c.context.enabled and c.context.dedupe_jaccard is not None,
-                          f"Jaccard ≥ {c.context.dedupe_jaccard}")),
-    Feature("ordering", "context", "context ordering",
-            lambda c: _on(c.context.enabled and c.context.ordering != "rank", c.context.ordering)),
-    Feature("no_rag_fallback", "context", "no-RAG fallback under a relevance threshold",
-            lambda c: _on(c.context.enabled and c.context.relevance_threshold is not None,
-                          f"best < {c.context.relevance_threshold}")),
-    Feature("llm", "generate", "answer generation",
-            lambda c: _on(c.generation.enabled, f"{c.generation.model} ({c.generation.mode})")),
-    Feature("memory", "generate", "conversation memory",
-            lambda c: _on(c.generation.enabled and c.generation.history_messages > 0,
-                          f"last {c.generation.history_messages} messages")),
-    Feature("grounding", "ground", "groundedness check",
-            lambda c: _on(c.grounding.enabled, f"{c.grounding.model_check}, retries {c.grounding.max_retries}")),
-    Feature("citations", "ground", "citations required",
-            lambda c: _on(c.grounding.enabled and c.grounding.require_citations)),
-    Feature("tracing", "trace", "per-stage tracing", lambda c: "Trace"),
+    F("parser", "documents", "parsers (pdf, docx, pptx, html, md, txt, csv)",
+      lambda c: "rag.documents"),
+    F("chunking", "chunking", "chunking", _chunking),
+    F("dense_model", "index", "dense embedding model", lambda c: c.embedding.model),
+    F("vector_store", "index", "vector store", lambda c: "Qdrant"),
+    F("bm25", "index", "BM25 index",
+      lambda c: f"{c.index.sparse_backend} (k1 {c.index.k1:g}, b {c.index.b:g})"),
+    F("guard", "guard", "input guardrails", lambda c: _on(c.query.guard.enabled)),
+    F("semantic_cache", "understand", "semantic cache", _cache),
+    F("spell", "understand", "guarded spell correction",
+      lambda c: _on(_query(c) and c.query.spell.enabled)),
+    F("intent_router", "understand", "intent router (no-RAG answers)",
+      lambda c: _on(_query(c) and c.query.intent.enabled,
+                    f"semantic ≥ {c.query.intent.semantic_threshold:g}")),
+    F("classify", "understand", "query classification",
+      lambda c: _on(_query(c) and c.query.classify.enabled)),
+    F("route", "understand", "query router (complexity, type, entities)",
+      lambda c: _on(_query(c) and c.query.route.enabled)),
+    F("rewrite", "understand", "follow-up rewriting",
+      lambda c: _on(_query(c) and c.query.rewrite.enabled,
+                    f"last {c.query.rewrite.history_messages} messages")),
+    F("multi_query", "understand", "multi-query expansion", _expansion("multi_query")),
+    F("hyde", "understand", "HyDE", _expansion("hyde")),
+    F("step_back", "understand", "step-back question", _expansion("step_back")),
+    F("rag_fusion", "understand", "RAG-Fusion queries", _expansion("rag_fusion")),
+    F("adaptive_router", "adapt", "adaptive strategy (dense / hybrid / fusion / two-stage)",
+      lambda c: _on(c.query.adaptive.enabled and c.query.adaptive.strategies)),
+    F("level_filter", "adapt", "chunk-level filter by query type",
+      lambda c: _on(c.query.adaptive.enabled and c.query.adaptive.level_filter)),
+    F("summarize_path", "adapt", "summarize path (whole document in order)",
+      lambda c: _on(c.query.adaptive.enabled and c.query.adaptive.summarize_path)),
+    F("retrievers", "retrieve", "retrievers", _retrievers),
+    F("permissions", "retrieve", "per-user permissions",
+      lambda c: "owner / visibility payload filter"),
+    F("fusion", "fuse", "fusion", _fusion),
+    F("threshold", "postprocess", "score threshold", _threshold),
+    F("content_penalties", "postprocess", "content-type penalties",
+      lambda c: _on(c.postprocess.content_penalties)),
+    F("time_window", "postprocess", "time window",
+      lambda c: _set(c.postprocess.time_window_hours, f"{c.postprocess.time_window_hours} h")),
+    F("time_decay", "postprocess", "time decay",
+      lambda c: _set(c.postprocess.time_decay_half_life_days,
+                     f"half-life {c.postprocess.time_decay_half_life_days} d")),
+    F("tag_boost", "postprocess", "tag boost",
+      lambda c: _on(bool(c.postprocess.tag_boost or c.postprocess.tag_query_boost))),
+    F("dedupe", "postprocess", "semantic de-duplication",
+      lambda c: _set(c.postprocess.dedupe_threshold, f"cosine > {c.postprocess.dedupe_threshold}")),
+    F("authoritative", "authority", "documents before transcripts on ties",
+      lambda c: _on(c.postprocess.prefer_authoritative)),
+    F("cross_encoder", "rerank", "cross-encoder rerank", _rerank("cross_encoder")),
+    F("llm_rerank", "rerank", "LLM rerank (0–10)", _rerank("llm")),
+    F("graph", "graph", "entity graph enrichment",
+      lambda c: _on(c.context.graph.enabled, f"depth {c.context.graph.max_depth}")),
+    F("self_rag", "verify", "Self-RAG chunk verification",
+      lambda c: _on(c.context.verify.enabled,
+                    f"{c.context.verify.method}, ≥ {c.context.verify.threshold:g}")),
+    F("context_expansion", "context", "context expansion (parent / document)",
+      _context("expansion")),
+    F("compression", "context", "context compression", _context("compression")),
+    F("sentence_dedupe", "context", "sentence de-duplication (Jaccard ≥)",
+      _context("dedupe_jaccard")),
+    F("ordering", "context", "context ordering",
+      lambda c: _on(c.context.enabled and c.context.ordering != "rank", c.context.ordering)),
+    F("no_rag_fallback", "context", "no-RAG fallback (best score <)",
+      _context("relevance_threshold")),
+    F("llm", "generate", "answer generation",
+      lambda c: _on(c.generation.enabled, f"{c.generation.model} ({c.generation.mode})")),
+    F("memory", "generate", "conversation memory",
+      lambda c: _on(c.generation.enabled and c.generation.history_messages > 0,
+                    f"last {c.generation.history_messages} messages")),
+    F("grounding", "ground", "groundedness check",
+      lambda c: _on(c.grounding.enabled,
+                    f"{c.grounding.model_check}, retries {c.grounding.max_retries}")),
+    F("citations", "ground", "citations required",
+      lambda c: _on(c.grounding.enabled and c.grounding.require_citations)),
+    F("tracing", "trace", "per-stage tracing", lambda c: "Trace"),
 )
 FEATURE_KEYS = frozenset(f.key for f in FEATURES)
 

@@ -59,7 +59,8 @@ class Comparison:
     differences: Mapping[str, tuple[str, ...]]  # preset -> facts not every system shares
 
 
-def _out(record: StageRecord | None, key: str, default: Any = None) -> Any:
+def _out(record: StageRecord | None, key: str, default: Any = None) -> Any:  # noqa: ANN401
+    """One output of a stage record (trace outputs are untyped by design), or `default`."""
     return default if record is None else record.outputs.get(key, default)
 
 
@@ -106,10 +107,12 @@ def _retrieval_facts(trace: Trace) -> list[str]:
     lists = _out(trace.stage("retrieve"), "lists") or {}
     fuse = trace.stage("fuse")
     if lists and fuse is not None and fuse.status != "skipped":
-        method = fuse.settings.get("method", "?")
-        param = {"rrf": f" k={fuse.settings.get('k')}",
-                 "weighted_rrf": f" k={fuse.settings.get('k')} {dict(fuse.settings.get('weights', {}))}",
-                 "relative_score": f" alpha={fuse.settings.get('alpha')}"}.get(str(method), "")
+        settings = fuse.settings
+        method = settings.get("method", "?")
+        weights = dict(settings.get("weights", {}))
+        param = {"rrf": f" k={settings.get('k')}",
+                 "weighted_rrf": f" k={settings.get('k')} {weights}",
+                 "relative_score": f" alpha={settings.get('alpha')}"}.get(str(method), "")
         facts.append(f"fused {len(lists)} list(s) by {method}{param}")
     ran = [s for s in _out(trace.stage("postprocess"), "steps", ()) or ()
            if getattr(s, "status", "skipped") != "skipped"]
@@ -136,7 +139,8 @@ def _later_facts(trace: Trace) -> list[str]:
         facts.append(f"entity graph added {len(added)} chunk(s)")
     verify = trace.stage("verify")
     if verify is not None and verify.status != "skipped":
-        facts.append(f"Self-RAG ({_out(verify, 'method')}) dropped {_out(verify, 'dropped', 0)} chunk(s)")
+        dropped = _out(verify, "dropped", 0)
+        facts.append(f"Self-RAG ({_out(verify, 'method')}) dropped {dropped} chunk(s)")
     context = trace.stage("context")
     if context is not None and context.status != "skipped":
         if _out(context, "no_rag"):
@@ -153,7 +157,8 @@ def _later_facts(trace: Trace) -> list[str]:
     if ground is not None and ground.status == "ok":
         share = _out(ground, "grounded_share")
         retries = _out(ground, "retries", 0)
-        facts.append(f"grounded share {share:.2f}" + (f" after {retries} retries" if retries else ""))
+        after = f" after {retries} retries" if retries else ""
+        facts.append(f"grounded share {share:.2f}{after}")
     return facts
 
 

@@ -1,8 +1,8 @@
 """An embedded entity graph per collection, standing in for Vexora's Neo4j (and 002's KG).
 
 Nodes are entities spotted in chunks by offline heuristics (acronyms, CamelCase, letters with
-digits, capitalized runs not opening a sentence or line); two entities are linked when one chunk mentions
-both, weighted by how many chunks do (co-occurrence graph, as in GraphRAG's entity graph,
+digits, capitalized runs not opening a sentence or line); two entities are linked when one chunk
+mentions both, weighted by how many chunks do (co-occurrence graph, as in GraphRAG's entity graph,
 Edge et al. 2024, without the LLM extraction). Built in memory from the collection's chunks and
 kept per collection version. Enrichment walks up to `max_depth` hops from the query's entities
 and returns chunks that mention the entities reached, best connected first.
@@ -21,7 +21,8 @@ from rag.context.enrich_settings import GraphConfig
 from rag.context.text import STOPWORDS
 
 _MAX_ENTITIES_PER_CHUNK = 40  # a chunk listing hundreds of names (an index page) adds noise
-_PIECE = re.compile(r"(?<=[.!?:;])\s+|\n+|\s[-–—]\s|[()\[\]\"“”]")  # sentence / line / clause ends
+# Where a name run must end: sentence, line and clause boundaries, brackets and quotes.
+_PIECE = re.compile(r"(?<=[.!?:;])\s+|\n+|\s[-–—]\s|[()\[\]\"“”]")
 _TOKEN = re.compile(r"[^\W_][\w.+/-]*[^\W_]|[^\W_]")
 
 

@@ -59,17 +59,19 @@ def run_graph(state: PipelineState, env: StageEnv) -> StageResult:
     hidden = {cid for cid, chunk in graph.chunks.items() if not allowed(chunk, state.filters)}
     found = enrich(graph, entities, [c.chunk for c in state.candidates], present | hidden, cfg)
     floor = min((c.score for c in state.candidates), default=1.0)
-    added = tuple(as_candidate(r, floor * (1 - 0.01 * (i + 1))) for i, r in enumerate(found.related))
+    # just below the last retrieved score, in the walk's order
+    added = tuple(as_candidate(r, floor * (1 - 0.01 * i)) for i, r in enumerate(found.related, 1))
     outputs = {
         "entities": entities, "seeds": found.seeds, "unknown_entities": found.unknown,
         "reached": dict(found.reached), "hubs_skipped": found.skipped_hubs, "paths": found.paths,
         "added": added, "candidates": (*state.candidates, *added),
         "graph": {"entities": graph.n_entities, "edges": graph.n_edges},
     }
-    next_state = replace(state, candidates=(*state.candidates, *added)).with_artifact("graph", found)
+    next_state = replace(state, candidates=(*state.candidates, *added))
     reason = "" if added else (
         "no entity to start from" if not found.seeds else "the walk reached no new chunk")
-    return StageResult(next_state, outputs, {"candidates": len(state.candidates)}, reason=reason)
+    return StageResult(next_state.with_artifact("graph", found), outputs,
+                       {"candidates": len(state.candidates)}, reason=reason)
 
 
 def _off(config: PipelineConfig) -> str | None:

@@ -36,9 +36,14 @@ TOP_K: Mapping[Strategy, int] = MappingProxyType(
 )
 # Exact identifiers a bi-encoder blurs: quoted phrases, versions / codes with digits, paths,
 # ALL-CAPS acronyms, snake_case or dotted names.
-_EXACT = re.compile(
-    r"[\"“'][^\"”']{2,60}[\"”']|\b\w*\d\w*[.-]\w+\b|\b[A-Z]{2,}\d*\b|/\w+/|\b\w+_\w+\b|\b\w+\.\w+\(\)"
-)
+_EXACT = re.compile("|".join((
+    r"[\"“'][^\"”']{2,60}[\"”']",  # "quoted phrase"
+    r"\b\w*\d\w*[.-]\w+\b",  # v4.0, 0x1F-2, python3.11
+    r"\b[A-Z]{2,}\d*\b",  # APT, BM25, HTTP2
+    r"/\w+/",  # /etc/
+    r"\b\w+_\w+\b",  # snake_case
+    r"\b\w+\.\w+\(\)",  # module.call()
+)))
 
 
 @dataclass(frozen=True)
@@ -60,7 +65,8 @@ def choose_strategy(route: Route, query: str, cfg: AdaptiveConfig) -> tuple[Stra
         match = _EXACT.search(query)
         if match:
             return "two_stage", f"two_stage: exact identifier {match.group(0)!r} needs precision"
-    return route.strategy, f"{route.strategy}: {route.reasons[0] if route.reasons else route.complexity}"
+    why = route.reasons[0] if route.reasons else route.complexity
+    return route.strategy, f"{route.strategy}: {why}"
 
 
 def _strategy_changes(

@@ -42,7 +42,8 @@ class AuthorityResult:
     ties: int  # groups of two or more tied candidates
 
 
-def prefer_authoritative(candidates: Sequence[Candidate], tolerance: float = 0.0) -> AuthorityResult:
+def prefer_authoritative(candidates: Sequence[Candidate], tolerance: float = 0.0
+                         ) -> AuthorityResult:
     """Within each run of tied scores (best first), documents before transcripts, stably."""
     ordered = sorted(candidates, key=lambda c: -c.score)
     out: list[Candidate] = []
@@ -58,8 +59,8 @@ def prefer_authoritative(candidates: Sequence[Candidate], tolerance: float = 0.0
             ties += 1
             docs = [c for c in group if not is_transcript(c.chunk)]
             talks = [c for c in group if is_transcript(c.chunk)]
-            first_talk = next((k for k, c in enumerate(group) if is_transcript(c.chunk)), len(group))
-            moved += [c.chunk_id for k, c in enumerate(group) if k > first_talk and c in docs]
+            first = next(k for k, c in enumerate(group) if is_transcript(c.chunk)) if talks else 0
+            moved += [c.chunk_id for k, c in enumerate(group) if talks and k > first and c in docs]
             group = docs + talks
         out += group
         i = j

@@ -77,8 +77,10 @@ def candidates_frame(
     """Rank, score, relevance label, each retriever's rank, every later stage score, a snippet."""
     rows = []
     for rank, c in enumerate(candidates, start=1):
-        row: dict[str, object] = {"rank": rank, "score": c.score, "relevant": relevant(c.chunk),
-                                  "document": c.chunk.doc_id, "chars": f"{c.chunk.start}–{c.chunk.end}"}
+        row: dict[str, object] = {
+            "rank": rank, "score": c.score, "relevant": relevant(c.chunk),
+            "document": c.chunk.doc_id, "chars": f"{c.chunk.start}–{c.chunk.end}",
+        }
         row.update({f"{name} rank": hit.rank for name, hit in c.hits.items()})
         row.update(c.stage_scores)
         row["text"] = snippet(c.chunk.text, 100)

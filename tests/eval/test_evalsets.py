@@ -79,8 +79,8 @@ def test_other_files_are_rejected_with_the_accepted_kinds(tmp_path: Path) -> Non
 
 def test_chunk_units_rename_the_document_without_touching_the_input() -> None:
     chunk = Chunk("doc#3", "doc", 10, 20, "text")
-    lists = QueryLists("q", MappingProxyType({"bm25": RankedList("bm25", (Candidate(chunk, 1.0),))}),
-                       1.0)
+    ranked = RankedList("bm25", (Candidate(chunk, 1.0),))
+    lists = QueryLists("q", MappingProxyType({"bm25": ranked}), 1.0)
     (unit,) = as_chunk_units([Candidate(chunk, 1.0)])
     assert unit.chunk.doc_id == "doc#3" and unit.chunk.start == 10
     (keyed,) = chunk_unit_lists([lists])

@@ -31,7 +31,8 @@ def test_level_slider_and_feature_matrix_from_the_presets() -> None:
     assert not at.exception
     at.select_slider(key="sys_level").set_value("enhanced").run()
     assert not at.exception
-    matrix = next(d.value for d in at.dataframe if "feature" in d.value.columns).set_index("feature")
+    frame = next(d.value for d in at.dataframe if "feature" in d.value.columns)
+    matrix = frame.set_index("feature")
     assert matrix.loc["fusion", "axiom"] == "on: RRF k=60"
     assert matrix.loc["entity graph enrichment", "vexora"].startswith("mapped: Neo4j")
     assert matrix.loc["entity graph enrichment", "intellidocs"] == "off"

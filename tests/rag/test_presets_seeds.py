@@ -1,5 +1,7 @@
 """The five seed presets: every bundled preset validates, and the seeds' numbers survive loading."""
 
+from pathlib import Path
+
 import pytest
 
 from rag.config import available_presets, load_preset, preset_yaml
@@ -7,7 +9,7 @@ from rag.systems import FEATURE_KEYS, SYSTEMS, preset_mappings
 
 
 @pytest.mark.parametrize("name", available_presets())
-def test_every_bundled_preset_loads_validates_and_round_trips(name: str, tmp_path) -> None:
+def test_every_bundled_preset_loads_validates_and_round_trips(name: str, tmp_path: Path) -> None:
     config = load_preset(name)
     assert config.name == name and config.description
     saved = tmp_path / f"{name}.yaml"
@@ -28,7 +30,8 @@ def test_axiom_numbers() -> None:
     assert (c.rerank.top_n, c.rerank.depth, c.rerank.threshold) == (5, 50, 0.3)
     assert c.rerank.threshold_fallback and c.rerank.normalization == "sigmoid"
     assert (c.grounding.word_weight, c.grounding.trigram_weight) == (0.6, 0.4)
-    assert (c.grounding.grounded_at, c.grounding.ungrounded_below, c.grounding.max_retries) == (0.8, 0.3, 2)
+    g = c.grounding
+    assert (g.grounded_at, g.ungrounded_below, g.max_retries) == (0.8, 0.3, 2)
     assert c.query.intent.semantic_threshold == 0.85 and c.query.rewrite.history_messages == 5
     assert c.context.expansion == "parent" and c.query.adaptive.summarize_path
 
@@ -51,12 +54,15 @@ def test_adaptive_numbers() -> None:
     assert (c.fusion.method, c.fusion.k) == ("rrf", 30)
     assert c.retrieval.depth == 15 and c.retrieval.top_k == 10
     assert (c.postprocess.threshold, c.postprocess.threshold_on) == (0.40, "dense")
-    assert c.postprocess.content_penalty_factors == {"glossary": 0.7, "toc": 0.5, "image_credits": 0.6}
+    penalties = c.postprocess.content_penalty_factors
+    assert penalties == {"glossary": 0.7, "toc": 0.5, "image_credits": 0.6}
     assert c.postprocess.dedupe_threshold == 0.95
     cache = c.query.cache
-    assert (cache.precision_threshold, cache.recall_threshold, cache.ttl_s, cache.capacity) == (0.95, 0.85, 300, 1000)
+    assert (cache.precision_threshold, cache.recall_threshold) == (0.95, 0.85)
+    assert (cache.ttl_s, cache.capacity) == (300, 1000)
     assert (c.query.spell.min_word_overlap, c.query.spell.min_char_similarity) == (0.5, 0.6)
-    assert c.query.adaptive.enabled and c.context.verify.enabled and c.context.ordering == "sandwich"
+    assert c.query.adaptive.enabled and c.context.verify.enabled
+    assert c.context.ordering == "sandwich"
     assert (c.context.context_window, c.generation.timeout_s) == (8000, 120)
 
 
@@ -65,8 +71,9 @@ def test_vexora_numbers() -> None:
     assert (c.fusion.method, c.fusion.alpha) == ("relative_score", 0.3)
     assert c.chunking.strategy == "hierarchical"
     assert (c.retrieval.depth, c.retrieval.top_k, c.postprocess.threshold) == (20, 5, 0.1)
-    assert (c.context.expand_documents, c.context.expand_threshold, c.context.expand_max_chunks) == (3, 0.3, 20)
-    assert c.context.expansion == "document" and c.context.graph.enabled and c.context.graph.max_depth == 2
+    x = c.context
+    assert (x.expand_documents, x.expand_threshold, x.expand_max_chunks) == (3, 0.3, 20)
+    assert x.expansion == "document" and x.graph.enabled and x.graph.max_depth == 2
     assert c.rerank.policy == "keep" and c.rerank.top_n == 5
     assert (c.query.rewrite.history_messages, c.query.rewrite.max_assistant_chars) == (6, 500)
     assert c.query.guard.enabled and c.query.adaptive.level_filter and c.grounding.require_citations

@@ -13,7 +13,7 @@ from rag.embed import get_embedder
 from rag.query.adaptive_router import TOP_K
 from rag.retrieve.search import clear_candidate_cache
 from rag.systems import system_collection_name
-from rag.systems_compare import compare, differences, trace_facts
+from rag.systems_compare import Comparison, compare, differences, trace_facts
 
 OFFLINE = {"embedding.backend": "openai", "embedding.model": "hashed-bow-systems",
            "generation.mode": "extractive", "grounding.model_check": "none",
@@ -30,16 +30,19 @@ def collection() -> Iterator[MemoryCollection]:
         saved = {k: os.environ.get(k) for k in ("OPENAI_BASE_URL", "OPENAI_API_KEY")}
         os.environ["OPENAI_BASE_URL"], os.environ["OPENAI_API_KEY"] = server.base_url, "sk-test"
         clear_candidate_cache()
-        yield MemoryCollection("mem-systems", make_chunks(), get_embedder(preset("axiom").embedding))
+        embedder = get_embedder(preset("axiom").embedding)
+        yield MemoryCollection("mem-systems", make_chunks(), embedder)
         for key, value in saved.items():
             os.environ.pop(key, None) if value is None else os.environ.__setitem__(key, value)
 
 
-def run(query: str, configs: list[PipelineConfig], collection: MemoryCollection):
+def run(query: str, configs: list[PipelineConfig], collection: MemoryCollection) -> Comparison:
     return compare(query, configs, lambda c: (c, collection))
 
 
-def test_a_greeting_is_answered_without_retrieval_by_the_intent_routers_only(collection) -> None:
+def test_a_greeting_is_answered_without_retrieval_by_the_intent_routers_only(
+    collection: MemoryCollection,
+) -> None:
     result = run("hello there", [preset("axiom"), preset("intellidocs")], collection)
     axiom, intellidocs = result.runs
     assert axiom.facts == ("answered a greeting without retrieval (rules layer)",)
@@ -48,10 +51,12 @@ def test_a_greeting_is_answered_without_retrieval_by_the_intent_routers_only(col
     assert result.differences["axiom"] == axiom.facts
 
 
-def test_expansion_and_the_adaptive_route_show_and_shared_facts_drop_out(collection) -> None:
+def test_expansion_and_the_adaptive_route_show_and_shared_facts_drop_out(
+    collection: MemoryCollection,
+) -> None:
     query = "How does reciprocal rank fusion combine the bm25 and dense lists?"
-    result = run(query, [preset("echomind"), preset("adaptive", **{"retrieval.depth": 40, "postprocess.threshold": None})],
-                 collection)
+    unfiltered = preset("adaptive", **{"retrieval.depth": 40, "postprocess.threshold": None})
+    result = run(query, [preset("echomind"), unfiltered], collection)
     echomind, adaptive = result.runs
     assert "expanded to 2 queries" in echomind.facts  # the offline keyword variant
     route = next(f for f in adaptive.facts if f.startswith("adaptive route"))
@@ -63,7 +68,7 @@ def test_expansion_and_the_adaptive_route_show_and_shared_facts_drop_out(collect
     assert [s.n for s in adaptive.sources] == list(range(1, len(adaptive.sources) + 1))
 
 
-def test_differences_keep_only_what_not_every_system_did(collection) -> None:
+def test_differences_keep_only_what_not_every_system_did(collection: MemoryCollection) -> None:
     runs = run("what is bm25", [preset("intellidocs"), preset("intellidocs")], collection).runs
     assert differences(runs) == {"intellidocs": ()}
     assert trace_facts(runs[0].trace) == runs[0].facts

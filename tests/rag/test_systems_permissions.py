@@ -10,24 +10,26 @@ from fake_openai import FakeOpenAI
 
 from rag.config import PipelineConfig, load_preset, with_overrides
 from rag.documents.base import Document, DocumentMetadata
-from rag.index import Access, open_collection
+from rag.index import Access, Collection, open_collection
 from rag.pipeline import run_query
 from rag.retrieve.search import clear_candidate_cache
 
-PUBLIC = "LumenSync keeps every vault encrypted. Recovery of a LumenSync vault needs the recovery sheet."
+PUBLIC = ("LumenSync keeps every vault encrypted. Recovery of a LumenSync vault needs the "
+          "recovery sheet.")
 ALICE = "Alice Private Memo: the LumenSync vault code for Payroll Archive is AZURE-4471."
 BOB = "Bob Private Memo: the LumenSync vault code for Medical Records is ZEBRA-9."
 QUERY = "What is the LumenSync vault code?"
+Setup = tuple[PipelineConfig, Collection]
 
 
 def doc(source: str, text: str) -> Document:
     digest = hashlib.sha256(text.encode()).hexdigest()
-    return Document(f"{source}#{digest[:8]}", text,
-                    DocumentMetadata(source=source, title=source, content_hash=digest, format="txt"))
+    meta = DocumentMetadata(source=source, title=source, content_hash=digest, format="txt")
+    return Document(f"{source}#{digest[:8]}", text, meta)
 
 
 @pytest.fixture(scope="module")
-def setup() -> Iterator[tuple[PipelineConfig, object]]:
+def setup() -> Iterator[Setup]:
     with FakeOpenAI() as server:  # hashed bag-of-words embeddings over HTTP: no model to load
         saved = {k: os.environ.get(k) for k in ("OPENAI_BASE_URL", "OPENAI_API_KEY")}
         os.environ["OPENAI_BASE_URL"], os.environ["OPENAI_API_KEY"] = server.base_url, "sk-test"
@@ -53,17 +55,19 @@ def setup() -> Iterator[tuple[PipelineConfig, object]]:
     ("alice", "AZURE-4471", "ZEBRA-9"),
     ("bob", "ZEBRA-9", "AZURE-4471"),
 ])
-def test_a_user_sees_their_own_private_chunks_and_never_another_users(setup, user, sees, never) -> None:
+def test_a_user_sees_their_own_private_chunks_and_never_another_users(
+    setup: Setup, user: str, sees: str, never: str
+) -> None:
     config, collection = setup
     trace = run_query(QUERY, config, collection, user=user)
-    assert trace.status == "ok", [(r.stage, r.reason) for r in trace.records if r.status == "failed"]
+    assert trace.status == "ok", [(r.stage, r.reason) for r in trace.records]
     exported = trace.to_json()
     assert never not in exported  # no stage, graph walk, context block or answer holds it
     assert sees in exported
     assert trace.stage("graph").status == "ok"  # the graph ran, and hid the other user's chunks
 
 
-def test_without_a_user_only_public_chunks_are_visible(setup) -> None:
+def test_without_a_user_only_public_chunks_are_visible(setup: Setup) -> None:
     config, collection = setup
     exported = run_query(QUERY, config, collection).to_json()
     assert "AZURE-4471" not in exported and "ZEBRA-9" not in exported

@@ -1,4 +1,4 @@
-"""Self-RAG verification: lexical relevance offline, LLM grades through an OpenAI-compatible server."""
+"""Self-RAG verification: lexical relevance offline, LLM grades from an OpenAI-compatible server."""
 
 from types import MappingProxyType
 

@@ -7,7 +7,7 @@ import pytest
 
 from rag.config import PipelineConfig, with_overrides
 from rag.pipeline import initial_state
-from rag.query.adaptive_router import choose_strategy, plan_route
+from rag.query.adaptive_router import AdaptivePlan, choose_strategy, plan_route
 from rag.query.understand import understand
 from rag.retrieve.base import SearchQuery
 
@@ -19,7 +19,8 @@ def config(**overrides: object) -> PipelineConfig:
     return with_overrides(PipelineConfig(), {**BASE, **overrides})
 
 
-def plan(query: str, cfg: PipelineConfig, expansions: int = 0, levels: frozenset[str] = frozenset()):
+def plan(query: str, cfg: PipelineConfig, expansions: int = 0,
+         levels: frozenset[str] = frozenset()) -> AdaptivePlan:
     found = understand(query, cfg.query)
     state = initial_state(query, cfg)
     extra = tuple(SearchQuery(f"variant {i}", f"v{i}") for i in range(expansions))

@@ -1,0 +1,47 @@
+"""The worked analyses in notebooks/ run top to bottom on the bundled sample data, and are kept
+in git with their outputs cleared."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+NOTEBOOKS = sorted((Path(__file__).resolve().parents[2] / "notebooks").glob("*.ipynb"))
+
+
+def test_there_are_at_least_three_analyses() -> None:
+    assert [p.name[:2] for p in NOTEBOOKS][:3] == ["01", "02", "03"]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_notebooks_are_stored_without_outputs(path: Path) -> None:
+    notebook = nbformat.read(path, as_version=4)
+    code = [cell for cell in notebook.cells if cell.cell_type == "code"]
+    assert code and all(not cell.outputs and cell.execution_count is None for cell in code)
+
+
+@pytest.fixture(scope="module")
+def kernel_data(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """A data folder of the notebooks' own, shared by them (one kernel at a time): Qdrant's
+    local mode lets one process hold a folder, and this test process may hold the tests' one."""
+    folder = tmp_path_factory.mktemp("notebooks-data")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("RAG_WORKBENCH_DATA", str(folder))  # kernels inherit the environment
+        yield folder
+
+
+@pytest.mark.slow  # a kernel per notebook; each loads MiniLM once and indexes the samples
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_notebook_runs_top_to_bottom(path: Path, kernel_data: Path) -> None:
+    notebook = nbformat.read(path, as_version=4)
+    client = NotebookClient(notebook, timeout=600, kernel_name="python3",
+                            resources={"metadata": {"path": str(path.parent)}})
+    client.execute()  # raises CellExecutionError naming the cell that failed
+    code = [cell for cell in notebook.cells if cell.cell_type == "code"]
+    assert all(cell.execution_count for cell in code)
+    assert code[-1].outputs, "the last cell shows the analysis' final result"
+    assert (kernel_data / "collections").is_dir()  # it indexed into its own data folder
