@@ -113,8 +113,11 @@ def report(
     label: str, qrels: Qrels, cached: Sequence[QueryLists], scored: ScoredRun, k: int = 10,
     depths: Sequence[int] = DEPTHS,
 ) -> CeilingReport:
-    """The report of a run from lists already retrieved (pure: no index, no model)."""
-    return CeilingReport(label, scored.config.retrieval.depth,
+    """The report of a run from lists already retrieved (pure: no index, no model); recall is
+    measured at the run's own depth too."""
+    pool = scored.config.retrieval.depth
+    depths = sorted({*depths, pool})
+    return CeilingReport(label, pool,
                          per_list_recall(qrels, cached, depths), final_recall(qrels, scored.run),
                          ceiling(qrels, cached, scored.run, k, depths))
 

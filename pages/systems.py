@@ -5,7 +5,6 @@ with its own chunking on first use."""
 
 from __future__ import annotations
 
-import pandas as pd
 import streamlit as st
 
 from rag.config import PipelineConfig, available_presets, load_preset
@@ -15,6 +14,7 @@ from rag.query.intelligence import LEVEL_ORDER, LEVELS, apply_level
 from rag.systems import (
     BASELINES,
     SYSTEMS,
+    FeatureMatrix,
     documents_key,
     features_matrix,
     system_collection,
@@ -39,9 +39,9 @@ def _collection(config_json: str, docs_key: str, _documents: tuple[Document, ...
         return system_collection(config, _documents)
 
 
-@st.cache_data(max_entries=1, show_spinner=False)
-def _matrix_rows() -> pd.DataFrame:
-    return matrix_frame(features_matrix())
+@st.cache_resource(max_entries=1, show_spinner=False)
+def _matrix() -> FeatureMatrix:
+    return features_matrix()
 
 
 def chosen_configs() -> list[PipelineConfig]:
@@ -105,6 +105,6 @@ with compare_tab:
 with matrix_tab:
     st.caption("Generated from the presets: on / off, and mapped where a seed's part runs here "
                "on our equivalent (the note comes from the preset's `# mapped(…)` comment).")
-    st.dataframe(_matrix_rows(), width="stretch", hide_index=True, height=600)
+    st.dataframe(matrix_frame(_matrix()), width="stretch", hide_index=True, height=600)
     with st.expander("As Markdown (for the README)"):
-        st.code(features_matrix().to_markdown(), language="markdown")
+        st.code(_matrix().to_markdown(), language="markdown")
