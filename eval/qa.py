@@ -116,8 +116,9 @@ def item_from_row(
     answer = row.get("answer", row.get("reference_answer")) or ""
     if not isinstance(answer, str):
         raise DatasetError(where, "must be a string", line, "answer")
-    doc_ids = _list_field(row.get("doc_ids"), where, line, "doc_ids", csv_mode)
-    if not all(isinstance(d, str) and d for d in doc_ids):
+    raw_ids = _list_field(row.get("doc_ids"), where, line, "doc_ids", csv_mode)
+    doc_ids = [d for d in raw_ids if isinstance(d, str) and d]
+    if len(doc_ids) != len(raw_ids):
         raise DatasetError(where, "must be a list of non-empty strings", line, "doc_ids")
     spans = _list_field(row.get("spans"), where, line, "spans", csv_mode)
     qid = row.get("id")
@@ -180,16 +181,22 @@ def load_hf_qa(source: str | Path, split: str = "train", **load_kwargs: object) 
     Hub names need internet (and HF_DATASETS_OFFLINE unset); rows need the fields listed in the
     module docstring (rename columns with `datasets` first if they differ).
     """
-    import datasets  # heavy; only when asked for
+    # heavy, so imported only when asked for; the Hugging Face package wins over our
+    # namespace folder datasets/ at run time (a regular package), mypy cannot tell them apart
+    import datasets
 
     path = Path(source)
     if path.is_file():
         builder = _HF_BUILDERS.get(path.suffix.lower())
         if builder is None:
             raise DatasetError(path, f"unsupported file type; use one of {sorted(_HF_BUILDERS)}")
-        table = datasets.load_dataset(builder, data_files=str(path), split=split, **load_kwargs)
+        table = datasets.load_dataset(  # type: ignore[attr-defined]
+            builder, data_files=str(path), split=split, **load_kwargs
+        )
     else:
-        table = datasets.load_dataset(str(source), split=split, **load_kwargs)
+        table = datasets.load_dataset(  # type: ignore[attr-defined]
+            str(source), split=split, **load_kwargs
+        )
     items = (item_from_row(row, str(source), i + 1) for i, row in enumerate(table))
     return _collect(path.stem if path.is_file() else str(source), str(source), items)
 

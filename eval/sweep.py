@@ -58,7 +58,9 @@ class SweepResult:
 
 def _split_values(text: str) -> list[str]:
     """Split on commas outside brackets and braces: '1,5,{a: 1, b: 2}' -> 3 values."""
-    parts, depth, current = [], 0, []
+    parts: list[str] = []
+    current: list[str] = []
+    depth = 0
     for char in text:
         if char in "[{":
             depth += 1

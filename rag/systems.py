@@ -99,9 +99,9 @@ def _threshold(c: PipelineConfig) -> str | None:
     return None if p.threshold is None else f"{p.threshold_on} ≥ {p.threshold:g}"
 
 
-def _set(value: object, text: str) -> str | None:
-    """`text` when an optional setting is set (not None), else None (off)."""
-    return None if value is None else text
+def _set(value: object, template: str) -> str | None:
+    """`template` filled with an optional setting's value, or None (off) when it is unset."""
+    return None if value is None else template.format(value)
 
 
 def _cache(c: PipelineConfig) -> str | None:
@@ -165,14 +165,13 @@ FEATURES: tuple[Feature, ...] = (
     F("content_penalties", "postprocess", "content-type penalties",
       lambda c: _on(c.postprocess.content_penalties)),
     F("time_window", "postprocess", "time window",
-      lambda c: _set(c.postprocess.time_window_hours, f"{c.postprocess.time_window_hours} h")),
+      lambda c: _set(c.postprocess.time_window_hours, "{:g} h")),
     F("time_decay", "postprocess", "time decay",
-      lambda c: _set(c.postprocess.time_decay_half_life_days,
-                     f"half-life {c.postprocess.time_decay_half_life_days} d")),
+      lambda c: _set(c.postprocess.time_decay_half_life_days, "half-life {:g} d")),
     F("tag_boost", "postprocess", "tag boost",
       lambda c: _on(bool(c.postprocess.tag_boost or c.postprocess.tag_query_boost))),
     F("dedupe", "postprocess", "semantic de-duplication",
-      lambda c: _set(c.postprocess.dedupe_threshold, f"cosine > {c.postprocess.dedupe_threshold}")),
+      lambda c: _set(c.postprocess.dedupe_threshold, "cosine > {:g}")),
     F("authoritative", "authority", "documents before transcripts on ties",
       lambda c: _on(c.postprocess.prefer_authoritative)),
     F("cross_encoder", "rerank", "cross-encoder rerank", _rerank("cross_encoder")),

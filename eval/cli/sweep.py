@@ -17,8 +17,8 @@ from typing import Any
 
 from eval.cli.run import limit_queries
 from eval.datasets import load_beir
-from eval.metrics import DEFAULT_METRICS, parse_metric
 from eval.diagnostics import Ceiling
+from eval.metrics import DEFAULT_METRICS, parse_metric
 from eval.sweep import SweepResult, parse_grid, run_sweep
 from rag.config import load_preset, parse_set_options, with_overrides
 

@@ -10,6 +10,7 @@ import pytest
 
 from eval.datasets import load_beir
 
+
 @pytest.fixture
 def builder(load_script: Callable[[str], ModuleType]) -> ModuleType:
     return load_script("build_beir_debian")

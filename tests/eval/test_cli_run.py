@@ -34,7 +34,8 @@ def test_run_writes_report_perquery_and_stored_runs(tmp_path: Path) -> None:
         assert 0 < run["latency_ms"]["p50"] <= run["latency_ms"]["p95"]
     # the sample's queries are easy: BM25 must find most answers (a broken mapping scores ~0)
     assert report["runs"][0]["metrics"]["ndcg@10"] > 0.7
-    rows = [json.loads(line) for line in (tmp_path / "report.perquery.jsonl").read_text().splitlines()]
+    side = (tmp_path / "report.perquery.jsonl").read_text()
+    rows = [json.loads(line) for line in side.splitlines()]
     assert len(rows) == 40 and {r["preset"] for r in rows} == {"bm25", "hybrid"}
     assert all(r["ranking"] and r["error"] is None for r in rows)
 
@@ -51,7 +52,9 @@ def test_run_writes_report_perquery_and_stored_runs(tmp_path: Path) -> None:
     assert open_collection(collection.name).manifest.updated_at == before
 
 
-def test_malformed_dataset_is_one_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_malformed_dataset_is_one_clear_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     (tmp_path / "qrels").mkdir()
     (tmp_path / "corpus.jsonl").write_text('{"_id": "d1", "text": "x"}\n')
     (tmp_path / "queries.jsonl").write_text('{"_id": "q1", "text": "x"}\n{"_id": "q2" "text"}\n')
@@ -62,7 +65,9 @@ def test_malformed_dataset_is_one_clear_error(tmp_path: Path, capsys: pytest.Cap
     assert "queries.jsonl:2: not valid JSON" in capsys.readouterr().err
 
 
-def test_unknown_metric_fails_before_indexing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_unknown_metric_fails_before_indexing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     code = main(["run", "--dataset", str(SAMPLE), "--preset", "bm25", "--metrics", "bleu@4",
                  "--out", str(tmp_path / "r.json")])
     assert code == 2 and "unknown metric 'bleu@4'" in capsys.readouterr().err
