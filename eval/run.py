@@ -92,13 +92,19 @@ class PresetRun:
 
 def doc_ranking(candidates: Iterable[Candidate], limit: int | None = None) -> dict[str, float]:
     """{doc_id: best chunk score} in the candidates' order, keeping the first `limit` documents."""
+    return best_per_doc(((c.chunk.doc_id, c.score) for c in candidates), limit)
+
+
+def best_per_doc(
+    scored: Iterable[tuple[str, float]], limit: int | None = None
+) -> dict[str, float]:
+    """{doc_id: best score} over (doc_id, score) pairs best first, keeping the first `limit`."""
     ranking: dict[str, float] = {}
-    for candidate in candidates:
-        doc_id = candidate.chunk.doc_id
+    for doc_id, score in scored:
         if doc_id in ranking:
-            ranking[doc_id] = max(ranking[doc_id], candidate.score)
+            ranking[doc_id] = max(ranking[doc_id], score)
         elif limit is None or len(ranking) < limit:
-            ranking[doc_id] = candidate.score
+            ranking[doc_id] = score
     return ranking
 
 

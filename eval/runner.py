@@ -123,11 +123,11 @@ def sweep_grid(
     use_cache: bool = True,
 ) -> SweepRun:
     """Score `base` at every point of the grid (eval.sweep.run_sweep): fusion, weight, threshold
-    and depth values re-score one cached retrieval; other fields re-index."""
-    if evalset.unit == "chunk":
-        raise ValueError("sweeps score document-level sets; for a span-labeled set compare "
-                         "configurations with score_configs")
-    result = run_sweep(evalset.dataset, base, axes, metrics, n_resamples, seed, use_cache)
+    and depth values re-score one cached retrieval; other fields re-index. Span sets are
+    judged chunk by chunk against each collection's chunks."""
+    chunk_qrels = evalset.qrels_for if evalset.unit == "chunk" else None
+    result = run_sweep(evalset.dataset, base, axes, metrics, n_resamples, seed, use_cache,
+                       chunk_qrels)
     runs = tuple(
         ScoredRun(point.run.summary.preset, point_config(base, point.overrides, evalset.dataset),
                   point.run)

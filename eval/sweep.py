@@ -2,7 +2,9 @@
 
 Grid points whose lists would be the same (same chunking, embedding, index, filters and
 retrievers) share one retrieval at the deepest depth any of them asks for; each point then only
-truncates the lists to its own depth and runs fuse_and_filter (fusion, post-steps, top_k).
+truncates the lists to its own depth and runs fuse_and_filter (fusion, post-steps, top_k);
+a point with no post-step only needs fused scores, so it takes the scores-only fast path
+(rag.retrieve.fusion.fused_ranking: same ranking and scores, no Candidate breakdowns).
 Points that change the lists themselves (a chunk size, an embedding model) get their own
 collection and retrieval, so any field can be swept, the cheap ones cheaply.
 """
@@ -11,8 +13,8 @@ from __future__ import annotations
 
 import itertools
 import time
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 import yaml
@@ -20,12 +22,24 @@ import yaml
 from eval.beir_index import beir_collection, eval_config
 from eval.candidates import QueryLists, retrieve_all, truncate
 from eval.diagnostics import DEPTHS, Ceiling, ceiling
+from eval.evalsets import chunk_unit_lists
 from eval.metrics import DEFAULT_METRICS
-from eval.run import PresetRun, QueryOutcome, deepest_cutoff, doc_ranking, summarize
-from eval.shapes import BeirDataset
+from eval.run import (
+    PresetRun,
+    QueryOutcome,
+    best_per_doc,
+    deepest_cutoff,
+    doc_ranking,
+    summarize,
+)
+from eval.shapes import BeirDataset, Qrels
+from rag.chunking.base import Chunk
 from rag.config import PipelineConfig, with_overrides
 from rag.index import Collection
 from rag.pipeline import fuse_and_filter
+from rag.retrieve.base import RankedList
+from rag.retrieve.fusion import fused_ranking
+from rag.retrieve.post import enabled_steps
 from rag.retrieve.search import (
     candidate_vectors,
     clear_candidate_cache,
@@ -110,6 +124,28 @@ def _list_group(config: PipelineConfig) -> tuple[str, ...]:
     return (list_settings_hash(shallow), *config.retrieval.retrievers)
 
 
+def _fused_docs(
+    lists: Mapping[str, RankedList], config: PipelineConfig, limit: int
+) -> dict[str, float]:
+    """The document ranking of a point with no post-step, from fused scores alone."""
+    doc_of = {c.chunk_id: c.chunk.doc_id for r in lists.values() for c in r.candidates}
+    top = fused_ranking(lists, config.fusion)[: config.retrieval.top_k]
+    return best_per_doc(((doc_of[cid], score) for cid, score in top), limit)
+
+
+def _filtered_docs(
+    lists: Mapping[str, RankedList], config: PipelineConfig, query: str,
+    collection: Collection, limit: int,
+) -> dict[str, float]:
+    """The document ranking through fuse_and_filter: post-steps need full Candidates."""
+    vectors = None
+    if config.postprocess.dedupe_threshold is not None:
+        unique = {c.chunk_id: c for r in lists.values() for c in r.candidates}
+        vectors = candidate_vectors(list(unique.values()), config, collection)
+    top = fuse_and_filter(lists, config, query=query, vectors=vectors).top
+    return doc_ranking(top, limit)
+
+
 def rescore(
     dataset: BeirDataset,
     config: PipelineConfig,
@@ -122,7 +158,7 @@ def rescore(
 ) -> PresetRun:
     """Score one grid point from cached lists: cut to its depth, fuse, filter, map to docs."""
     depth, limit = config.retrieval.depth, deepest_cutoff(metrics)
-    dedupe = config.postprocess.dedupe_threshold is not None
+    pure_fusion = not enabled_steps(config.postprocess)
     outcomes = []
     for item in cached:
         if item.error is not None:
@@ -130,14 +166,12 @@ def rescore(
             continue
         start = time.perf_counter()
         lists = truncate(item.lists, depth)
-        text = dataset.queries[item.qid]
-        vectors = None
-        if dedupe:
-            unique = {c.chunk_id: c for r in lists.values() for c in r.candidates}
-            vectors = candidate_vectors(list(unique.values()), config, collection)
-        top = fuse_and_filter(lists, config, query=text, vectors=vectors).top
+        if pure_fusion:
+            ranking = _fused_docs(lists, config, limit)
+        else:
+            ranking = _filtered_docs(lists, config, dataset.queries[item.qid], collection, limit)
         fuse_ms = (time.perf_counter() - start) * 1000
-        outcomes.append(QueryOutcome(item.qid, doc_ranking(top, limit), item.latency_ms + fuse_ms))
+        outcomes.append(QueryOutcome(item.qid, ranking, item.latency_ms + fuse_ms))
     return summarize(label, dataset, outcomes, metrics, n_resamples, seed)
 
 
@@ -159,8 +193,12 @@ def run_sweep(
     n_resamples: int = 2000,
     seed: int = 0,
     use_cache: bool = True,
+    chunk_qrels: Callable[[Iterable[Chunk]], Qrels] | None = None,
 ) -> SweepResult:
-    """Score every grid point; lists are retrieved once per list group at its deepest depth."""
+    """Score every grid point; lists are retrieved once per list group at its deepest depth.
+
+    `chunk_qrels` (span-labeled sets, eval.evalsets.EvalSet.qrels_for) judges each group's
+    collection chunk by chunk: its chunks get qrels and every chunk is its own unit."""
     points = grid_points(axes)
     configs = [point_config(base, p, dataset) for p in points]
     groups: dict[tuple[str, ...], list[int]] = {}
@@ -178,12 +216,16 @@ def run_sweep(
         cached, from_disk = retrieve_all(dataset, first, collection, depth, use_cache)
         retrieval_s += time.perf_counter() - started
         all_cached &= from_disk
+        scored_on = dataset
+        if chunk_qrels is not None:
+            scored_on = replace(dataset, qrels=chunk_qrels(collection.chunks()))
+            cached = chunk_unit_lists(cached)
         started = time.perf_counter()
         for i in members:
             label = f"{base.name} " + " ".join(f"{k}={v}" for k, v in points[i].items())
-            run = rescore(dataset, configs[i], cached, collection, metrics, n_resamples, seed,
+            run = rescore(scored_on, configs[i], cached, collection, metrics, n_resamples, seed,
                           label.strip())
-            diagnosis = _diagnose(dataset, cached, run, configs[i].retrieval.depth)
+            diagnosis = _diagnose(scored_on, cached, run, configs[i].retrieval.depth)
             results[i] = SweepPoint(points[i], run, diagnosis)
         rescoring_s += time.perf_counter() - started
     return SweepResult(base.name, tuple(axes), tuple(results[i] for i in range(len(points))),

@@ -14,6 +14,7 @@ from eval.shapes import DatasetError
 from rag.config import PresetError, available_presets
 from rag.ui import eval_figures as figures
 from rag.ui import eval_session as ev
+from rag.ui.answer_eval import answer_section
 from rag.ui.eval_tables import deltas_frame, results_frame
 from rag.ui.state import APP_PRESET, session_cache
 
@@ -124,7 +125,9 @@ def drill_down(results: ev.EvalResults, labels: list[str], metric: str) -> None:
 
 
 st.title("Evaluate")
-fresh = run_controls(choose_set())
+evalset = choose_set()
+fresh = run_controls(evalset)
+answer_section(evalset)
 if fresh is not None:  # new results: earlier ceilings and traces belong to the old ones
     st.session_state[ev.RESULTS] = fresh
     for stale in ("eval_ceilings", "eval_traces"):

@@ -8,13 +8,14 @@ from typing import Any
 
 from eval.bench import BenchSettings, run_retrieval_bench
 from eval.bench.retrieval import summary_lines
+from eval.cli import bench_sweep
 
 
 def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser("bench", help="speed benchmarks, written as JSON")
-    parser.add_argument("suite", choices=["retrieval"], help="which benchmark")
-    parser.add_argument("--corpus", type=Path, required=True, help="BEIR corpus.jsonl")
-    parser.add_argument("--queries", type=Path, required=True, help="BEIR queries.jsonl")
+    parser.add_argument("suite", choices=["retrieval", "sweep"], help="which benchmark")
+    parser.add_argument("--corpus", type=Path, help="BEIR corpus.jsonl (retrieval)")
+    parser.add_argument("--queries", type=Path, help="BEIR queries.jsonl (retrieval)")
     parser.add_argument("--out", type=Path, required=True, help="where to write the JSON")
     parser.add_argument("--max-passages", type=int, help="use only the first N passages")
     parser.add_argument("--max-queries", type=int, default=200)
@@ -36,9 +37,14 @@ def add_parser(subparsers: Any) -> None:
     )
     parser.add_argument("--depth", type=int, default=100, help="candidates per retriever")
     parser.add_argument("--k", type=int, default=60, help="RRF k")
+    bench_sweep.add_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.suite == "sweep":
+        return bench_sweep.run(args)
+    if args.corpus is None or args.queries is None:
+        raise SystemExit("bench retrieval needs --corpus and --queries")
     settings = BenchSettings(
         max_passages=args.max_passages,
         max_queries=args.max_queries,

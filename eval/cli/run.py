@@ -9,6 +9,7 @@ preset is compared with the first by a paired randomization test.
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import sys
 from collections.abc import Sequence
@@ -45,6 +46,10 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument("--runs-dir", type=Path, default=None,
                         help="where runs are stored (default: <data dir>/runs)")
     parser.add_argument("--no-store", action="store_true", help="do not store runs")
+    parser.add_argument("--answers", type=Path, default=None, metavar="QA_FILE",
+                        help="also answer this QA file (reference answers, spans over the "
+                             "bundled samples) with every preset's full pipeline and add "
+                             "ragas + groundedness figures under answer_metrics")
 
 
 def limit_queries(dataset: BeirDataset, n: int | None) -> BeirDataset:
@@ -102,6 +107,28 @@ def print_comparisons(runs: Sequence[PresetRun], seed: int) -> None:
                   f"p={test.p_value:.4f} (wins {test.wins}, losses {test.losses})")
 
 
+def add_answer_metrics(args: argparse.Namespace) -> None:
+    """Answer the --answers QA file with each preset; add the figures to the report JSON."""
+    from eval.answers import (  # loads ragas
+        answer_metrics,
+        qa_answer_samples,
+        scores_json,
+    )
+    from eval.qa import load_qa_file
+
+    qa = load_qa_file(args.answers)
+    report = json.loads(args.out.read_text(encoding="utf-8"))
+    report["answer_metrics"] = {}
+    for preset in args.presets:
+        config = load_preset(preset)
+        samples = qa_answer_samples(qa, with_overrides(config, parse_set_options(args.set)))
+        figures = scores_json(answer_metrics(samples), args.resamples, args.seed)
+        report["answer_metrics"][config.name] = figures
+        print(f"{config.name} answers ({len(samples)}): " + "  ".join(
+            f"{k} {_fmt(v['mean'])} ({v['failed']} failed)" for k, v in figures.items()))
+    args.out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+
+
 def run(args: argparse.Namespace) -> int:
     for metric in args.metrics:
         parse_metric(metric)  # fail before any indexing
@@ -121,6 +148,8 @@ def run(args: argparse.Namespace) -> int:
                               result.per_query_rows(dataset.queries), args.runs_dir)
             print(f"stored {stored}", file=sys.stderr)
     side = write_report(runs, dataset.queries, args.out)
+    if args.answers is not None:
+        add_answer_metrics(args)
     print_table(runs)
     print_comparisons(runs, args.seed)
     print(f"wrote {args.out} and {side}")

@@ -10,8 +10,10 @@ from __future__ import annotations
 import functools
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rag.paths import PROJECT_ROOT
 from rag.rerank.base import RerankCallFailed, RerankUnavailable, ScoreBatch
 
 if TYPE_CHECKING:
@@ -78,8 +80,16 @@ class CrossEncoderScorer:
         return ScoreBatch(tuple(float(x) for x in logits), "logit", self.model, seconds)
 
 
+def resolve_model(model: str) -> str:
+    """A relative folder under the project root resolves there, so a preset's
+    `rerank.model: datasets/build/...` works from any working directory; hub names pass through."""
+    folder = PROJECT_ROOT / model
+    return str(folder) if not Path(model).is_absolute() and folder.is_dir() else model
+
+
 def build(cfg: RerankConfig) -> CrossEncoderScorer:
     """The registry factory: RerankUnavailable with the setting to change when none is set."""
     if not cfg.model:
         raise RerankUnavailable(NOT_CONFIGURED)
-    return CrossEncoderScorer(cfg.model, cfg.max_length, cfg.batch_size, cfg.allow_download)
+    return CrossEncoderScorer(resolve_model(cfg.model), cfg.max_length, cfg.batch_size,
+                              cfg.allow_download)

@@ -16,10 +16,18 @@ from rag.paths import PROJECT_ROOT
 DATASETS = PROJECT_ROOT / "datasets"
 
 
-def test_sweeps_refuse_span_sets_and_say_what_to_use() -> None:
-    qa = load_eval_set(DATASETS / "qa_samples.jsonl")
-    with pytest.raises(ValueError, match="score_configs"):
-        sweep_grid(qa, load_preset("bm25"), parse_grid(["fusion.k=1,60"]))
+def test_a_span_set_sweep_scores_chunks_as_a_plain_run_does() -> None:
+    qa = load_eval_set(DATASETS / "qa_samples.jsonl").limit(6)
+    sweep = sweep_grid(qa, load_preset("bm25"), parse_grid(["retrieval.depth=5,100"]),
+                       n_resamples=50)
+    shallow, deep = sweep.runs
+    chunk_ids = {c.chunk_id for c in beir_collection(qa.dataset, deep.config).chunks()}
+    returned = {unit for o in deep.run.outcomes for unit in o.ranking}
+    assert returned and returned <= chunk_ids  # ranked units are chunks, not documents
+    assert max(len(o.ranking) for o in shallow.run.outcomes) <= 5
+    plain = score_config(qa, load_preset("bm25"), n_resamples=50)
+    assert deep.run.summary.metrics == pytest.approx(plain.run.summary.metrics)
+    assert [o.ranking for o in deep.run.outcomes] == [o.ranking for o in plain.run.outcomes]
 
 
 @pytest.mark.slow  # indexes the eight sample documents (MiniLM embeds every chunk)

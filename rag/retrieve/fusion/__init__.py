@@ -1,7 +1,8 @@
 """Fusion methods as pure functions over RankedLists; `fuse(lists, config)` picks one by name.
 
 A new method is a module here that registers a `(lists, FusionConfig) -> tuple[Candidate, ...]`
-function in FUSION, plus its import below. Inputs are never modified.
+function in FUSION, plus its import below, and may register a scores-only twin in
+FUSION_SCORES (what `fused_ranking`, the sweeps' fast path, uses). Inputs are never modified.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from rag.retrieve.base import Candidate, RankedList
-from rag.retrieve.fusion.base import FUSION
+from rag.retrieve.fusion.base import FUSION, FUSION_SCORES, pool
 from rag.retrieve.fusion.convex import convex
 from rag.retrieve.fusion.dbsf import dbsf
 from rag.retrieve.fusion.passthrough import passthrough
@@ -27,11 +28,25 @@ def fuse(
     return FUSION.get(config.method)(ranked, config)
 
 
+def fused_ranking(
+    lists: Sequence[RankedList] | Mapping[str, RankedList], config: FusionConfig
+) -> tuple[tuple[str, float], ...]:
+    """(chunk_id, score) pairs exactly as `fuse` ranks and scores them, without building
+    Candidates; a method with no FUSION_SCORES entry falls back to `fuse`."""
+    ranked = tuple(lists.values()) if isinstance(lists, Mapping) else tuple(lists)
+    if config.method not in FUSION_SCORES:
+        return tuple((c.chunk_id, c.score) for c in fuse(ranked, config))
+    scores = FUSION_SCORES.get(config.method)(pool(ranked), config)
+    return tuple(sorted(scores.items(), key=lambda item: (-item[1], item[0])))
+
+
 __all__ = [
     "FUSION",
+    "FUSION_SCORES",
     "convex",
     "dbsf",
     "fuse",
+    "fused_ranking",
     "passthrough",
     "relative_score",
     "rrf",

@@ -8,26 +8,26 @@ from typing import Literal
 from rag.retrieve.base import Candidate, RankedList
 from rag.retrieve.fusion.base import (
     FUSION,
+    FUSION_SCORES,
+    Pool,
     alpha_weights,
     assemble,
     min_max,
     pool,
     raw_scores,
+    summed,
     z_score,
 )
 from rag.retrieve.settings import FusionConfig
 
 NORMALIZERS = {"minmax": min_max, "zscore": z_score}
+Terms = dict[str, dict[str, float]]
 
 
-def convex(
-    lists: Sequence[RankedList],
-    alpha: float = 0.5,
-    normalization: Literal["minmax", "zscore"] = "minmax",
-) -> tuple[Candidate, ...]:
-    """alpha * norm(dense) + (1 - alpha) * norm(lexical) (Bruch, Gai & Ingber 2023, "An Analysis
-    of Fusion Functions for Hybrid Retrieval"); a chunk a list missed gets that list's lowest
-    normalized score, so being absent is never better than being retrieved last."""
+def convex_terms(
+    found: Pool, alpha: float, normalization: str
+) -> tuple[Terms, Terms, dict[str, float]]:
+    """(normalized scores, weighted terms, the term of a list that missed a chunk), per list."""
     if not 0.0 <= alpha <= 1.0:
         raise ValueError(f"alpha must lie in [0, 1], got {alpha}")
     if normalization not in NORMALIZERS:
@@ -35,7 +35,6 @@ def convex(
             f"normalization must be one of {sorted(NORMALIZERS)}, got {normalization!r}"
         )
     normalize = NORMALIZERS[normalization]
-    found = pool(lists)
     weights = alpha_weights(found.names, alpha)
     normalized = {name: normalize(raw_scores(found, name)) for name in found.names}
     terms = {
@@ -47,9 +46,28 @@ def convex(
         for name in found.names
         if normalized[name]
     }
+    return normalized, terms, absent
+
+
+def convex(
+    lists: Sequence[RankedList],
+    alpha: float = 0.5,
+    normalization: Literal["minmax", "zscore"] = "minmax",
+) -> tuple[Candidate, ...]:
+    """alpha * norm(dense) + (1 - alpha) * norm(lexical) (Bruch, Gai & Ingber 2023, "An Analysis
+    of Fusion Functions for Hybrid Retrieval"); a chunk a list missed gets that list's lowest
+    normalized score, so being absent is never better than being retrieved last."""
+    found = pool(lists)
+    normalized, terms, absent = convex_terms(found, alpha, normalization)
     return assemble(found, terms, normalized=normalized, absent=absent)
 
 
 @FUSION.register("convex")
 def _from_config(lists: Sequence[RankedList], config: FusionConfig) -> tuple[Candidate, ...]:
     return convex(lists, alpha=config.alpha, normalization=config.normalization)
+
+
+@FUSION_SCORES.register("convex")
+def _scores(found: Pool, config: FusionConfig) -> dict[str, float]:
+    _, terms, absent = convex_terms(found, config.alpha, config.normalization)
+    return summed(found, terms, absent)

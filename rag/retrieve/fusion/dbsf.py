@@ -6,7 +6,15 @@ import math
 from collections.abc import Mapping, Sequence
 
 from rag.retrieve.base import Candidate, RankedList
-from rag.retrieve.fusion.base import FUSION, assemble, pool, raw_scores
+from rag.retrieve.fusion.base import (
+    FUSION,
+    FUSION_SCORES,
+    Pool,
+    assemble,
+    pool,
+    raw_scores,
+    summed,
+)
 from rag.retrieve.settings import FusionConfig
 
 
@@ -24,13 +32,23 @@ def three_sigma(scores: Mapping[str, float]) -> dict[str, float]:
     return {cid: (s - low) / span for cid, s in scores.items()}
 
 
+def dbsf_terms(found: Pool) -> dict[str, dict[str, float]]:
+    """Per list, chunk_id -> its three-sigma normalized score."""
+    return {name: three_sigma(raw_scores(found, name)) for name in found.names}
+
+
 def dbsf(lists: Sequence[RankedList]) -> tuple[Candidate, ...]:
     """DBSF: normalize each list by mean ± 3σ, then sum (Mazzeschi 2023; Qdrant Fusion.DBSF)."""
     found = pool(lists)
-    normalized = {name: three_sigma(raw_scores(found, name)) for name in found.names}
+    normalized = dbsf_terms(found)
     return assemble(found, normalized, normalized=normalized)
 
 
 @FUSION.register("dbsf")
 def _from_config(lists: Sequence[RankedList], config: FusionConfig) -> tuple[Candidate, ...]:
     return dbsf(lists)
+
+
+@FUSION_SCORES.register("dbsf")
+def _scores(found: Pool, config: FusionConfig) -> dict[str, float]:
+    return summed(found, dbsf_terms(found))

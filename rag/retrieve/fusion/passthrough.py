@@ -5,20 +5,37 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rag.retrieve.base import Candidate, RankedList
-from rag.retrieve.fusion.base import FUSION, assemble, pool, raw_scores
+from rag.retrieve.fusion.base import (
+    FUSION,
+    FUSION_SCORES,
+    Pool,
+    assemble,
+    pool,
+    raw_scores,
+    summed,
+)
 from rag.retrieve.settings import FusionConfig
 
 
 def passthrough(lists: Sequence[RankedList]) -> tuple[Candidate, ...]:
     """The one list as it is: score = the retriever's raw score (fusion method "none")."""
-    if len(lists) > 1:
-        names = ", ".join(ranked.retriever for ranked in lists)
-        raise ValueError(f"fusion 'none' takes exactly one list, got {len(lists)}: {names}")
     found = pool(lists)
-    terms = {name: raw_scores(found, name) for name in found.names}
-    return assemble(found, terms)
+    return assemble(found, passthrough_terms(found))
+
+
+def passthrough_terms(found: Pool) -> dict[str, dict[str, float]]:
+    """The single list's raw scores; more than one list is an error."""
+    if len(found.names) > 1:
+        names = ", ".join(found.names)
+        raise ValueError(f"fusion 'none' takes exactly one list, got {len(found.names)}: {names}")
+    return {name: raw_scores(found, name) for name in found.names}
 
 
 @FUSION.register("none")
 def _from_config(lists: Sequence[RankedList], config: FusionConfig) -> tuple[Candidate, ...]:
     return passthrough(lists)
+
+
+@FUSION_SCORES.register("none")
+def _scores(found: Pool, config: FusionConfig) -> dict[str, float]:
+    return summed(found, passthrough_terms(found))

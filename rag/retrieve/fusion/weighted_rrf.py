@@ -5,8 +5,28 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from rag.retrieve.base import Candidate, RankedList
-from rag.retrieve.fusion.base import FUSION, assemble, list_weight, pool
+from rag.retrieve.fusion.base import (
+    FUSION,
+    FUSION_SCORES,
+    Pool,
+    assemble,
+    list_weight,
+    pool,
+    summed,
+)
+from rag.retrieve.fusion.rrf import rrf_terms
 from rag.retrieve.settings import FusionConfig
+
+
+def weighted_terms(
+    found: Pool, reciprocal: Mapping[str, Mapping[str, float]], weights: Mapping[str, float]
+) -> dict[str, dict[str, float]]:
+    """Per list, chunk_id -> w_list / (k + rank)."""
+    terms = {}
+    for name in found.names:
+        weight = list_weight(weights, name)
+        terms[name] = {cid: weight * rr for cid, rr in reciprocal[name].items()}
+    return terms
 
 
 def weighted_rrf(
@@ -14,20 +34,16 @@ def weighted_rrf(
 ) -> tuple[Candidate, ...]:
     """score(d) = sum of w_list / (k + rank(d)) — EchoMind's _weighted_rrf (dense 0.6, sparse 0.4,
     k = 60) over RRF (Cormack et al. 2009). Weights apply per list name or retriever family."""
-    if k < 1:
-        raise ValueError(f"RRF k must be >= 1, got {k}")
     found = pool(lists)
-    normalized = {
-        name: {cid: 1.0 / (k + rank) for cid, (rank, _) in found.placed[name].items()}
-        for name in found.names
-    }
-    terms = {}
-    for name in found.names:
-        weight = list_weight(weights, name)
-        terms[name] = {cid: weight * rr for cid, rr in normalized[name].items()}
-    return assemble(found, terms, normalized=normalized)
+    normalized = rrf_terms(found, k)
+    return assemble(found, weighted_terms(found, normalized, weights), normalized=normalized)
 
 
 @FUSION.register("weighted_rrf")
 def _from_config(lists: Sequence[RankedList], config: FusionConfig) -> tuple[Candidate, ...]:
     return weighted_rrf(lists, config.weights, k=config.k)
+
+
+@FUSION_SCORES.register("weighted_rrf")
+def _scores(found: Pool, config: FusionConfig) -> dict[str, float]:
+    return summed(found, weighted_terms(found, rrf_terms(found, config.k), config.weights))

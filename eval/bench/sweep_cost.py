@@ -1,0 +1,143 @@
+"""What a fusion sweep costs next to one plain run, timed in one process on the same data.
+
+Both sides start from the same state: the collection built and the embedding model loaded by an
+untimed warm-up pass, so query embeddings come from the embedding disk cache (warm) on both
+sides; the in-memory candidate cache is emptied before each side and the sweep's on-disk list
+cache is off, so both pay their searches (cold candidates). The plain run searches every query
+at the preset's depth, fuses and scores; the sweep searches once at the deepest depth, then
+re-scores each point from those lists (eval.sweep). Sides alternate per repeat; medians count.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import numpy as np
+
+from eval.beir_index import beir_collection, make_searcher
+from eval.metrics import DEFAULT_METRICS
+from eval.run import run_preset
+from eval.shapes import BeirDataset
+from eval.sweep import GridAxis, run_sweep
+from rag.config import PipelineConfig
+
+TARGET_RATIO = 1.2  # issue 7: a 20-point fusion sweep costs at most 1.2x one plain run
+WEIGHTINGS = ({"bm25": 0.5, "dense": 0.5}, {"bm25": 0.4, "dense": 0.6})  # EchoMind: 0.6 dense
+POLICY = {
+    "plain": "collection built and model loaded before timing; query embeddings warm (disk "
+             "embedding cache); candidate lists cold (searched: BM25 + vector search per query)",
+    "sweep": "same warm embeddings; lists cold: searched once per query at the deepest depth "
+             "(list disk cache off), then every point re-scored from them",
+}
+
+
+@dataclass(frozen=True)
+class SweepTiming:
+    """One sweep's grid and its median wall times (s); ratio = total / plain run."""
+
+    grid: Mapping[str, list[Any]]
+    points: int
+    retrieval_s: float
+    rescoring_s: float
+    total_s: float
+    per_point_ms: float
+    ratio: float
+    samples_s: tuple[float, ...]
+
+
+@dataclass(frozen=True)
+class SweepCost:
+    dataset: str
+    preset: str
+    n_queries: int
+    repeats: int
+    plain_s: float
+    plain_samples_s: tuple[float, ...]
+    sweeps: Mapping[str, SweepTiming]
+
+    def to_json(self) -> str:
+        body = asdict(self)
+        return json.dumps({**body, "target_ratio": TARGET_RATIO, "policy": POLICY}, indent=2) + "\n"
+
+
+def k_values(n: int, high: int = 1000) -> list[int]:
+    """n distinct RRF k values spread geometrically over [1, high] (k is an integer >= 1)."""
+    values: list[int] = []
+    for x in np.geomspace(1, high, n):
+        values.append(max(round(float(x)), values[-1] + 1 if values else 1))
+    return values
+
+
+def sweep_grids(points: int) -> dict[str, tuple[GridAxis, ...]]:
+    """The two sweeps of the issue: weighted RRF (points/2 k values x 2 weightings) and RRF."""
+    if points < 2 or points % 2:
+        raise ValueError(f"--points must be an even number >= 2, got {points}")
+    return {
+        "weighted_rrf_k_x_weights": (
+            GridAxis("fusion.method", ("weighted_rrf",)),
+            GridAxis("fusion.k", tuple(k_values(points // 2))),
+            GridAxis("fusion.weights", WEIGHTINGS),
+        ),
+        "rrf_k": (GridAxis("fusion.method", ("rrf",)), GridAxis("fusion.k", tuple(k_values(points)))),
+    }
+
+
+def _plain(dataset: BeirDataset, base: PipelineConfig, metrics: Sequence[str],
+           n_resamples: int) -> float:
+    start = time.perf_counter()
+    searcher = make_searcher(dataset, base, progress=False)
+    run_preset(dataset, base.name, searcher, metrics, n_resamples)
+    return time.perf_counter() - start
+
+
+def run_sweep_cost(
+    dataset: BeirDataset,
+    base: PipelineConfig,
+    points: int = 20,
+    repeats: int = 3,
+    metrics: Sequence[str] = DEFAULT_METRICS,
+    n_resamples: int = 1000,
+) -> SweepCost:
+    """Median wall time of a plain run and of each 20-point sweep, alternating per repeat."""
+    if repeats < 1:
+        raise ValueError(f"repeats must be >= 1, got {repeats}")
+    grids = sweep_grids(points)
+    beir_collection(dataset, base)  # untimed: build the index if missing
+    _plain(dataset, base, metrics, 10)  # untimed warm-up: model loaded, query embeddings cached
+    plain: list[float] = []
+    runs: dict[str, list[tuple[float, float, float]]] = {name: [] for name in grids}
+    for _ in range(repeats):
+        plain.append(_plain(dataset, base, metrics, n_resamples))
+        for name, axes in grids.items():
+            start = time.perf_counter()
+            result = run_sweep(dataset, base, axes, metrics, n_resamples, use_cache=False)
+            total = time.perf_counter() - start
+            runs[name].append((total, result.retrieval_s, result.rescoring_s))
+    plain_s = statistics.median(plain)
+    sweeps = {name: _timing(axes, runs[name], plain_s) for name, axes in grids.items()}
+    return SweepCost(dataset.name, base.name, len(dataset.queries), repeats, plain_s,
+                     tuple(plain), sweeps)
+
+
+def _timing(axes: Sequence[GridAxis], samples: Sequence[tuple[float, float, float]],
+            plain_s: float) -> SweepTiming:
+    total, retrieval, rescoring = (statistics.median(column) for column in zip(*samples,
+                                                                                strict=True))
+    n = int(np.prod([len(a.values) for a in axes]))
+    return SweepTiming({a.key: list(a.values) for a in axes}, n, retrieval, rescoring, total,
+                       rescoring / n * 1000, total / plain_s, tuple(s[0] for s in samples))
+
+
+def summary_lines(cost: SweepCost) -> list[str]:
+    lines = [(f"{cost.dataset}: {cost.n_queries} queries, preset {cost.preset}, "
+              f"median of {cost.repeats}: plain run {cost.plain_s:.2f} s")]
+    for name, t in cost.sweeps.items():
+        lines.append(f"  {name}: {t.points} points {t.total_s:.2f} s (retrieval "
+                     f"{t.retrieval_s:.2f} s, re-scoring {t.per_point_ms:.0f} ms/point) "
+                     f"= {t.ratio:.2f}x plain (target <= {TARGET_RATIO}x)")
+    return lines
