@@ -66,8 +66,9 @@ def oracle_ndcg(qrels: Qrels, run: PresetRun, k: int = 10) -> tuple[float, float
 
 def ceiling(
     qrels: Qrels, cached: Sequence[QueryLists], run: PresetRun, k: int = 10,
-    depths: Sequence[int] = DEPTHS,
+    depths: Sequence[int] = DEPTHS, recall: Mapping[int, float] | None = None,
 ) -> Ceiling:
+    """`recall` = recall_at_depth(qrels, cached, depths) when known (sweep points share it)."""
     oracle, actual = oracle_ndcg(qrels, run, k)
-    return Ceiling(recall_at_depth(qrels, cached, depths), k, oracle, actual,
-                   sum(o.error is None for o in run.outcomes))
+    recall = recall if recall is not None else recall_at_depth(qrels, cached, depths)
+    return Ceiling(recall, k, oracle, actual, sum(o.error is None for o in run.outcomes))

@@ -21,7 +21,7 @@ import yaml
 
 from eval.beir_index import beir_collection, eval_config
 from eval.candidates import QueryLists, retrieve_all, truncate
-from eval.diagnostics import DEPTHS, Ceiling, ceiling
+from eval.diagnostics import DEPTHS, Ceiling, ceiling, recall_at_depth
 from eval.evalsets import chunk_unit_lists
 from eval.metrics import DEFAULT_METRICS
 from eval.run import (
@@ -39,6 +39,7 @@ from rag.index import Collection
 from rag.pipeline import fuse_and_filter
 from rag.retrieve.base import RankedList
 from rag.retrieve.fusion import fused_ranking
+from rag.retrieve.fusion.base import Pool, pool
 from rag.retrieve.post import enabled_steps
 from rag.retrieve.search import (
     candidate_vectors,
@@ -124,13 +125,32 @@ def _list_group(config: PipelineConfig) -> tuple[str, ...]:
     return (list_settings_hash(shallow), *config.retrieval.retrievers)
 
 
-def _fused_docs(
-    lists: Mapping[str, RankedList], config: PipelineConfig, limit: int
-) -> dict[str, float]:
+@dataclass(frozen=True)
+class QueryView:
+    """One query's lists cut to a depth and pooled, once for every point at that depth."""
+
+    lists: Mapping[str, RankedList]
+    found: Pool
+    doc_of: Mapping[str, str]  # chunk_id -> doc_id
+
+
+def query_views(cached: Sequence[QueryLists], depth: int) -> tuple[QueryView | None, ...]:
+    """A view per query at `depth` (None for a query whose search failed)."""
+    views = []
+    for item in cached:
+        if item.error is not None:
+            views.append(None)
+            continue
+        lists = truncate(item.lists, depth)
+        doc_of = {c.chunk_id: c.chunk.doc_id for r in lists.values() for c in r.candidates}
+        views.append(QueryView(lists, pool(tuple(lists.values())), doc_of))
+    return tuple(views)
+
+
+def _fused_docs(view: QueryView, config: PipelineConfig, limit: int) -> dict[str, float]:
     """The document ranking of a point with no post-step, from fused scores alone."""
-    doc_of = {c.chunk_id: c.chunk.doc_id for r in lists.values() for c in r.candidates}
-    top = fused_ranking(lists, config.fusion)[: config.retrieval.top_k]
-    return best_per_doc(((doc_of[cid], score) for cid, score in top), limit)
+    top = fused_ranking(view.lists, config.fusion, view.found)[: config.retrieval.top_k]
+    return best_per_doc(((view.doc_of[cid], score) for cid, score in top), limit)
 
 
 def _filtered_docs(
@@ -155,34 +175,43 @@ def rescore(
     n_resamples: int,
     seed: int,
     label: str,
+    views: Sequence[QueryView | None] | None = None,
 ) -> PresetRun:
-    """Score one grid point from cached lists: cut to its depth, fuse, filter, map to docs."""
-    depth, limit = config.retrieval.depth, deepest_cutoff(metrics)
+    """Score one grid point from cached lists: cut to its depth, fuse, filter, map to docs.
+    `views` = query_views(cached, depth) when the caller keeps them for several points."""
+    limit = deepest_cutoff(metrics)
     pure_fusion = not enabled_steps(config.postprocess)
+    start = time.perf_counter()
+    views = views if views is not None else query_views(cached, config.retrieval.depth)
+    prepare_ms = (time.perf_counter() - start) * 1000 / max(len(cached), 1)
     outcomes = []
-    for item in cached:
-        if item.error is not None:
+    for item, view in zip(cached, views, strict=True):
+        if view is None:
             outcomes.append(QueryOutcome(item.qid, {}, item.latency_ms, item.error))
             continue
         start = time.perf_counter()
-        lists = truncate(item.lists, depth)
         if pure_fusion:
-            ranking = _fused_docs(lists, config, limit)
+            ranking = _fused_docs(view, config, limit)
         else:
-            ranking = _filtered_docs(lists, config, dataset.queries[item.qid], collection, limit)
-        fuse_ms = (time.perf_counter() - start) * 1000
+            text = dataset.queries[item.qid]
+            ranking = _filtered_docs(view.lists, config, text, collection, limit)
+        fuse_ms = (time.perf_counter() - start) * 1000 + prepare_ms
         outcomes.append(QueryOutcome(item.qid, ranking, item.latency_ms + fuse_ms))
     return summarize(label, dataset, outcomes, metrics, n_resamples, seed)
 
 
 def _diagnose(
-    dataset: BeirDataset, cached: Sequence[QueryLists], run: PresetRun, depth: int
+    dataset: BeirDataset, cached: Sequence[QueryLists], run: PresetRun, depth: int,
+    recalls: dict[tuple[int, ...], dict[int, float]],
 ) -> Ceiling | None:
-    """Ceiling figures for one point; depths beyond the point's own depth are left out."""
+    """Ceiling figures for one point; depths beyond the point's own depth are left out.
+    `recalls` keeps recall at depth per depths, which all points on the same lists share."""
     if "ndcg@10" not in run.scores:
         return None
-    depths = [n for n in DEPTHS if n <= depth] or [depth]
-    return ceiling(dataset.qrels, cached, run, 10, depths)
+    depths = tuple(n for n in DEPTHS if n <= depth) or (depth,)
+    if depths not in recalls:
+        recalls[depths] = recall_at_depth(dataset.qrels, cached, depths)
+    return ceiling(dataset.qrels, cached, run, 10, depths, recalls[depths])
 
 
 def run_sweep(
@@ -221,11 +250,16 @@ def run_sweep(
             scored_on = replace(dataset, qrels=chunk_qrels(collection.chunks()))
             cached = chunk_unit_lists(cached)
         started = time.perf_counter()
+        views: dict[int, tuple[QueryView | None, ...]] = {}
+        recalls: dict[tuple[int, ...], dict[int, float]] = {}
         for i in members:
             label = f"{base.name} " + " ".join(f"{k}={v}" for k, v in points[i].items())
+            cut = configs[i].retrieval.depth
+            if cut not in views:
+                views[cut] = query_views(cached, cut)
             run = rescore(scored_on, configs[i], cached, collection, metrics, n_resamples, seed,
-                          label.strip())
-            diagnosis = _diagnose(scored_on, cached, run, configs[i].retrieval.depth)
+                          label.strip(), views[cut])
+            diagnosis = _diagnose(scored_on, cached, run, cut, recalls)
             results[i] = SweepPoint(points[i], run, diagnosis)
         rescoring_s += time.perf_counter() - started
     return SweepResult(base.name, tuple(axes), tuple(results[i] for i in range(len(points))),

@@ -8,9 +8,10 @@ FUSION_SCORES (what `fused_ranking`, the sweeps' fast path, uses). Inputs are ne
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from operator import itemgetter
 
 from rag.retrieve.base import Candidate, RankedList
-from rag.retrieve.fusion.base import FUSION, FUSION_SCORES, pool
+from rag.retrieve.fusion.base import FUSION, FUSION_SCORES, Pool, pool
 from rag.retrieve.fusion.convex import convex
 from rag.retrieve.fusion.dbsf import dbsf
 from rag.retrieve.fusion.passthrough import passthrough
@@ -29,15 +30,22 @@ def fuse(
 
 
 def fused_ranking(
-    lists: Sequence[RankedList] | Mapping[str, RankedList], config: FusionConfig
+    lists: Sequence[RankedList] | Mapping[str, RankedList],
+    config: FusionConfig,
+    found: Pool | None = None,
 ) -> tuple[tuple[str, float], ...]:
     """(chunk_id, score) pairs exactly as `fuse` ranks and scores them, without building
-    Candidates; a method with no FUSION_SCORES entry falls back to `fuse`."""
+    Candidates; a method with no FUSION_SCORES entry falls back to `fuse`. `found` is
+    pool(lists) when the caller has it already (a sweep pools once for many settings)."""
     ranked = tuple(lists.values()) if isinstance(lists, Mapping) else tuple(lists)
     if config.method not in FUSION_SCORES:
         return tuple((c.chunk_id, c.score) for c in fuse(ranked, config))
-    scores = FUSION_SCORES.get(config.method)(pool(ranked), config)
-    return tuple(sorted(scores.items(), key=lambda item: (-item[1], item[0])))
+    found = found if found is not None else pool(ranked)
+    scores = FUSION_SCORES.get(config.method)(found, config)
+    # by chunk id, then stably by score, best first: the (-score, chunk_id) order of `fuse`
+    order = sorted(scores.items())
+    order.sort(key=itemgetter(1), reverse=True)
+    return tuple(order)
 
 
 __all__ = [

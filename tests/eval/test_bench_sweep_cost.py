@@ -1,0 +1,58 @@
+"""`python -m eval bench sweep`: the grids it times and the JSON it writes (no timing asserts)."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from eval.bench.sweep_cost import k_values, sweep_grids
+from eval.cli import main
+from rag.paths import PROJECT_ROOT
+
+SAMPLE = PROJECT_ROOT / "datasets" / "beir_sample"
+
+
+def test_k_values_are_distinct_and_span_the_range() -> None:
+    for n in (2, 10, 20, 50):
+        values = k_values(n)
+        assert len(values) == n and values == sorted(set(values))
+        assert values[0] == 1 and values[-1] == 1000
+
+
+def test_grids_have_the_asked_number_of_points() -> None:
+    grids = sweep_grids(20)
+    for axes in grids.values():
+        assert math.prod(len(a.values) for a in axes) == 20
+    weighted = {a.key: a.values for a in grids["weighted_rrf_k_x_weights"]}
+    assert weighted["fusion.method"] == ("weighted_rrf",) and len(weighted["fusion.weights"]) == 2
+    with pytest.raises(ValueError, match="even"):
+        sweep_grids(7)
+
+
+@pytest.mark.slow  # indexes the BEIR sample once (shared with the other eval tests)
+def test_bench_sweep_writes_figures_and_ratios(tmp_path: Path) -> None:
+    out = tmp_path / "sweep_cost.json"
+    assert main(["bench", "sweep", "--dataset", str(SAMPLE), "--points", "4", "--repeats", "2",
+                 "--resamples", "20", "--out", str(out)]) == 0
+    report = json.loads(out.read_text())
+    assert report["dataset"] == "beir_sample" and report["preset"] == "hybrid"
+    assert report["n_queries"] > 0 and report["repeats"] == 2
+    assert set(report["policy"]) == {"plain", "sweep"} and report["target_ratio"] == 1.2
+    assert len(report["plain_samples_s"]) == 2
+    assert report["plain_s"] == pytest.approx(sum(report["plain_samples_s"]) / 2) > 0  # median
+    assert set(report["sweeps"]) == {"weighted_rrf_k_x_weights", "rrf_k"}
+    for sweep in report["sweeps"].values():
+        assert sweep["points"] == 4 and len(sweep["samples_s"]) == 2
+        assert math.prod(len(v) for v in sweep["grid"].values()) == 4
+        assert 0 < sweep["retrieval_s"] and 0 < sweep["rescoring_s"]
+        assert sweep["retrieval_s"] + sweep["rescoring_s"] <= max(sweep["samples_s"])
+        assert sweep["ratio"] == pytest.approx(sweep["total_s"] / report["plain_s"])
+        assert sweep["per_point_ms"] == pytest.approx(sweep["rescoring_s"] / 4 * 1000)
+
+
+def test_bench_sweep_needs_a_dataset(tmp_path: Path) -> None:
+    with pytest.raises(SystemExit, match="--dataset"):
+        main(["bench", "sweep", "--out", str(tmp_path / "x.json")])
