@@ -4,6 +4,7 @@ and a collection-bound store with named vectors `dense` and `sparse` side by sid
 
 from __future__ import annotations
 
+import atexit
 import os
 import threading
 import uuid
@@ -43,6 +44,16 @@ def get_client() -> QdrantClient:
                 _CLIENT = QdrantClient(path=location)
             _CLIENT_LOCATION = location
         return _CLIENT
+
+
+@atexit.register
+def _close_client() -> None:
+    """Close while the interpreter still works (local mode's __del__ fails during shutdown)."""
+    global _CLIENT, _CLIENT_LOCATION
+    with _CLIENT_LOCK:
+        if _CLIENT is not None:
+            _CLIENT.close()
+        _CLIENT, _CLIENT_LOCATION = None, None
 
 
 def point_id(chunk_id: str) -> str:
