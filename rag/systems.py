@@ -128,6 +128,8 @@ F = Feature
 FEATURES: tuple[Feature, ...] = (
     F("parser", "documents", "parsers (pdf, docx, pptx, html, md, txt, csv)",
       lambda c: "rag.documents"),
+    F("pii_redaction", "documents", "PII redaction at ingest",
+      lambda c: _on(c.documents.redact_pii, "[REDACTED_KIND] before chunking")),
     F("chunking", "chunking", "chunking", _chunking),
     F("dense_model", "index", "dense embedding model", lambda c: c.embedding.model),
     F("vector_store", "index", "vector store", lambda c: "Qdrant"),

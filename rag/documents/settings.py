@@ -13,6 +13,8 @@ class DocumentsConfig(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     max_bytes: int = Field(default=50 * MB, gt=0, description="larger files are skipped unread")
+    # EchoMind sanitizes before chunking: indexed text then never holds the PII itself.
+    redact_pii: bool = Field(default=False, description="replace PII with [REDACTED_KIND] at ingest")
     # Document-type detection, in seed 001's order SENSITIVE → FAQ → BOOK → USER.
     sensitive_pii_density: float = Field(default=0.015, ge=0, le=1)
     faq_min_questions: int = Field(default=2, ge=1)

@@ -18,6 +18,7 @@ from tqdm.auto import tqdm
 from rag.chunking import get_chunker
 from rag.chunking.base import Chunk
 from rag.documents.base import Document
+from rag.documents.sanitize import redact_document
 from rag.embed import Embedder, get_embedder
 from rag.index.filters import build_filter
 from rag.index.manifest import (
@@ -146,6 +147,8 @@ class Collection:
         todo = [d for s, d in by_source.items() if s not in skip]
         if not self.manifest.settings:
             self._fix_settings(config)
+        if config.documents.redact_pii:
+            todo = [redact_document(d, config.documents) for d in todo]
         chunker = get_chunker(config.chunking.strategy, config.chunking.params)
         pairs = [(doc, chunk) for doc in todo for chunk in chunker.chunk(doc)]
         texts = [chunk.text for _, chunk in pairs]

@@ -41,6 +41,7 @@ def index_settings(config: PipelineConfig) -> dict[str, Any]:
     embedding = config.embedding.model_dump(mode="json")
     index = config.index.model_dump(mode="json")
     return {
+        "documents": {"redact_pii": config.documents.redact_pii},
         "chunking": config.chunking.model_dump(mode="json"),
         "embedding": {k: embedding[k] for k in _EMBEDDING_FIELDS},
         "index": {k: index[k] for k in _INDEX_FIELDS},
