@@ -8,13 +8,11 @@ loader does. QA files and Hugging Face datasets live in eval.qa and are re-expor
 from __future__ import annotations
 
 import hashlib
-import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from eval.qa import QAItem, QASet, Span, load_hf_qa, load_qa_file, span_relevance
-from eval.shapes import BeirDataset, Corpus, DatasetError, Qrels, Queries
+from eval.shapes import BeirDataset, Corpus, DatasetError, Qrels, Queries, json_lines
 
 QRELS_HEADER = ("query-id", "corpus-id", "score")
 
@@ -24,21 +22,6 @@ def _require(path: Path) -> Path:
         raise DatasetError(path, "file not found (a BEIR folder holds corpus.jsonl, "
                            "queries.jsonl and qrels/<split>.tsv)")
     return path
-
-
-def _json_lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    """(line number, object) for each non-blank line; bad JSON names the line."""
-    with path.open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise DatasetError(path, f"not valid JSON ({exc.msg})", number) from None
-            if not isinstance(obj, dict):
-                raise DatasetError(path, "each line must be a JSON object", number)
-            yield number, obj
 
 
 def _id(obj: dict[str, Any], key: str, path: Path, line: int) -> str:
@@ -70,7 +53,7 @@ def load_corpus(path: Path) -> Corpus:
     """corpus.jsonl: {"_id", "text", "title"?} per line -> {doc_id: {"title", "text"}}."""
     corpus: dict[str, dict[str, str]] = {}
     seen: dict[str, int] = {}
-    for line, obj in _json_lines(_require(path)):
+    for line, obj in json_lines(_require(path)):
         doc_id = _id(obj, "_id", path, line)
         _check_unique(seen, doc_id, path, line)
         corpus[doc_id] = {
@@ -84,7 +67,7 @@ def load_queries(path: Path) -> Queries:
     """queries.jsonl: {"_id", "text"} per line -> {query_id: text}."""
     queries: dict[str, str] = {}
     seen: dict[str, int] = {}
-    for line, obj in _json_lines(_require(path)):
+    for line, obj in json_lines(_require(path)):
         query_id = _id(obj, "_id", path, line)
         _check_unique(seen, query_id, path, line)
         queries[query_id] = _text(obj, "text", path, line, required=True)

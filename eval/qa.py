@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from eval.shapes import DatasetError, Qrels
+from eval.shapes import DatasetError, Qrels, json_lines
 from rag.chunking.base import Chunk
 
 _HF_BUILDERS = {".json": "json", ".jsonl": "json", ".csv": "csv", ".parquet": "parquet"}
@@ -141,17 +141,8 @@ def _rows(path: Path) -> Iterator[tuple[int, Mapping[str, Any], bool]]:
             for row in reader:
                 yield reader.line_num, row, True
         return
-    with path.open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise DatasetError(path, f"not valid JSON ({exc.msg})", number) from None
-            if not isinstance(obj, dict):
-                raise DatasetError(path, "each line must be a JSON object", number)
-            yield number, obj, False
+    for number, obj in json_lines(path):
+        yield number, obj, False
 
 
 def _collect(name: str, source: str, rows: Iterable[QAItem]) -> QASet:

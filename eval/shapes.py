@@ -8,9 +8,11 @@ results {query_id: {doc_id: score}}       (higher is better)
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import json
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 Corpus = Mapping[str, Mapping[str, str]]
 Queries = Mapping[str, str]
@@ -43,3 +45,18 @@ class BeirDataset:
     qrels: Qrels
     content_hash: str
     source: str = ""
+
+
+def json_lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    """(line number, object) for each non-blank line; bad JSON names the line."""
+    with path.open(encoding="utf-8") as handle:
+        for number, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            try:
+                obj = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise DatasetError(path, f"not valid JSON ({exc.msg})", number) from None
+            if not isinstance(obj, dict):
+                raise DatasetError(path, "each line must be a JSON object", number)
+            yield number, obj

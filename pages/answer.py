@@ -148,13 +148,7 @@ def show_details(trace: Trace) -> None:
 
 
 st.title("Answer")
-collection = resources.session_collection()
-if collection is None:
-    st.warning("No collection yet: build the sample collection (datasets/samples/) to start.")
-    if resources.sample_collection_button("ans_build_samples"):
-        st.rerun()
-    st.stop()
-preset = resources.session_config()
+collection, preset = resources.require_collection_and_preset("ans_")
 choices = settings_panel()
 config = view.chat_config(preset, collection.name, collection.manifest.settings, choices)
 st.caption(f"Collection **{collection.name}** · preset **{preset.name}**")

@@ -58,16 +58,7 @@ def controls(defaults: RerankConfig) -> tuple[dict[str, object], int]:
 
 
 st.title("Rerank")
-collection = resources.session_collection()
-if collection is None:
-    st.warning("No collection yet: build the sample collection (datasets/samples/) to start.")
-    if resources.sample_collection_button("rr_build_samples"):
-        st.rerun()
-    st.stop()
-preset = resources.session_config()
-if preset is None:
-    st.error("No presets found in rag/presets/.")
-    st.stop()
+collection, preset = resources.require_collection_and_preset("rr_")
 fetch = retrieval_view.fetch_config(preset, collection.manifest.settings)
 query = st.text_input("Query", DEFAULT_QUERY, key="rr_query")
 raw, window = controls(preset.rerank)

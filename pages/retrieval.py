@@ -55,16 +55,7 @@ def ranked_columns(lists: Mapping[str, Sequence[Candidate]], labels: dict[str, s
 
 
 st.title("Retrieval")
-collection = resources.session_collection()
-if collection is None:
-    st.warning("No collection yet: build the sample collection (datasets/samples/) to start.")
-    if resources.sample_collection_button("ret_build_samples"):
-        st.rerun()
-    st.stop()
-preset = resources.session_config()
-if preset is None:
-    st.error("No presets found in rag/presets/.")
-    st.stop()
+collection, preset = resources.require_collection_and_preset("ret_")
 fetch = view.fetch_config(preset, collection.manifest.settings)
 st.caption(f"Collection **{collection.name}** · preset **{preset.name}**: chunking, embedding and "
            "tokenizer come from the collection; fusion and filters from the preset.")

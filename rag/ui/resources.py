@@ -119,3 +119,18 @@ def sample_collection_button(key: str) -> bool:
     st.session_state[APP_COLLECTION] = SAMPLE_COLLECTION
     st.session_state.setdefault(APP_PRESET, config.name)
     return True
+
+
+def require_collection_and_preset(key_prefix: str) -> tuple[Collection, PipelineConfig]:
+    """The session's collection and preset, or the page stops with what to do about it."""
+    collection = session_collection()
+    if collection is None:
+        st.warning("No collection yet: build the sample collection (datasets/samples/) to start.")
+        if sample_collection_button(f"{key_prefix}build_samples"):
+            st.rerun()
+        st.stop()
+    preset = session_config()
+    if preset is None:
+        st.error("No presets found in rag/presets/.")
+        st.stop()
+    return collection, preset
