@@ -11,7 +11,9 @@ Pairs come from the same Debian packages as the BEIR test set (datasets/build_be
 cut into sections at their headings. Queries: a section's heading when it is NOT a question,
 and a section's first sentence; positive: the first recursive 512/50 chunk (the eval chunker)
 of the section's text without that heading/sentence. Hard negatives: the BM25 top hits (bm25s)
-among the chunks of the other sections. Leakage guards: every question
+among the FIRST chunks of the other sections (a first run drew them from all chunks and the
+model learned "looks like a section opening" instead of relevance: dev MRR rose, test nDCG fell
+to random). Leakage guards: every question
 section (so every test query and its passages) is left out entirely, test question texts are
 deleted from all remaining text, any section holding a test passage is dropped, and the counts
 of each are written to README.json. Every passage carries its page title the same way, so no
@@ -350,7 +352,8 @@ def main() -> None:
     rng = random.Random(args.seed)
     queries, dev = split_dev(queries, args.dev_sections, rng)
     queries = queries[: args.max_queries]
-    pool = [Chunk(s.key, text) for s in kept for text in chunks_of(s.title, s.body)]
+    # openings only, like every positive, so position in a section tells nothing
+    pool = [Chunk(s.key, chunks_of(s.title, s.body)[0]) for s in kept if s.body]
     print(f"{len(sections)} sections, {len(kept)} kept, {len(pool)} chunks, "
           f"{len(queries)} training + {len(dev)} dev queries; {leakage}", file=sys.stderr)
     miner = NegativeMiner(pool)
@@ -367,7 +370,7 @@ def main() -> None:
         "command": " ".join(["python", "datasets/train_cross_encoder.py", *sys.argv[1:]]),
         "packages": versions,
         "data": {"sections": len(sections), "training_sections": len(kept),
-                 "negative_pool_chunks": len(pool), "training_queries": kinds,
+                 "negative_pool_section_openings": len(pool), "training_queries": kinds,
                  "dev_queries": len(dev), "pairs": len(pairs),
                  "positives": sum(p.label == 1 for p in pairs)},
         "leakage_guards": asdict(leakage) | {"test_queries_in_train": leaked},
