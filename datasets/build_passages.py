@@ -19,6 +19,8 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
+from build_beir_debian import split_words
+
 DOC_ROOT = Path("/usr/share/doc")
 _TEXT_SUFFIXES = {".txt", ".md", ".rst", ".gz", ""}
 _WORD = re.compile(r"\w+")
@@ -40,20 +42,10 @@ def _read(path: Path) -> str:
 
 
 def split_passages(text: str, words: int = 100) -> list[str]:
-    """Pack paragraphs into passages of about `words` words; a long paragraph is cut by words."""
-    passages: list[str] = []
-    current: list[str] = []
-    for paragraph in re.split(r"\n\s*\n", text):
-        tokens = paragraph.split()
-        while tokens:
-            room = words - len(current)
-            current += tokens[:room]
-            tokens = tokens[room:]
-            if len(current) >= words:
-                passages.append(" ".join(current))
-                current = []
-    if len(current) >= 10:
-        passages.append(" ".join(current))
+    """Passages of about `words` words (build_beir_debian's packing); a tail under 10 words is dropped."""
+    passages = split_words(text, words)
+    if passages and len(passages[-1].split()) < 10:
+        passages.pop()
     return passages
 
 
