@@ -59,7 +59,7 @@ class UnknownConversationError(KeyError):
 
 
 def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds")
+    return datetime.now(UTC).isoformat(timespec="microseconds")  # ms ties on a fast machine
 
 
 class MemoryStore:
