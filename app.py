@@ -1,6 +1,6 @@
 """RAG Workbench entry point: pages grouped by pipeline stage, and the shared sidebar.
 
-`streamlit run app.py`. The page list is the table in rag/ui/nav.py; the sidebar sets the
+`streamlit run app.py`. The page list is the table in pages/ui/nav.py; the sidebar sets the
 session's collection ("app_collection") and preset ("app_preset") that every page reads.
 """
 
@@ -10,10 +10,10 @@ from pathlib import Path
 
 import streamlit as st
 
+from pages.ui import resources
+from pages.ui.nav import PageEntry, available_pages
+from pages.ui.state import APP_COLLECTION, APP_PRESET, current_collection, current_preset
 from rag.config import PresetError, available_presets, load_preset
-from rag.ui import resources
-from rag.ui.nav import PageEntry, available_pages
-from rag.ui.state import APP_COLLECTION, APP_PRESET, current_collection, current_preset
 
 ROOT = Path(__file__).resolve().parent
 

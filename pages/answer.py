@@ -8,11 +8,11 @@ import os
 
 import streamlit as st
 
+from pages.ui import answer as view
+from pages.ui import resources
 from rag.generate.turn import finish_turn, start_turn
 from rag.memory import MemoryStore
 from rag.trace import Trace
-from rag.ui import answer as view
-from rag.ui import resources
 
 ROLE_AVATARS = {"user": "user", "assistant": "assistant", "error": "assistant"}
 

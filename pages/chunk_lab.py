@@ -5,11 +5,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from rag.chunking import STRATEGIES, strategy_settings
-from rag.chunking.base import Chunk
-from rag.documents.base import Document
-from rag.ui import resources
-from rag.ui.chunk_lab import (
+from pages.ui import resources
+from pages.ui.chunk_lab import (
     ChunkRun,
     export_preset,
     run_key,
@@ -17,18 +14,21 @@ from rag.ui.chunk_lab import (
     size_series,
     stats_frame,
 )
-from rag.ui.figures import size_histogram
-from rag.ui.forms import field_specs
-from rag.ui.html import (
+from pages.ui.figures import size_histogram
+from pages.ui.forms import field_specs
+from pages.ui.html import (
     Mark,
     chunk_boundaries_html,
     chunk_labels,
     chunk_legend_html,
     highlight_spans,
 )
-from rag.ui.state import session_cache
-from rag.ui.tables import chunk_frame
-from rag.ui.widgets import settings_widgets
+from pages.ui.state import session_cache
+from pages.ui.tables import chunk_frame
+from pages.ui.widgets import settings_widgets
+from rag.chunking import STRATEGIES, strategy_settings
+from rag.chunking.base import Chunk
+from rag.documents.base import Document
 
 DEFAULT_STRATEGIES = ["recursive", "parent_child"]
 SHOW_ALL = 2000  # shorter documents are always shown whole

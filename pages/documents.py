@@ -8,14 +8,14 @@ from pathlib import PurePath
 
 import streamlit as st
 
+from pages.ui import resources
+from pages.ui.html import PII_COLOR, Mark, highlight_spans, pattern_marks
+from pages.ui.state import APP_DOCUMENTS, session_cache
+from pages.ui.tables import ingest_report_frame, pii_frame
 from rag.documents import SUPPORTED_EXTENSIONS, ingest_paths, ingest_uploads
 from rag.documents.base import Document, IngestReport
 from rag.documents.pii import PII_KINDS, describe_counts, find_pii, redact
 from rag.paths import SAMPLES_DIR
-from rag.ui import resources
-from rag.ui.html import PII_COLOR, Mark, highlight_spans, pattern_marks
-from rag.ui.state import APP_DOCUMENTS, session_cache
-from rag.ui.tables import ingest_report_frame, pii_frame
 
 PREVIEW_CHARS = 20_000  # longer texts are cut in the preview, never in the index
 PLACEHOLDER = r"\[REDACTED_[A-Z]+\]"

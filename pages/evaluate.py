@@ -11,12 +11,12 @@ from eval.ceiling_report import diagnose
 from eval.compare import compare, is_relevant, query_deltas, ranked_queries, trace_query
 from eval.evalsets import bundled_sets
 from eval.shapes import DatasetError
+from pages.ui import eval_figures as figures
+from pages.ui import eval_session as ev
+from pages.ui.answer_eval import answer_section
+from pages.ui.eval_tables import deltas_frame, results_frame
+from pages.ui.state import APP_PRESET, session_cache
 from rag.config import PresetError, available_presets
-from rag.ui import eval_figures as figures
-from rag.ui import eval_session as ev
-from rag.ui.answer_eval import answer_section
-from rag.ui.eval_tables import deltas_frame, results_frame
-from rag.ui.state import APP_PRESET, session_cache
 
 OTHER = "Another BEIR folder or QA file…"
 DEFAULT_VALUES = "1,5,10,20,40,60,100,200"

@@ -7,8 +7,9 @@ from __future__ import annotations
 import streamlit as st
 from pydantic import ValidationError
 
+from pages.ui import query_view as view
+from pages.ui import resources
 from rag.config import config_from_dict
-from rag.query import view
 from rag.query.guard import guard
 from rag.query.intent import EXEMPLARS
 from rag.query.intent.evaluate import (
@@ -22,7 +23,6 @@ from rag.query.intent.evaluate import (
 from rag.query.settings import QueryConfig
 from rag.query.stage import chat_model, collection_vocabulary, semantic_cache, semantic_router
 from rag.query.understand import understand
-from rag.ui import resources
 
 DEFAULT_QUERY = "what about the Team plan?"
 DEFAULT_HISTORY = "user: How much storage does the Plus plan include?\nassistant: Plus adds 20 GB."

@@ -7,18 +7,18 @@ from __future__ import annotations
 import streamlit as st
 from pydantic import ValidationError
 
+from pages.ui import resources
+from pages.ui import retrieval as retrieval_view
+from pages.ui.figures import rank_movement
+from pages.ui.rerank_view import movement_table, rank_maps, ranked_table, score_histogram
+from pages.ui.state import session_cache
 from rag.config import config_from_dict
 from rag.rerank import RerankConfig, RerankUnavailable, build_scorer
 from rag.rerank.policies import NORMALIZERS, POLICIES
 from rag.rerank.rerank import finish, score_window
 from rag.rerank.stage import rerank_chat
-from rag.rerank.view import movement_table, rank_maps, ranked_table, score_histogram
 from rag.retrieve.fuse_filter import fuse_and_filter
 from rag.retrieve.search import list_settings_hash, retrieve_candidates
-from rag.ui import resources
-from rag.ui import retrieval as retrieval_view
-from rag.ui.figures import rank_movement
-from rag.ui.state import session_cache
 
 DEFAULT_QUERY = "What happens when the same paragraph is edited on two devices?"
 

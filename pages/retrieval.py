@@ -8,16 +8,16 @@ from functools import partial
 
 import streamlit as st
 
+from pages.ui import resources
+from pages.ui import retrieval as view
+from pages.ui.figures import rank_movement, score_breakdown
+from pages.ui.html import highlight_terms
+from pages.ui.state import session_cache
+from pages.ui.tables import breakdown_frame, ranked_frame
 from rag.retrieve.base import Candidate
 from rag.retrieve.fuse_filter import fuse_and_filter
 from rag.retrieve.fusion import FUSION
 from rag.retrieve.search import list_settings_hash, retrieve_candidates
-from rag.ui import resources
-from rag.ui import retrieval as view
-from rag.ui.figures import rank_movement, score_breakdown
-from rag.ui.html import highlight_terms
-from rag.ui.state import session_cache
-from rag.ui.tables import breakdown_frame, ranked_frame
 
 DEFAULT_QUERY = "How are sync conflicts resolved?"
 

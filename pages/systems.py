@@ -7,6 +7,13 @@ from __future__ import annotations
 
 import streamlit as st
 
+from pages.ui import resources
+from pages.ui.systems_view import (
+    matrix_frame,
+    sources_frame,
+    timeline_figure,
+    timeline_frame,
+)
 from rag.config import PipelineConfig, available_presets, load_preset
 from rag.documents.base import Document
 from rag.index import Collection
@@ -20,13 +27,6 @@ from rag.systems import (
     system_collection,
 )
 from rag.systems_compare import Comparison, SystemRun, compare
-from rag.ui import resources
-from rag.ui.systems_view import (
-    matrix_frame,
-    sources_frame,
-    timeline_figure,
-    timeline_frame,
-)
 
 DEFAULT_QUERY = "How does LumenSync resolve conflicts?"
 

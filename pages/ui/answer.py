@@ -9,11 +9,11 @@ from typing import Any
 import pandas as pd
 import plotly.graph_objects as go
 
+from pages.ui.html import Mark, highlight_spans
 from rag.config import PipelineConfig, config_from_dict
 from rag.context.base import ContextBlock, TokenBudget
 from rag.grounding.base import SentenceCheck
 from rag.trace import Trace
-from rag.ui.html import Mark, highlight_spans
 
 VERDICT_COLORS = {
     "supported": "rgba(34, 197, 94, 0.30)",

@@ -13,7 +13,7 @@ from eval.ceiling_report import ANY, CeilingReport
 from eval.compare import QueryDelta
 from eval.runner import ScoredRun
 from eval.sweep import SweepPoint
-from rag.ui.figures import retriever_color
+from pages.ui.figures import retriever_color
 
 # outcome -> (legend name, colour)
 OUTCOMES = {"win": ("wins", "#16a34a"), "loss": ("losses", "#dc2626"), "tie": ("ties", "#94a3b8")}

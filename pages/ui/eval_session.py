@@ -13,10 +13,10 @@ from eval.beir_index import Mode
 from eval.evalsets import EvalSet, load_eval_set
 from eval.runner import ScoredRun, SweepRun, score_config, sweep_grid
 from eval.sweep import parse_grid
+from pages.ui.eval_tables import candidates_frame, stage_candidates, stage_frame
 from rag.chunking.base import Chunk
 from rag.config import load_preset
 from rag.trace import Trace
-from rag.ui.eval_tables import candidates_frame, stage_candidates, stage_frame
 
 RESULTS = "eval_results"  # session key of the last EvalResults
 

@@ -10,10 +10,10 @@ import pandas as pd
 
 from eval.compare import QueryDelta
 from eval.runner import ScoredRun
+from pages.ui.tables import snippet
 from rag.chunking.base import Chunk
 from rag.retrieve.base import Candidate, RankedList, as_candidates
 from rag.trace import Trace
-from rag.ui.tables import snippet
 
 
 def _ci(low: float, high: float) -> str:

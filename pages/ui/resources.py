@@ -10,12 +10,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from rag.config import PipelineConfig, available_presets, load_preset
-from rag.documents import Document, ingest_paths
-from rag.index import Collection, IngestSummary, list_collections, open_collection
-from rag.index.collection import collections_root
-from rag.paths import SAMPLES_DIR
-from rag.ui.state import (
+from pages.ui.state import (
     APP_COLLECTION,
     APP_DOCUMENTS,
     APP_PRESET,
@@ -23,6 +18,11 @@ from rag.ui.state import (
     current_collection,
     current_preset,
 )
+from rag.config import PipelineConfig, available_presets, load_preset
+from rag.documents import Document, ingest_paths
+from rag.index import Collection, IngestSummary, list_collections, open_collection
+from rag.index.collection import collections_root
+from rag.paths import SAMPLES_DIR
 
 
 def collection_names() -> list[str]:

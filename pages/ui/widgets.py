@@ -9,7 +9,7 @@ from typing import Any
 import streamlit as st
 from pydantic import BaseModel
 
-from rag.ui.forms import FieldSpec, field_specs
+from pages.ui.forms import FieldSpec, field_specs
 
 
 def _label(spec: FieldSpec) -> str:

@@ -5,9 +5,9 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from pages.ui.nav import available_pages
 from rag.config import available_presets
 from rag.paths import SAMPLES_DIR
-from rag.ui.nav import available_pages
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 

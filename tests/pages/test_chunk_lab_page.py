@@ -4,7 +4,7 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from rag.ui.html import SELECTED_COLOR
+from pages.ui.html import SELECTED_COLOR
 
 PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "chunk_lab.py")
 

@@ -1,14 +1,14 @@
 import yaml
 
-from rag.config import PipelineConfig, load_preset
-from rag.documents import parse_bytes
-from rag.ui.chunk_lab import (
+from pages.ui.chunk_lab import (
     export_preset,
     run_key,
     run_strategy,
     size_series,
     stats_frame,
 )
+from rag.config import PipelineConfig, load_preset
+from rag.documents import parse_bytes
 
 TEXT = "\n\n".join(
     f"Section {i}. " + " ".join(f"Sentence {i}.{j} talks about topic {j}." for j in range(8))
@@ -67,8 +67,8 @@ def test_export_round_trips_through_load_preset(tmp_path) -> None:
 
 
 def test_chunk_frame_names_parents_by_label() -> None:
-    from rag.ui.html import chunk_labels
-    from rag.ui.tables import chunk_frame
+    from pages.ui.html import chunk_labels
+    from pages.ui.tables import chunk_frame
 
     run = run_strategy(_doc(), "parent_child", {"parent_size": 600, "parent_overlap": 0,
                                                 "child_size": 200, "child_overlap": 0})

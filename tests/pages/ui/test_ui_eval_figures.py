@@ -13,12 +13,12 @@ from eval.run import QueryOutcome, summarize
 from eval.runner import ScoredRun
 from eval.shapes import BeirDataset
 from eval.sweep import SweepPoint
+from pages.ui.eval_figures import ceiling_chart, metric_intervals, sweep_curves, wins_losses
+from pages.ui.eval_tables import candidates_frame, results_frame, stage_candidates, stage_frame
 from rag.chunking.base import Chunk
 from rag.config import load_preset
 from rag.retrieve.base import Candidate, RankedList, RetrieverHit
 from rag.trace import StageRecord, Trace
-from rag.ui.eval_figures import ceiling_chart, metric_intervals, sweep_curves, wins_losses
-from rag.ui.eval_tables import candidates_frame, results_frame, stage_candidates, stage_frame
 
 QRELS = {f"q{i}": {"a": 1} for i in range(6)}
 DATASET = BeirDataset("t", {"a": {"title": "", "text": "a"}, "x": {"title": "", "text": "x"}},

@@ -1,13 +1,13 @@
 from types import MappingProxyType
 
-from rag.chunking.base import Chunk
-from rag.retrieve.base import Candidate
-from rag.ui.figures import (
+from pages.ui.figures import (
     rank_movement,
     retriever_color,
     score_breakdown,
     size_histogram,
 )
+from rag.chunking.base import Chunk
+from rag.retrieve.base import Candidate
 
 
 def _cand(cid: str, contributions: dict[str, float]) -> Candidate:

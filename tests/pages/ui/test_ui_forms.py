@@ -2,7 +2,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from rag.ui.forms import field_specs
+from pages.ui.forms import field_specs
 
 
 class Example(BaseModel):

@@ -1,8 +1,7 @@
 import html
 import re
 
-from rag.chunking.base import Chunk
-from rag.ui.html import (
+from pages.ui.html import (
     GAP_STYLE,
     LEAF_COLORS,
     OVERLAP_COLOR,
@@ -16,6 +15,7 @@ from rag.ui.html import (
     highlight_terms,
     term_marks,
 )
+from rag.chunking.base import Chunk
 
 
 def _chunk(cid: str, text: str, start: int, end: int, **kw: object) -> Chunk:

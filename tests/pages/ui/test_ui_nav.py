@@ -1,6 +1,6 @@
 from pathlib import Path
 
-from rag.ui.nav import PAGES, PageEntry, available_pages
+from pages.ui.nav import PAGES, PageEntry, available_pages
 
 
 def test_only_pages_whose_file_exists_are_listed(tmp_path: Path) -> None:

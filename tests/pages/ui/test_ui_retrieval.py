@@ -1,9 +1,6 @@
 from types import MappingProxyType
 
-from rag.chunking.base import Chunk
-from rag.config import PipelineConfig
-from rag.retrieve.base import Candidate, RankedList
-from rag.ui.retrieval import (
+from pages.ui.retrieval import (
     MAX_DEPTH,
     controls_from,
     cut,
@@ -15,7 +12,10 @@ from rag.ui.retrieval import (
     rank_map,
     threshold_line,
 )
-from rag.ui.tables import breakdown_frame, ranked_frame
+from pages.ui.tables import breakdown_frame, ranked_frame
+from rag.chunking.base import Chunk
+from rag.config import PipelineConfig
+from rag.retrieve.base import Candidate, RankedList
 
 
 def _cand(i: int, score: float) -> Candidate:

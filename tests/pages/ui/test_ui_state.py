@@ -1,6 +1,6 @@
 import pytest
 
-from rag.ui.state import (
+from pages.ui.state import (
     APP_COLLECTION,
     APP_PRESET,
     BoundedCache,

@@ -9,7 +9,7 @@ def _app() -> None:
     import streamlit as st
     from pydantic import BaseModel, Field
 
-    from rag.ui.widgets import settings_widgets
+    from pages.ui.widgets import settings_widgets
 
     class Demo(BaseModel):
         size: int = Field(512, ge=1, le=4000)
