@@ -21,12 +21,14 @@ from rag.query.intelligence import LEVEL_ORDER, LEVELS, apply_level
 from rag.systems import (
     BASELINES,
     SYSTEMS,
+    Comparison,
     FeatureMatrix,
+    SystemRun,
+    compare,
     documents_key,
     features_matrix,
     system_collection,
 )
-from rag.systems_compare import Comparison, SystemRun, compare
 
 DEFAULT_QUERY = "How does LumenSync resolve conflicts?"
 

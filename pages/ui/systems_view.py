@@ -8,8 +8,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from pages.ui.tables import snippet
-from rag.systems import FeatureMatrix
-from rag.systems_compare import SystemRun
+from rag.systems import FeatureMatrix, SystemRun
 
 STATUS_COLORS = {"ok": "#2e7d32", "cache_hit": "#00838f", "fallback": "#f9a825",
                  "skipped": "#bdbdbd", "failed": "#c62828", "blocked": "#6a1b9a"}

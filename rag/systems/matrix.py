@@ -1,5 +1,4 @@
-"""The five seed systems as presets: their feature matrix, their collections, and one query
-through several of them side by side.
+"""The five seed systems as presets, and their feature matrix.
 
 The matrix is generated, never typed: each feature is a probe over a loaded PipelineConfig
 (on with a detail, or off); a cell is "mapped" when the preset's YAML says, in a comment
@@ -9,16 +8,13 @@ is the note shown in the matrix, so the YAML stays the one source.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Literal
 
-from rag.config import PipelineConfig, load_preset, with_overrides
-from rag.documents.base import Document
-from rag.index import Collection, index_settings, open_collection, settings_hash
+from rag.config import PipelineConfig, load_preset
 from rag.paths import PRESETS_DIR
 
 SYSTEMS = ("axiom", "echomind", "adaptive", "vexora", "intellidocs")
@@ -263,29 +259,3 @@ def features_matrix(systems: Sequence[str] = SYSTEMS) -> FeatureMatrix:
             else:
                 cells[(feature.key, system)] = Cell("on", detail)
     return FeatureMatrix(tuple(systems), FEATURES, MappingProxyType(cells))
-
-
-# -- collections ------------------------------------------------------------------------------
-def documents_key(documents: Sequence[Document]) -> str:
-    """A short hash of a document set (their content hashes), for naming its collections."""
-    digest = hashlib.sha256("\n".join(sorted(d.metadata.content_hash for d in documents)).encode())
-    return digest.hexdigest()[:8]
-
-
-def system_collection_name(config: PipelineConfig, documents: Sequence[Document], label: str = "sys"
-                           ) -> str:
-    """Presets with the same index settings over the same documents share one collection."""
-    return f"{label}-{documents_key(documents)}-{settings_hash(index_settings(config))[:10]}"
-
-
-def system_collection(config: PipelineConfig, documents: Sequence[Document], label: str = "sys",
-                      progress: bool = False) -> tuple[PipelineConfig, Collection]:
-    """`config` pointed at a collection of `documents` built with its own chunking and index
-    settings (built on first use; later calls only add what is missing)."""
-    name = system_collection_name(config, documents, label)
-    config = with_overrides(config, {"index.collection": name})
-    collection = open_collection(name, create=True)
-    missing = [d for d in documents if d.metadata.source not in collection.manifest.documents]
-    if missing:
-        collection.add_documents(missing, config, progress=progress)
-    return config, collection

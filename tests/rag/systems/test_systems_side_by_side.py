@@ -2,18 +2,27 @@
 adaptive router's overrides reaching the later stages of a real run."""
 
 import os
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from fake_openai import FakeOpenAI
-from pipeline_collection import MemoryCollection, make_chunks
 
 from rag.config import PipelineConfig, load_preset, with_overrides
 from rag.embed import get_embedder
 from rag.query.adaptive_router import TOP_K
 from rag.retrieve.search import clear_candidate_cache
-from rag.systems import system_collection_name
-from rag.systems_compare import Comparison, compare, differences, trace_facts
+from rag.systems import (
+    Comparison,
+    compare,
+    differences,
+    system_collection_name,
+    trace_facts,
+)
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/rag: the shared collection
+from pipeline_collection import MemoryCollection, make_chunks  # noqa: E402
 
 OFFLINE = {"embedding.backend": "openai", "embedding.model": "hashed-bow-systems",
            "generation.mode": "extractive", "grounding.model_check": "none",
