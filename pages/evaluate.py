@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import streamlit as st
 
-from eval.beir_index import MODES
-from eval.ceiling_report import diagnose
-from eval.compare import compare, is_relevant, query_deltas, ranked_queries, trace_query
-from eval.evalsets import bundled_sets
-from eval.shapes import DatasetError
+from eval.data.evalsets import bundled_sets
+from eval.data.shapes import DatasetError
+from eval.diagnostics.ceiling_report import diagnose
+from eval.runs.beir_index import MODES
+from eval.scoring.compare import compare, is_relevant, query_deltas, ranked_queries, trace_query
 from pages.ui import eval_figures as figures
 from pages.ui import eval_session as ev
 from pages.ui.answer_eval import answer_section

@@ -22,7 +22,7 @@ from eval.bench.speed import (
     hybrid_latency,
     refuse_latency,
 )
-from eval.datasets import load_corpus, load_queries
+from eval.data.beir import load_corpus, load_queries
 from rag.config import PipelineConfig
 from rag.documents.base import Document, DocumentMetadata
 from rag.embed import EmbeddingConfig, get_embedder

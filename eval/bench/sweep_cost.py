@@ -5,7 +5,7 @@ untimed warm-up pass, so query embeddings come from the embedding disk cache (wa
 sides; the in-memory candidate cache is emptied before each side and the sweep's on-disk list
 cache is off, so both pay their searches (cold candidates). The plain run searches every query
 at the preset's depth, fuses and scores; the sweep searches once at the deepest depth, then
-re-scores each point from those lists (eval.sweep). Sides alternate per repeat; medians count.
+re-scores each point from those lists (eval.runs.sweep). Sides alternate per repeat; medians count.
 """
 
 from __future__ import annotations
@@ -19,11 +19,11 @@ from typing import Any
 
 import numpy as np
 
-from eval.beir_index import beir_collection, make_searcher
-from eval.metrics import DEFAULT_METRICS
-from eval.run import run_preset
-from eval.shapes import BeirDataset
-from eval.sweep import GridAxis, run_sweep
+from eval.data.shapes import BeirDataset
+from eval.runs.beir_index import beir_collection, make_searcher
+from eval.runs.preset_run import run_preset
+from eval.runs.sweep import GridAxis, run_sweep
+from eval.scoring.metrics import DEFAULT_METRICS
 from rag.config import PipelineConfig
 
 TARGET_RATIO = 1.2  # issue 7: a 20-point fusion sweep costs at most 1.2x one plain run

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from eval.bench.sweep_cost import run_sweep_cost, summary_lines
 from eval.cli.run import limit_queries
-from eval.datasets import load_beir
+from eval.data.beir import load_beir
 from rag.config import load_preset
 
 

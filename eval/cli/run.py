@@ -16,13 +16,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from eval.beir_index import MODES, eval_config, make_searcher
-from eval.datasets import load_beir
-from eval.metrics import DEFAULT_METRICS, parse_metric
-from eval.run import PresetRun, run_preset, write_report
-from eval.shapes import BeirDataset
-from eval.stats import paired_test
-from eval.store import save_run
+from eval.data.beir import load_beir
+from eval.data.shapes import BeirDataset
+from eval.runs.beir_index import MODES, eval_config, make_searcher
+from eval.runs.preset_run import PresetRun, run_preset, write_report
+from eval.runs.store import save_run
+from eval.scoring.metrics import DEFAULT_METRICS, parse_metric
+from eval.scoring.stats import paired_test
 from rag.config import PipelineConfig, load_preset, parse_set_options, with_overrides
 
 
@@ -109,12 +109,12 @@ def print_comparisons(runs: Sequence[PresetRun], seed: int) -> None:
 
 def add_answer_metrics(args: argparse.Namespace) -> None:
     """Answer the --answers QA file with each preset; add the figures to the report JSON."""
-    from eval.answers import (  # loads ragas
+    from eval.scoring.answers import (  # loads ragas
         answer_metrics,
         qa_answer_samples,
         scores_json,
     )
-    from eval.qa import load_qa_file
+    from eval.data.qa import load_qa_file
 
     qa = load_qa_file(args.answers)
     report = json.loads(args.out.read_text(encoding="utf-8"))

@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from eval.cli.run import limit_queries
-from eval.datasets import load_beir
-from eval.diagnostics import Ceiling
-from eval.metrics import DEFAULT_METRICS, parse_metric
-from eval.sweep import SweepResult, parse_grid, run_sweep
+from eval.data.beir import load_beir
+from eval.diagnostics.ceiling import Ceiling
+from eval.runs.sweep import SweepResult, parse_grid, run_sweep
+from eval.scoring.metrics import DEFAULT_METRICS, parse_metric
 from rag.config import load_preset, parse_set_options, with_overrides
 
 

@@ -2,7 +2,7 @@
 
 Ids are strings (integer ids are read as their decimal string). Every problem raises DatasetError
 naming the file, the line and the field. Queries without any qrels row are dropped, as BEIR's own
-loader does. QA files and Hugging Face datasets live in eval.qa and are re-exported here.
+loader does. QA files and Hugging Face datasets live in eval.data.qa and are re-exported here.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
-from eval.qa import QAItem, QASet, Span, load_hf_qa, load_qa_file, span_relevance
-from eval.shapes import BeirDataset, Corpus, DatasetError, Qrels, Queries, json_lines
+from eval.data.qa import QAItem, QASet, Span, load_hf_qa, load_qa_file, span_relevance
+from eval.data.shapes import BeirDataset, Corpus, DatasetError, Qrels, Queries, json_lines
 
 QRELS_HEADER = ("query-id", "corpus-id", "score")
 

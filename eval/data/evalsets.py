@@ -4,8 +4,8 @@ of documents (judged per chunk, so the same set scores any chunker).
 A QA set becomes a BEIR dataset whose corpus is the documents themselves (doc id = file name,
 text = the parsed text, so span offsets stay valid once the collection is chunked). Its relevance
 is decided per collection: a chunk is relevant when it overlaps a labeled span
-(eval.qa.span_relevance). Scoring then treats each chunk as the unit (`as_chunk_units`), so
-eval.run and eval.sweep compute chunk-level metrics with their usual document machinery.
+(eval.data.qa.span_relevance). Scoring then treats each chunk as the unit (`as_chunk_units`), so
+eval.runs.preset_run and eval.runs.sweep compute chunk-level metrics with their usual document machinery.
 """
 
 from __future__ import annotations
@@ -17,8 +17,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Literal
 
-from eval.candidates import QueryLists
-from eval.datasets import (
+from eval.data.beir import (
     QASet,
     Span,
     files_hash,
@@ -26,7 +25,8 @@ from eval.datasets import (
     load_qa_file,
     span_relevance,
 )
-from eval.shapes import BeirDataset, DatasetError, Qrels
+from eval.data.shapes import BeirDataset, DatasetError, Qrels
+from eval.runs.candidates import QueryLists
 from rag.chunking.base import Chunk
 from rag.documents import parse_file
 from rag.paths import PROJECT_ROOT, SAMPLES_DIR
@@ -74,7 +74,7 @@ class EvalSet:
 
 
 def as_chunk_units(candidates: Sequence[Candidate]) -> tuple[Candidate, ...]:
-    """Candidates whose `doc_id` is their chunk id: the unit eval.run maps rankings to, so a
+    """Candidates whose `doc_id` is their chunk id: the unit eval.runs.preset_run maps rankings to, so a
     span set is scored chunk by chunk (new Candidates; the inputs stay untouched)."""
     return tuple(replace(c, chunk=replace(c.chunk, doc_id=c.chunk_id)) for c in candidates)
 

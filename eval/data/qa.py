@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from eval.shapes import DatasetError, Qrels, json_lines
+from eval.data.shapes import DatasetError, Qrels, json_lines
 from rag.chunking.base import Chunk
 
 _HF_BUILDERS = {".json": "json", ".jsonl": "json", ".csv": "csv", ".parquet": "parquet"}

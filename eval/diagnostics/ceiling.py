@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from eval.candidates import QueryLists
-from eval.metrics import evaluate
-from eval.run import PresetRun
-from eval.shapes import Qrels
+from eval.data.shapes import Qrels
+from eval.runs.candidates import QueryLists
+from eval.runs.preset_run import PresetRun
+from eval.scoring.metrics import evaluate
 
 DEPTHS = (10, 50, 100, 1000)
 

@@ -1,6 +1,6 @@
 """Ceiling diagnostics of a scored configuration, and the verdict: fix retrieval or ranking?
 
-Built on eval.diagnostics (recall any retriever reached at each depth; the nDCG@k an oracle
+Built on eval.diagnostics.ceiling (recall any retriever reached at each depth; the nDCG@k an oracle
 reranker reaches by reordering the run's own candidates by true relevance). Added here: the
 recall of each retriever's list beside their union, the retrieval for it (once per set and
 settings, at the deepest depth, cached on disk), span sets judged per chunk, and a verdict:
@@ -19,13 +19,13 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Literal
 
-from eval.beir_index import beir_collection
-from eval.candidates import QueryLists, retrieve_all
-from eval.diagnostics import DEPTHS, Ceiling, ceiling, recall_at_depth
-from eval.evalsets import EvalSet, chunk_unit_lists
-from eval.run import PresetRun
-from eval.runner import ScoredRun
-from eval.shapes import Qrels
+from eval.data.evalsets import EvalSet, chunk_unit_lists
+from eval.data.shapes import Qrels
+from eval.diagnostics.ceiling import DEPTHS, Ceiling, ceiling, recall_at_depth
+from eval.runs.beir_index import beir_collection
+from eval.runs.candidates import QueryLists, retrieve_all
+from eval.runs.evalset_runner import ScoredRun
+from eval.runs.preset_run import PresetRun
 
 ANY = "any retriever"
 NEAR_CEILING = 0.02  # gaps below this are noise on sample-sized sets, not a bottleneck

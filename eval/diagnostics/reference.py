@@ -1,6 +1,6 @@
 """Accuracy checks: the pipeline's BM25 and dense retrieval against plain reference code.
 
-    python -m eval.reference --dataset DIR [--out FILE.json]
+    python -m eval.diagnostics.reference --dataset DIR [--out FILE.json]
 
 Both sides search the same chunks (the collection's), map chunks to documents by their best
 score and keep the same depth, so only the retrieval implementation differs:
@@ -19,11 +19,11 @@ from pathlib import Path
 
 import numpy as np
 
-from eval.beir_index import beir_collection, make_searcher
-from eval.datasets import load_beir
-from eval.metrics import evaluate
-from eval.run import run_preset
-from eval.shapes import BeirDataset, Results
+from eval.data.beir import load_beir
+from eval.data.shapes import BeirDataset, Results
+from eval.runs.beir_index import beir_collection, make_searcher
+from eval.runs.preset_run import run_preset
+from eval.scoring.metrics import evaluate
 from rag.chunking.base import Chunk
 from rag.config import PipelineConfig, load_preset
 from rag.index.tokenizer import Tokenizer
@@ -116,7 +116,7 @@ def check(dataset: BeirDataset, preset: str) -> Agreement:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m eval.reference", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m eval.diagnostics.reference", description=__doc__)
     parser.add_argument("--dataset", required=True, type=Path)
     parser.add_argument("--preset", action="append", dest="presets")
     parser.add_argument("--out", type=Path)

@@ -13,8 +13,8 @@ import re
 from collections.abc import Sequence
 from typing import Literal
 
-from eval.run import Searcher
-from eval.shapes import BeirDataset
+from eval.data.shapes import BeirDataset
+from eval.runs.preset_run import Searcher
 from rag.config import PipelineConfig, with_overrides
 from rag.documents.base import Document, DocumentMetadata
 from rag.index import Collection, index_settings, open_collection, settings_hash

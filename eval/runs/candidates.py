@@ -20,7 +20,7 @@ from typing import Any
 
 from tqdm import tqdm
 
-from eval.shapes import BeirDataset
+from eval.data.shapes import BeirDataset
 from rag.config import PipelineConfig, with_overrides
 from rag.index import Collection
 from rag.paths import cache_dir

@@ -1,5 +1,5 @@
 """Score configurations on an EvalSet with a progress callback: what the Evaluate page and the
-notebooks call. Document sets go through eval.run / eval.sweep unchanged; span sets are scored
+notebooks call. Document sets go through eval.runs.preset_run / eval.runs.sweep unchanged; span sets are scored
 chunk by chunk against the span labels of each configuration's own chunks."""
 
 from __future__ import annotations
@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from eval.beir_index import (
+from eval.data.evalsets import EvalSet, as_chunk_units
+from eval.runs.beir_index import (
     MODES,
     Mode,
     beir_collection,
@@ -15,10 +16,9 @@ from eval.beir_index import (
     full_searcher,
     retrieval_searcher,
 )
-from eval.evalsets import EvalSet, as_chunk_units
-from eval.metrics import DEFAULT_METRICS
-from eval.run import PresetRun, Searcher, run_preset
-from eval.sweep import GridAxis, SweepResult, point_config, run_sweep
+from eval.runs.preset_run import PresetRun, Searcher, run_preset
+from eval.runs.sweep import GridAxis, SweepResult, point_config, run_sweep
+from eval.scoring.metrics import DEFAULT_METRICS
 from rag.config import PipelineConfig
 from rag.retrieve.base import Candidate
 
@@ -36,7 +36,7 @@ class ScoredRun:
 
 @dataclass(frozen=True)
 class SweepRun:
-    """A sweep (eval.sweep.SweepResult) with each point as a ScoredRun, for drill-down."""
+    """A sweep (eval.runs.sweep.SweepResult) with each point as a ScoredRun, for drill-down."""
 
     result: SweepResult
     runs: tuple[ScoredRun, ...]
@@ -52,7 +52,7 @@ def _reporting(searcher: Searcher, total: int, label: str, progress: Progress | 
         nonlocal done
         try:
             return searcher(query)
-        finally:  # a failed query is done too: eval.run records its error
+        finally:  # a failed query is done too: eval.runs.preset_run records its error
             done += 1
             progress(done, total, label)
 
@@ -122,7 +122,7 @@ def sweep_grid(
     seed: int = 0,
     use_cache: bool = True,
 ) -> SweepRun:
-    """Score `base` at every point of the grid (eval.sweep.run_sweep): fusion, weight, threshold
+    """Score `base` at every point of the grid (eval.runs.sweep.run_sweep): fusion, weight, threshold
     and depth values re-score one cached retrieval; other fields re-index. Span sets are
     judged chunk by chunk against each collection's chunks."""
     chunk_qrels = evalset.qrels_for if evalset.unit == "chunk" else None

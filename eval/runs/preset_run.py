@@ -18,13 +18,13 @@ from typing import Any
 import numpy as np
 from tqdm import tqdm
 
-from eval.metrics import DEFAULT_METRICS, MetricScores, evaluate, parse_metric, trec_ranking
-from eval.shapes import BeirDataset
-from eval.stats import bootstrap_ci
+from eval.data.shapes import BeirDataset
+from eval.scoring.metrics import DEFAULT_METRICS, MetricScores, evaluate, parse_metric, trec_ranking
+from eval.scoring.stats import bootstrap_ci
 from rag.retrieve.base import Candidate
 from rag.retrieve.search import clear_candidate_cache
 
-# query text -> candidates best first (one searcher per preset, built by eval.collection)
+# query text -> candidates best first (one searcher per preset, built by eval.runs.beir_index)
 Searcher = Callable[[str], Sequence[Candidate]]
 
 

@@ -19,12 +19,12 @@ from typing import Any
 
 import yaml
 
-from eval.beir_index import beir_collection, eval_config
-from eval.candidates import QueryLists, retrieve_all, truncate
-from eval.diagnostics import DEPTHS, Ceiling, ceiling, recall_at_depth
-from eval.evalsets import chunk_unit_lists
-from eval.metrics import DEFAULT_METRICS
-from eval.run import (
+from eval.data.evalsets import chunk_unit_lists
+from eval.data.shapes import BeirDataset, Qrels
+from eval.diagnostics.ceiling import DEPTHS, Ceiling, ceiling, recall_at_depth
+from eval.runs.beir_index import beir_collection, eval_config
+from eval.runs.candidates import QueryLists, retrieve_all, truncate
+from eval.runs.preset_run import (
     PresetRun,
     QueryOutcome,
     best_per_doc,
@@ -32,7 +32,7 @@ from eval.run import (
     doc_ranking,
     summarize,
 )
-from eval.shapes import BeirDataset, Qrels
+from eval.scoring.metrics import DEFAULT_METRICS
 from rag.chunking.base import Chunk
 from rag.config import PipelineConfig, with_overrides
 from rag.index import Collection
@@ -226,7 +226,7 @@ def run_sweep(
 ) -> SweepResult:
     """Score every grid point; lists are retrieved once per list group at its deepest depth.
 
-    `chunk_qrels` (span-labeled sets, eval.evalsets.EvalSet.qrels_for) judges each group's
+    `chunk_qrels` (span-labeled sets, eval.data.evalsets.EvalSet.qrels_for) judges each group's
     collection chunk by chunk: its chunks get qrels and every chunk is its own unit."""
     points = grid_points(axes)
     configs = [point_config(base, p, dataset) for p in points]

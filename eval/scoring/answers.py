@@ -6,10 +6,10 @@ BLEU (sacrebleu) and ROUGE-L F1 (rouge_score). With an OpenAI-compatible endpoin
 faithfulness, answer relevancy and LLM context precision against the reference. From the trace's
 `ground` stage: the share of supported sentences and the share of citing sentences whose
 citations check out. A metric that raises or returns NaN on a sample is kept in `failed` with
-its reason and never averaged in (eval.metrics.MetricScores).
+its reason and never averaged in (eval.scoring.metrics.MetricScores).
 
 ragas's non-LLM context metrics compare whole strings, so short span labels against 512-character
-chunks stay below the 0.5 similarity bar (≈ 0): for span sets, eval.runner's span-overlap chunk
+chunks stay below the 0.5 similarity bar (≈ 0): for span sets, eval.runs.evalset_runner's span-overlap chunk
 metrics are the retrieval figures to read.
 """
 
@@ -30,11 +30,11 @@ from ragas.metrics import collections as rc
 from ragas.metrics._context_precision import NonLLMContextPrecisionWithReference
 from ragas.metrics._context_recall import NonLLMContextRecall
 
-from eval.beir_index import beir_collection
-from eval.evalsets import qa_eval_set
-from eval.metrics import MetricScores
-from eval.qa import QAItem, QASet
-from eval.stats import bootstrap_ci
+from eval.data.evalsets import qa_eval_set
+from eval.data.qa import QAItem, QASet
+from eval.runs.beir_index import beir_collection
+from eval.scoring.metrics import MetricScores
+from eval.scoring.stats import bootstrap_ci
 from rag.config import PipelineConfig, with_overrides
 from rag.paths import SAMPLES_DIR
 from rag.pipeline import run_query
@@ -290,7 +290,7 @@ def qa_answer_samples(
 ) -> list[AnswerSample]:
     """Answer every question of a span-labeled QA set with the full pipeline of `config`.
 
-    The collection is the one eval.runner scores (documents of `documents_dir`, indexed once per
+    The collection is the one eval.runs.evalset_runner scores (documents of `documents_dir`, indexed once per
     index settings). Context, generation and grounding are switched on (an answer is what is
     scored); everything else is the preset's own, so `generation.mode="auto"` answers with the
     LLM when OPENAI_BASE_URL is set and extractively otherwise.

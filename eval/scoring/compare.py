@@ -1,6 +1,6 @@
 """Two runs query by query: wins and losses on a metric, and drill-down from a query to its trace.
 
-The paired test itself is eval.stats.paired_test; this module lines the runs up per query so a
+The paired test itself is eval.scoring.stats.paired_test; this module lines the runs up per query so a
 user can see *which* queries moved, then re-run one through the pipeline (rag.pipeline.run_query)
 to read every stage's candidates and scores.
 """
@@ -11,10 +11,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
-from eval.beir_index import beir_collection, eval_config
-from eval.evalsets import EvalSet
-from eval.run import PresetRun
-from eval.stats import PairedComparison, paired_test
+from eval.data.evalsets import EvalSet
+from eval.runs.beir_index import beir_collection, eval_config
+from eval.runs.preset_run import PresetRun
+from eval.scoring.stats import PairedComparison, paired_test
 from rag.chunking.base import Chunk
 from rag.config import PipelineConfig
 from rag.pipeline import run_query

@@ -1,5 +1,5 @@
 """The Evaluate page's answer section: answer a QA set's questions with presets and score the
-answers with eval.answers (ragas offline; its LLM metrics when an endpoint is configured)."""
+answers with eval.scoring.answers (ragas offline; its LLM metrics when an endpoint is configured)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from dataclasses import dataclass, replace
 import pandas as pd
 import streamlit as st
 
-from eval.evalsets import EvalSet
-from eval.metrics import MetricScores
-from eval.qa import QASet, load_qa_file
+from eval.data.evalsets import EvalSet
+from eval.data.qa import QASet, load_qa_file
+from eval.scoring.metrics import MetricScores
 from rag.config import PresetError, available_presets, load_preset
 
 ANSWER_RESULTS = "eval_answer_results"  # session key of the last answer runs
@@ -29,7 +29,7 @@ class AnswerRun:
 
 def metric_options(endpoint: str | None) -> list[str]:
     """Every answer metric, LLM ones only when an endpoint is configured."""
-    from eval.answers import DEFAULT_ANSWER_METRICS, LLM_METRICS  # loads ragas
+    from eval.scoring.answers import DEFAULT_ANSWER_METRICS, LLM_METRICS  # loads ragas
 
     return [*DEFAULT_ANSWER_METRICS, *(LLM_METRICS if endpoint else ())]
 
@@ -49,7 +49,7 @@ def score_presets(
     progress: Callable[[int, int, str], None] | None = None,
 ) -> tuple[AnswerRun, ...]:
     """Answer every question with each preset's full pipeline, then score the answers."""
-    from eval.answers import answer_metrics, qa_answer_samples, ragas_judge
+    from eval.scoring.answers import answer_metrics, qa_answer_samples, ragas_judge
 
     endpoint = os.environ.get(ENDPOINT_ENV)
     judge = (ragas_judge(endpoint, judge_model, os.environ.get(KEY_ENV) or "none",

@@ -9,10 +9,10 @@ from collections.abc import Sequence
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from eval.ceiling_report import ANY, CeilingReport
-from eval.compare import QueryDelta
-from eval.runner import ScoredRun
-from eval.sweep import SweepPoint
+from eval.diagnostics.ceiling_report import ANY, CeilingReport
+from eval.runs.evalset_runner import ScoredRun
+from eval.runs.sweep import SweepPoint
+from eval.scoring.compare import QueryDelta
 from pages.ui.figures import retriever_color
 
 # outcome -> (legend name, colour)

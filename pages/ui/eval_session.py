@@ -9,10 +9,10 @@ from pathlib import Path
 
 import streamlit as st
 
-from eval.beir_index import Mode
-from eval.evalsets import EvalSet, load_eval_set
-from eval.runner import ScoredRun, SweepRun, score_config, sweep_grid
-from eval.sweep import parse_grid
+from eval.data.evalsets import EvalSet, load_eval_set
+from eval.runs.beir_index import Mode
+from eval.runs.evalset_runner import ScoredRun, SweepRun, score_config, sweep_grid
+from eval.runs.sweep import parse_grid
 from pages.ui.eval_tables import candidates_frame, stage_candidates, stage_frame
 from rag.chunking.base import Chunk
 from rag.config import load_preset

@@ -8,8 +8,8 @@ from collections.abc import Callable, Sequence
 
 import pandas as pd
 
-from eval.compare import QueryDelta
-from eval.runner import ScoredRun
+from eval.runs.evalset_runner import ScoredRun
+from eval.scoring.compare import QueryDelta
 from pages.ui.tables import snippet
 from rag.chunking.base import Chunk
 from rag.retrieve.base import Candidate, RankedList, as_candidates

@@ -8,7 +8,7 @@ from types import ModuleType
 
 import pytest
 
-from eval.datasets import load_beir
+from eval.data.beir import load_beir
 
 
 @pytest.fixture

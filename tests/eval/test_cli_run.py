@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from eval.cli import main
-from eval.store import list_runs, load_run
+from eval.runs.store import list_runs, load_run
 from rag.index import open_collection
 from rag.paths import PROJECT_ROOT
 

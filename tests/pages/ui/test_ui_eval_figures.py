@@ -6,13 +6,13 @@ from types import MappingProxyType
 
 import pytest
 
-from eval.ceiling_report import ANY, CeilingReport
-from eval.compare import QueryDelta
-from eval.diagnostics import Ceiling
-from eval.run import QueryOutcome, summarize
-from eval.runner import ScoredRun
-from eval.shapes import BeirDataset
-from eval.sweep import SweepPoint
+from eval.data.shapes import BeirDataset
+from eval.diagnostics.ceiling import Ceiling
+from eval.diagnostics.ceiling_report import ANY, CeilingReport
+from eval.runs.evalset_runner import ScoredRun
+from eval.runs.preset_run import QueryOutcome, summarize
+from eval.runs.sweep import SweepPoint
+from eval.scoring.compare import QueryDelta
 from pages.ui.eval_figures import ceiling_chart, metric_intervals, sweep_curves, wins_losses
 from pages.ui.eval_tables import candidates_frame, results_frame, stage_candidates, stage_frame
 from rag.chunking.base import Chunk

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from eval.stats import bootstrap_ci, bootstrap_means, paired_test
+from eval.scoring.stats import bootstrap_ci, bootstrap_means, paired_test
 
 
 def test_ci_brackets_the_mean_and_narrows_with_more_queries() -> None:

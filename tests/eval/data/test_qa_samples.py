@@ -6,7 +6,7 @@ from functools import cache
 
 import pytest
 
-from eval.datasets import QAItem, load_qa_file, span_relevance
+from eval.data.beir import QAItem, load_qa_file, span_relevance
 from rag.chunking import get_chunker
 from rag.documents import Document, parse_file
 from rag.paths import PROJECT_ROOT, SAMPLES_DIR

@@ -8,14 +8,14 @@ from types import MappingProxyType
 
 import pytest
 
-from eval.candidates import QueryLists
-from eval.evalsets import (
+from eval.data.evalsets import (
     as_chunk_units,
     bundled_sets,
     chunk_unit_lists,
     load_eval_set,
 )
-from eval.shapes import DatasetError
+from eval.data.shapes import DatasetError
+from eval.runs.candidates import QueryLists
 from rag.chunking.base import Chunk
 from rag.paths import PROJECT_ROOT
 from rag.retrieve.base import Candidate, RankedList

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from eval.beir_index import make_searcher
-from eval.candidates import truncate
 from eval.cli import main
-from eval.datasets import load_beir
-from eval.run import run_preset
-from eval.sweep import GridAxis, grid_points, parse_grid, run_sweep
+from eval.data.beir import load_beir
+from eval.runs.beir_index import make_searcher
+from eval.runs.candidates import truncate
+from eval.runs.preset_run import run_preset
+from eval.runs.sweep import GridAxis, grid_points, parse_grid, run_sweep
 from rag.chunking.base import Chunk
 from rag.config import load_preset
 from rag.paths import PROJECT_ROOT

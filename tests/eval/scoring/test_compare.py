@@ -6,11 +6,11 @@ from types import MappingProxyType
 
 import pytest
 
-from eval.compare import compare, is_relevant, query_deltas, ranked_queries
-from eval.evalsets import EvalSet
-from eval.qa import Span
-from eval.run import PresetRun, QueryOutcome, summarize
-from eval.shapes import BeirDataset
+from eval.data.evalsets import EvalSet
+from eval.data.qa import Span
+from eval.data.shapes import BeirDataset
+from eval.runs.preset_run import PresetRun, QueryOutcome, summarize
+from eval.scoring.compare import compare, is_relevant, query_deltas, ranked_queries
 from rag.chunking.base import Chunk
 
 QRELS = {"q1": {"a": 1}, "q2": {"b": 1}, "q3": {"c": 1}, "q4": {"d": 1}}

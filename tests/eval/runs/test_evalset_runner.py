@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from eval.beir_index import beir_collection
-from eval.ceiling_report import ANY, diagnose
-from eval.evalsets import load_eval_set
-from eval.runner import score_config, sweep_grid
-from eval.sweep import parse_grid
+from eval.data.evalsets import load_eval_set
+from eval.diagnostics.ceiling_report import ANY, diagnose
+from eval.runs.beir_index import beir_collection
+from eval.runs.evalset_runner import score_config, sweep_grid
+from eval.runs.sweep import parse_grid
 from rag.config import load_preset
 from rag.paths import PROJECT_ROOT
 

@@ -7,12 +7,12 @@ from types import MappingProxyType
 
 import pytest
 
-from eval.candidates import QueryLists
-from eval.ceiling_report import ANY, CeilingReport, final_recall, per_list_recall, report
-from eval.diagnostics import Ceiling
-from eval.run import QueryOutcome, summarize
-from eval.runner import ScoredRun
-from eval.shapes import BeirDataset
+from eval.data.shapes import BeirDataset
+from eval.diagnostics.ceiling import Ceiling
+from eval.diagnostics.ceiling_report import ANY, CeilingReport, final_recall, per_list_recall, report
+from eval.runs.candidates import QueryLists
+from eval.runs.evalset_runner import ScoredRun
+from eval.runs.preset_run import QueryOutcome, summarize
 from rag.chunking.base import Chunk
 from rag.config import load_preset, with_overrides
 from rag.retrieve.base import Candidate, RankedList

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from eval.datasets import DatasetError, load_beir
+from eval.data.beir import DatasetError, load_beir
 from rag.paths import PROJECT_ROOT
 
 

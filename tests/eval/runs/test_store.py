@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from eval.store import list_runs, load_run, package_versions, save_run
+from eval.runs.store import list_runs, load_run, package_versions, save_run
 
 
 def _info(preset: str) -> dict:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from eval.datasets import load_beir
-from eval.reference import check
+from eval.data.beir import load_beir
+from eval.diagnostics.reference import check
 from rag.paths import PROJECT_ROOT
 
 

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from eval.run import (
+from eval.data.shapes import BeirDataset
+from eval.runs.preset_run import (
     deepest_cutoff,
     doc_ranking,
     perquery_path,
@@ -16,7 +17,6 @@ from eval.run import (
     summarize,
     write_report,
 )
-from eval.shapes import BeirDataset
 from rag.chunking.base import Chunk
 from rag.retrieve.base import Candidate
 

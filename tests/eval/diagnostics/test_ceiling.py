@@ -6,10 +6,10 @@ from types import MappingProxyType
 
 import pytest
 
-from eval.candidates import QueryLists
-from eval.diagnostics import ceiling, recall_at_depth
-from eval.run import QueryOutcome, summarize
-from eval.shapes import BeirDataset
+from eval.data.shapes import BeirDataset
+from eval.diagnostics.ceiling import ceiling, recall_at_depth
+from eval.runs.candidates import QueryLists
+from eval.runs.preset_run import QueryOutcome, summarize
 from rag.chunking.base import Chunk
 from rag.retrieve.base import Candidate, RankedList
 

@@ -10,7 +10,7 @@ import pytrec_eval
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from eval.metrics import evaluate, parse_metric, trec_ranking
+from eval.scoring.metrics import evaluate, parse_metric, trec_ranking
 
 # our metric -> pytrec_eval measure (mrr@k is checked on a run cut at k: trec_eval has no RR cut)
 REFERENCE = {"ndcg": "ndcg_cut", "recall": "recall", "precision": "P", "map": "map_cut",

@@ -7,10 +7,10 @@ import random
 
 import pytest
 
-from eval.candidates import QueryLists, truncate
-from eval.run import doc_ranking
-from eval.shapes import BeirDataset
-from eval.sweep import query_views, rescore
+from eval.data.shapes import BeirDataset
+from eval.runs.candidates import QueryLists, truncate
+from eval.runs.preset_run import doc_ranking
+from eval.runs.sweep import query_views, rescore
 from rag.chunking.base import Chunk
 from rag.config import PipelineConfig, load_preset, with_overrides
 from rag.pipeline import fuse_and_filter

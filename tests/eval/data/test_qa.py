@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from eval.datasets import DatasetError, Span, load_hf_qa, load_qa_file, span_relevance
+from eval.data.beir import DatasetError, Span, load_hf_qa, load_qa_file, span_relevance
 from rag.chunking.base import Chunk
 
 ROWS = [

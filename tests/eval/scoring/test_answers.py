@@ -1,4 +1,4 @@
-"""eval.answers: ragas answer metrics offline and against a local fake endpoint, failures kept."""
+"""eval.scoring.answers: ragas answer metrics offline and against a local fake endpoint, failures kept."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 from fake_openai import FakeOpenAI, reply, status
 
-from eval.answers import (
+from eval.cli import main as eval_main
+from eval.scoring.answers import (
     DEFAULT_ANSWER_METRICS,
     AnswerSample,
     answer_metrics,
@@ -20,7 +21,6 @@ from eval.answers import (
     sample_from_trace,
     scores_json,
 )
-from eval.cli import main as eval_main
 from rag.trace import StageRecord, Trace
 
 REFERENCE = "Deleted notes stay in the Trash for 30 days before they are removed for good."
