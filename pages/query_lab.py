@@ -1,6 +1,7 @@
 """Query Lab: what happens to a query before retrieval — guardrail verdict, intent (each layer),
-class and route, rewrites and expansions, spelling, semantic cache. The router's exemplars can
-be edited here and the router re-scored on the labeled set datasets/intents.csv."""
+class and route, rewrites and expansions, spelling, semantic cache. The page runs the pipeline's
+own `guard → understand` slice with the preset's settings (the controls start from them). The
+router's exemplars can be edited here and the router re-scored on datasets/intents.csv."""
 
 from __future__ import annotations
 
@@ -9,8 +10,10 @@ from pydantic import ValidationError
 
 from pages.ui import query_view as view
 from pages.ui import resources
-from rag.config import config_from_dict
-from rag.query.guard import guard
+from rag.config import with_overrides
+from rag.pipeline import initial_state, run_slice
+from rag.query.expand import EXPANDERS
+from rag.query.guard import GuardVerdict
 from rag.query.intent import EXEMPLARS
 from rag.query.intent.evaluate import (
     THRESHOLD_GRID,
@@ -21,31 +24,32 @@ from rag.query.intent.evaluate import (
     sweep,
 )
 from rag.query.settings import QueryConfig
-from rag.query.stage import chat_model, collection_vocabulary, semantic_cache, semantic_router
-from rag.query.understand import understand
+from rag.query.stage import semantic_cache, semantic_router
+from rag.query.understand import Understanding
 
 DEFAULT_QUERY = "what about the Team plan?"
 DEFAULT_HISTORY = "user: How much storage does the Plus plan include?\nassistant: Plus adds 20 GB."
-EXPANSIONS = ["multi_query", "hyde", "step_back", "rag_fusion"]
 
 
 def options(defaults: QueryConfig) -> dict[str, object]:
-    """The understanding settings this page lets you change, over the preset's."""
+    """The understanding settings this page lets you change, each starting at the preset's."""
     row = st.columns(4)
+    enabled = row[0].toggle("Query understanding", defaults.enabled, key="ql_enabled",
+                            help="query.enabled: off in presets that search the query as typed")
+    guard_on = row[1].toggle("Guardrails", defaults.guard.enabled, key="ql_guard")
+    spell = row[2].toggle("Spell correction", defaults.spell.enabled, key="ql_spell")
+    cache = row[3].toggle("Semantic cache", defaults.cache.enabled, key="ql_cache")
+    row = st.columns([1, 1, 2])
     threshold = row[0].slider("Semantic threshold", 0.0, 1.0, defaults.intent.semantic_threshold,
                               0.01, key="ql_threshold", help="Axiom: 0.85 (for bge-small)")
     calibrated = row[1].toggle("Leave-one-out threshold", defaults.intent.calibrate_threshold,
                                key="ql_calibrate", help="pick the embedder's own threshold")
-    spell = row[2].toggle("Spell correction", True, key="ql_spell")
-    cache = row[3].toggle("Semantic cache", True, key="ql_cache")
-    methods = st.multiselect("Expansions", EXPANSIONS, ["multi_query", "hyde"], key="ql_expand")
-    raw = defaults.model_dump()
-    raw["enabled"] = True
-    raw["intent"] |= {"semantic_threshold": threshold, "calibrate_threshold": calibrated}
-    raw["spell"] |= {"enabled": spell}
-    raw["cache"] |= {"enabled": cache}
-    raw["expand"] |= {"methods": methods}
-    return raw
+    methods = row[2].multiselect("Expansions", EXPANDERS.names(), list(defaults.expand.methods),
+                                 key="ql_expand")
+    return {"query.enabled": enabled, "query.guard.enabled": guard_on,
+            "query.spell.enabled": spell, "query.cache.enabled": cache,
+            "query.intent.semantic_threshold": threshold,
+            "query.intent.calibrate_threshold": calibrated, "query.expand.methods": methods}
 
 
 st.title("Query Lab")
@@ -59,33 +63,43 @@ history = view.parse_conversation(st.text_area(
     "Conversation so far (optional): one message per line, `user: …` / `assistant: …`",
     DEFAULT_HISTORY, key="ql_history", height=90))
 try:
-    cfg = QueryConfig.model_validate(options(preset.query))
-except ValidationError as exc:
+    config = with_overrides(preset, options(preset.query))
+except (ValidationError, ValueError) as exc:
     st.error(str(exc))
     st.stop()
-config = config_from_dict({**preset.model_dump(mode="json"), "query": cfg.model_dump()})
+cfg = config.query
 exemplars = st.session_state.get("ql_exemplars", EXEMPLARS)
-
-st.subheader("Guardrails")
-verdict = guard(query, cfg.guard)
-if not verdict.allowed:
-    st.error(f"Blocked ({verdict.verdict}): {verdict.reason}")
-    st.stop()
-st.success(f"Allowed · scripts: {', '.join(verdict.scripts) or '–'} · "
-           f"{verdict.original_chars} characters in, {len(verdict.text)} out")
-for warning in verdict.warnings:
-    st.warning(warning)
+if cfg.spell.enabled and collection is None:  # the spelling vocabulary is the collection's words
+    config = with_overrides(config, {"query.spell.enabled": False})
+    st.caption("Spell correction needs a collection (its words are the vocabulary): off here.")
 
 with st.spinner("Understanding (the first run loads the embedding model)…"):
-    router = semantic_router(config.embedding, exemplars) if cfg.intent.enabled else None
-    chat = chat_model(config)
-    vocabulary = collection_vocabulary(collection) if collection is not None else None
-    cache = semantic_cache(config)
-    found = understand(verdict.text, cfg, history=history, router=router, chat=chat,
-                       vocabulary=vocabulary, cache=cache)
+    run = run_slice(initial_state(query, config), config, collection, first="guard",
+                    last="understand", conversation=history)
+
+st.subheader("Guardrails")
+verdict = run.trace.output(GuardVerdict)
+guard_record = run.trace.stage("guard")
+if verdict is None:
+    st.caption(f"Guard skipped: {guard_record.reason if guard_record else 'not run'}")
+elif not verdict.allowed:
+    st.error(f"Blocked ({verdict.verdict}): {verdict.reason}")
+    st.stop()
+else:
+    st.success(f"Allowed · scripts: {', '.join(verdict.scripts) or '–'} · "
+               f"{verdict.original_chars} characters in, {len(verdict.text)} out")
+    for warning in verdict.warnings:
+        st.warning(warning)
+
+understand_record = run.trace.stage("understand")
+found = run.trace.output(Understanding)
+if found is None:
+    reason = understand_record.reason if understand_record else "not run"
+    st.info(f"Query understanding did not run: {reason}")
+    st.stop()
+chat = understand_record.inputs.get("llm") == "configured" if understand_record else False
 st.caption(f"LLM forms: {'on' if chat else 'off (no OPENAI_BASE_URL): offline forms ran'} · "
-           f"spelling vocabulary: {len(vocabulary) if vocabulary else 0} words "
-           f"from collection {collection.name if collection else '(none)'}")
+           f"spelling vocabulary from collection {collection.name if collection else '(none)'}")
 
 st.subheader("Intent")
 if found.intent is not None:
@@ -130,11 +144,13 @@ else:
         f"{'Hit' if lookup.hit else 'Miss'}: {lookup.reason}"
         + (f" · nearest cached query: {lookup.matched_query!r}" if lookup.matched_query else "")
         + f" · {lookup.entries} entries")
+    cache = semantic_cache(config)
     if cache is not None and st.button("Remember this query in the cache", key="ql_remember"):
         cache.store(found.cache_query, f"(stored from the Query Lab for {found.cache_query!r})")
         st.rerun()
 
-with st.expander("Semantic-router exemplars: edit and re-score on datasets/intents.csv"):
+with st.expander("Semantic-router exemplars: edit and re-score on datasets/intents.csv "
+                 "(the pipeline above uses the built-in exemplars)"):
     edited = st.data_editor(view.exemplar_frame(exemplars), num_rows="dynamic", hide_index=True,
                             key="ql_exemplar_editor", width="stretch")
     if st.button("Use these exemplars and re-score", key="ql_rescore"):

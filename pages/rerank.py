@@ -1,6 +1,7 @@
 """Rerank: the fused candidates before and after a reranker, how ranks moved, the score
-distribution against the threshold, and pairs scored per second. The window is scored once
-(cached); policy, normalization, top-n and threshold only re-apply rag.rerank.finish."""
+distribution against the threshold, and pairs scored per second. The head of the run is cached;
+each control re-runs the pipeline's tail (fuse … rerank … select) over it, and the rerank stage
+reuses the scores of a window it has scored before, so only policy, threshold and top-n re-apply."""
 
 from __future__ import annotations
 
@@ -11,31 +12,32 @@ from pages.ui import resources
 from pages.ui import retrieval as retrieval_view
 from pages.ui.figures import rank_movement
 from pages.ui.rerank_view import movement_table, rank_maps, ranked_table, score_histogram
+from pages.ui.run_status import show_stopped
 from pages.ui.state import session_cache
-from rag.config import config_from_dict
-from rag.rerank import RerankConfig, RerankUnavailable, build_scorer
+from rag.config import with_overrides
+from rag.pipeline import head_key, run_head, run_tail
+from rag.rerank import SCORERS, RerankConfig
+from rag.rerank.base import RerankResult
 from rag.rerank.policies import NORMALIZERS, POLICIES
-from rag.rerank.rerank import finish, score_window
-from rag.rerank.stage import rerank_chat
-from rag.retrieve.fuse_filter import fuse_and_filter
-from rag.retrieve.search import list_settings_hash, retrieve_candidates
 
 DEFAULT_QUERY = "What happens when the same paragraph is edited on two devices?"
 
 
-def controls(defaults: RerankConfig) -> tuple[dict[str, object], int]:
-    """The reranker settings (raw, validated by the caller) and the window size to score."""
+def controls(defaults: RerankConfig) -> dict[str, object]:
+    """The reranker settings, starting at the preset's (raw, validated by the caller)."""
     row = st.columns([1, 3])
-    method = row[0].selectbox("Reranker", ["cross_encoder", "llm"],
-                              index=["cross_encoder", "llm"].index(defaults.method), key="rr_method")
+    methods = SCORERS.names()
+    method = row[0].selectbox("Reranker", methods, index=methods.index(defaults.method),
+                              key="rr_method")
     model = row[1].text_input(
         "Cross-encoder (rerank.model: hub name or local folder)", defaults.model or "",
         key="rr_model", disabled=method != "cross_encoder",
         help="No cross-encoder ships on PyPI: point this at a downloaded model folder.")
     row = st.columns(4)
-    window = row[0].slider("Candidates to rerank", 2, 60, min(defaults.depth, 60), key="rr_window",
-                           help="IntelliDocs over-fetches 3 × top-n before reranking")
-    top_n = row[1].slider("Keep top-n", 1, 30, min(defaults.top_n, 30), key="rr_top_n")
+    top_n = row[0].slider("Keep top-n", 1, 30, min(defaults.top_n, 30), key="rr_top_n")
+    overfetch = row[1].slider("Over-fetch ×", 1, 10, min(defaults.overfetch, 10), key="rr_overfetch",
+                              help=f"reranks top-n × this many fused candidates "
+                                   f"(IntelliDocs: × 3); now {top_n} × …")
     policy = row[2].selectbox("Score policy", POLICIES.names(),
                               index=POLICIES.names().index(defaults.policy), key="rr_policy")
     normalizations = ["auto", *NORMALIZERS.names()]
@@ -50,47 +52,43 @@ def controls(defaults: RerankConfig) -> tuple[dict[str, object], int]:
                               key="rr_threshold", disabled=not use)
     fallback = row[3].checkbox("Fall back to top-n when nothing passes", defaults.threshold_fallback,
                                key="rr_fallback")
-    raw = {**defaults.model_dump(), "enabled": True, "method": method, "model": model or None,
-           "top_n": top_n, "overfetch": 1, "policy": policy, "normalization": normalization,
-           "blend_weight": blend, "threshold": threshold if use else None,
-           "threshold_fallback": fallback}
-    return raw, window
+    return {"rerank.enabled": True, "rerank.method": method, "rerank.model": model or None,
+            "rerank.top_n": top_n, "rerank.overfetch": overfetch, "rerank.policy": policy,
+            "rerank.normalization": normalization, "rerank.blend_weight": blend,
+            "rerank.threshold": threshold if use else None, "rerank.threshold_fallback": fallback}
 
 
 st.title("Rerank")
 collection, preset = resources.require_collection_and_preset("rr_")
 fetch = retrieval_view.fetch_config(preset, collection.manifest.settings)
 query = st.text_input("Query", DEFAULT_QUERY, key="rr_query")
-raw, window = controls(preset.rerank)
 try:
-    settings = RerankConfig.model_validate(raw)
-except ValidationError as exc:
+    config = with_overrides(fetch, controls(preset.rerank))
+except (ValidationError, ValueError) as exc:
     st.error(str(exc))
     st.stop()
 if not query.strip():
     st.stop()
 
 cache = session_cache(st.session_state, "rr_results", max_entries=16)
-key = (collection.name, collection.manifest.updated_at, query, list_settings_hash(fetch))
+key = (collection.name, collection.manifest.updated_at, query, head_key(fetch))
 with st.spinner("Retrieving (the first query loads the embedding model)…"):
-    lists = cache.get_or_compute(key, lambda: retrieve_candidates(query, fetch, collection))
-fused = fuse_and_filter(lists, fetch, query=query).filtered
-config = config_from_dict({**preset.model_dump(mode="json"), "rerank": settings.model_dump()})
-try:
-    scorer = build_scorer(settings, rerank_chat(config) if settings.method == "llm" else None)
-except RerankUnavailable as exc:
-    st.warning(f"Rerank skipped: {exc}")
-    st.dataframe(ranked_table(fused[:window], retrieval_view.labels(fused)), hide_index=True)
+    head = cache.get_or_compute(key, lambda: run_head(query, fetch, collection))
+show_stopped(head.trace)
+with st.spinner(f"Reranking {config.rerank.depth} candidates…"):
+    tail = run_tail(head.state, config, collection)
+show_stopped(tail.trace)
+result = tail.trace.output(RerankResult)
+if result is None:
     st.stop()
-score_key = ("score", settings.method, settings.model, settings.max_length, query,
-             tuple(c.chunk_id for c in fused[:window]))
-with st.spinner(f"Scoring {min(window, len(fused))} pairs with {scorer.model}…"):
-    scored = cache.get_or_compute(score_key,
-                                  lambda: score_window(query, fused, settings, scorer, window))
-result = finish(scored, settings)
-
+if result.status == "skipped":
+    st.warning(f"Rerank cannot run here: {result.reason} Showing the fused candidates with "
+               "their first-stage scores.")
+    st.dataframe(ranked_table(result.before, retrieval_view.labels(result.before)),
+                 hide_index=True, width="stretch")
+    st.stop()
 if result.status == "ok":
-    st.success(f"Reranked {result.pairs} candidates with {scorer.model}.")
+    st.success(f"Reranked {result.pairs} candidates ({result.path}).")
 else:
     st.warning(f"{result.status}: {result.reason}")
 row = st.columns(4)

@@ -1,5 +1,6 @@
-"""Retrieval: BM25, dense and fused rankings side by side for one query. Lists are fetched once
-and cached; every control below only re-fuses them (rag.retrieve.fuse_and_filter)."""
+"""Retrieval: BM25, dense and fused rankings side by side for one query. The head of the run
+(guard … retrieve) is fetched once and cached; every control below only re-runs the pipeline's
+tail — fuse → postprocess → authority → select — over the cached lists (rag.pipeline.run_tail)."""
 
 from __future__ import annotations
 
@@ -12,30 +13,34 @@ from pages.ui import resources
 from pages.ui import retrieval as view
 from pages.ui.figures import rank_movement, score_breakdown
 from pages.ui.html import highlight_terms
+from pages.ui.run_status import show_stopped
 from pages.ui.state import session_cache
 from pages.ui.tables import breakdown_frame, ranked_frame
+from rag.pipeline import head_key, run_head, run_tail
+from rag.retrieve.authority import AuthorityResult
 from rag.retrieve.base import Candidate
-from rag.retrieve.fuse_filter import fuse_and_filter
 from rag.retrieve.fusion import FUSION
-from rag.retrieve.search import list_settings_hash, retrieve_candidates
+from rag.retrieve.stage import FuseOutput, PostprocessOutput, SelectOutput
 
 DEFAULT_QUERY = "How are sync conflicts resolved?"
 
 
 def controls(defaults: view.FusionControls) -> view.FusionControls:
     """The fusion controls, starting at the preset's values."""
-    methods = [m for m in FUSION.names() if m != "none"]
+    methods = [m for m in FUSION.names() if m != "none"]  # the page always fuses two lists
     row = st.columns(4)
     method = row[0].selectbox("Fusion method", methods, index=methods.index(defaults.method),
                               key="ret_method")
-    k = row[1].slider("RRF k", 1, view.RRF_K_MAX, defaults.k, key="ret_k", help="rrf, weighted_rrf")
+    k = row[1].slider("RRF k", 1, view.RRF_K_MAX, defaults.k, key="ret_k",
+                      disabled=method not in view.USES_K, help="rrf, weighted_rrf")
     alpha = row[2].slider("alpha (dense share)", 0.0, 1.0, defaults.alpha, 0.05, key="ret_alpha",
-                          help="relative_score, convex")
+                          disabled=method not in view.USES_ALPHA, help="relative_score, convex")
     depth = row[3].slider("Depth per retriever", 5, view.MAX_DEPTH, defaults.depth, 5,
                           key="ret_depth")
     row = st.columns(4)
     weights = {name: row[i].slider(f"weight {name}", 0.0, 1.0, float(defaults.weights[name]), 0.05,
-                                   key=f"ret_w_{name}", help="weighted_rrf")
+                                   key=f"ret_w_{name}", disabled=method not in view.USES_WEIGHTS,
+                                   help="weighted_rrf")
                for i, name in enumerate(view.RETRIEVERS)}
     top_k = row[2].slider("top-k", 1, 50, min(defaults.top_k, 50), key="ret_top_k")
     with row[3]:
@@ -64,34 +69,44 @@ if not query.strip():
     st.stop()
 
 cache = session_cache(st.session_state, "ret_lists", max_entries=16)
-key = (collection.name, collection.manifest.updated_at, query, list_settings_hash(fetch))
+key = (collection.name, collection.manifest.updated_at, query, head_key(fetch))
 with st.spinner("Retrieving (the first query loads the embedding model)…"):
-    lists = cache.get_or_compute(key, partial(retrieve_candidates, query, fetch, collection))
+    head = cache.get_or_compute(key, partial(run_head, query, fetch, collection))
+show_stopped(head.trace)
 live = controls(view.controls_from(preset))
-config = view.fusion_config(fetch, live)
-cut = view.cut(lists, live.depth)
 try:
-    result = fuse_and_filter(cut, config, query=query)
+    config = view.fusion_config(fetch, live)
 except ValueError as exc:
     st.error(str(exc))
     st.stop()
-st.caption(f"Re-fused {sum(len(r.candidates) for r in cut.values())} cached candidates · "
+tail = run_tail(head.state, config, collection, depth=live.depth)
+show_stopped(tail.trace)
+fused = tail.trace.output(FuseOutput)
+top = tail.trace.output(SelectOutput)
+if fused is None or top is None:
+    st.stop()
+cut = {name: r.candidates[:live.depth] for name, r in head.state.lists.items()}
+st.caption(f"Re-fused {sum(len(c) for c in cut.values())} cached candidates · "
            f"searches run this session: {cache.misses}")
 
-labels = view.labels(*(r.candidates for r in cut.values()), result.fused)
-tops = {name: r.candidates[:live.top_k] for name, r in cut.items()} | {"fused": result.top}
+labels = view.labels(*cut.values(), fused.candidates)
+tops = {name: found[:live.top_k] for name, found in cut.items()} | {"fused": top.candidates}
 ranked_columns(tops, labels)
-ranks, shown = view.movement(cut, result.fused, live.top_k)
+ranks, shown = view.movement(cut, fused.candidates, live.top_k)
 left, right = st.columns(2)
 left.plotly_chart(rank_movement(ranks, shown, labels, cap=max(live.top_k * 2, 10)), width="stretch")
-right.plotly_chart(score_breakdown(result.fused[:live.top_k], labels, view.threshold_line(live)),
-                   width="stretch")
-for step in result.steps:
+right.plotly_chart(score_breakdown(fused.candidates[:live.top_k], labels,
+                                   view.threshold_line(live)), width="stretch")
+post = tail.trace.output(PostprocessOutput)
+for step in post.steps if post is not None else ():
     if step.removed or step.status not in ("ok", "skipped"):
         st.info(f"{step.step}: {step.status} — removed {len(step.removed)} {step.reason}")
+authority = tail.trace.output(AuthorityResult)
+if authority is not None and authority.moved:
+    st.info(f"authority: {len(authority.moved)} document chunk(s) ranked before a tied transcript")
 
 st.subheader("Read a candidate")
-by_label = {labels[c.chunk_id]: c for c in result.top}
+by_label = {labels[c.chunk_id]: c for c in top.candidates}
 chosen = st.selectbox("Candidate", list(by_label), key="ret_pick")
 if chosen:
     candidate = by_label[chosen]

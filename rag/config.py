@@ -7,6 +7,7 @@ Every error names the preset, the field and the rule it broke.
 from __future__ import annotations
 
 import copy
+import os
 from pathlib import Path
 from typing import Any
 
@@ -110,11 +111,35 @@ def config_from_dict(raw: dict[str, Any], origin: str = "<dict>") -> PipelineCon
         raise PresetError(_format_errors(origin, exc)) from None
 
 
+# Dotted-field overrides applied to every preset load_preset returns: a YAML mapping such as
+# `{embedding.backend: hashing}`. Tests set it to index without a model; kernels inherit it.
+PRESET_OVERRIDES_ENV = "RAG_WORKBENCH_PRESET_OVERRIDES"
+
+
+def env_overrides() -> dict[str, Any]:
+    """The overrides in `RAG_WORKBENCH_PRESET_OVERRIDES` (empty when unset)."""
+    text = os.environ.get(PRESET_OVERRIDES_ENV, "").strip()
+    if not text:
+        return {}
+    try:
+        value = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise PresetError(f"{PRESET_OVERRIDES_ENV} is not valid YAML: {exc}") from exc
+    if not isinstance(value, dict):
+        raise PresetError(
+            f"{PRESET_OVERRIDES_ENV} must be a YAML mapping of dotted fields to values, "
+            f"e.g. '{{embedding.backend: hashing}}'"
+        )
+    return {str(key): item for key, item in value.items()}
+
+
 def load_preset(name_or_path: str | Path) -> PipelineConfig:
-    """Load a bundled preset by name, or a YAML file by path."""
+    """Load a bundled preset by name, or a YAML file by path (+ the environment's overrides)."""
     raw = _raw_preset(name_or_path)
     raw.setdefault("name", Path(str(name_or_path)).stem)
-    return config_from_dict(raw, origin=str(name_or_path))
+    config = config_from_dict(raw, origin=str(name_or_path))
+    overrides = env_overrides()
+    return with_overrides(config, overrides) if overrides else config
 
 
 def preset_yaml(config: PipelineConfig) -> str:
@@ -128,7 +153,10 @@ def _parse_value(text: str) -> Any:
 
 
 def with_overrides(config: PipelineConfig, overrides: dict[str, Any]) -> PipelineConfig:
-    """A new config with dotted-path fields replaced, e.g. {"fusion.k": 30}; validated again."""
+    """A new config with dotted-path fields replaced, e.g. {"fusion.k": 30}; validated again.
+
+    The one way to derive a config from a preset: pages, the CLI (`--set`, parsed by
+    parse_set_options), routers, sweeps and tuning all call it. Values are taken as given."""
     raw = config.model_dump(mode="json")
     for dotted, value in overrides.items():
         node = raw
@@ -139,7 +167,7 @@ def with_overrides(config: PipelineConfig, overrides: dict[str, Any]) -> Pipelin
             node = node[part]
         if not isinstance(node, dict):
             raise PresetError(f"unknown config field {dotted!r}")
-        node[parts[-1]] = _parse_value(value) if isinstance(value, str) else value
+        node[parts[-1]] = value
     return config_from_dict(raw, origin=config.name)
 
 

@@ -1,4 +1,4 @@
-"""The pipeline runner: one query through one configuration, stage by stage, into a Trace.
+"""The pipeline runner: the one way stages are composed, into a Trace.
 
 Stages run in STAGE_ORDER:
 
@@ -6,21 +6,28 @@ Stages run in STAGE_ORDER:
     → graph → verify → context → generate → ground
 
 A stage is a `StageSpec` registered in STAGES under one of those names. It reads the frozen
-`PipelineState` and returns a `StageResult` holding the next state and what the trace should
-show (`outputs`, with every score it saw). Stages never time or record themselves: the runner
-times each one and writes its StageRecord. A stage that is off for this config, not installed,
-or comes after a halt is recorded as "skipped" with the reason; a stage that degraded returns
-status "fallback" with a warning and the run goes on; an exception is recorded as "failed" and
-the remaining stages are skipped.
+`PipelineState` and returns a `StageResult`: the next state and its `output`, a frozen typed
+object of the class the spec declares (`StageSpec.output`). The runner times each stage, checks
+the output's type, stores it in the stage's StageRecord and in `state.artifacts` (so later stages
+read `state.artifact("rerank", RerankResult)`), and readers of a finished run use
+`trace.output(RerankResult)`. A stage that is off for this config, not installed, or comes after
+a halt is recorded as "skipped" with the reason; a stage that degraded returns status "fallback"
+with a warning and the run goes on; an exception is recorded as "failed" (once) and the stages
+after it say "skipped: <stage> failed".
+
+Any contiguous slice of STAGE_ORDER runs over a seeded state (`run_slice(state, …, first="fuse",
+last="select")`): the Retrieval page, eval's retrieval mode and sweeps re-run the retrieval tail
+over cached candidate lists through the same specs `run_query` uses, so nothing is wired twice.
 
 Adding a stage (e.g. rerank):
-  1. in the module STAGE_MODULES names for it (rag/rerank/stage.py), write
-     `def run(state: PipelineState, env: StageEnv) -> StageResult` — read `state.candidates`,
-     return `StageResult(replace(state, candidates=new), outputs={"candidates": new, ...})`;
-     put a stage's own frozen output in `state.with_artifact("rerank", result)` for later stages;
-  2. at the end of that module: `STAGES.add("rerank", StageSpec("rerank", run, off_reason,
-     settings=lambda c: c.rerank))`, where `off_reason(config)` returns why it does not run
-     (e.g. "rerank.enabled is false") or None.
+  1. in the module STAGE_MODULES names for it (rag/rerank/stage.py), write a frozen dataclass
+     for what it produces and `def run(state: PipelineState, env: StageEnv) -> StageResult`
+     that reads `state.candidates` and returns `StageResult(replace(state, candidates=new),
+     output=RerankResult(...))`;
+  2. at the end of that module: `STAGES.add("rerank", StageSpec("rerank", run, RerankResult,
+     off_reason, settings=lambda c: c.rerank))`, where `off_reason(config)` returns why it does
+     not run (e.g. "rerank.enabled is false") or None. Work to do after a whole run (e.g. storing
+     the answer in the semantic cache) goes in `after_run=`.
 Modules are imported on first use; a missing one just leaves its stage "skipped: not installed".
 To stop the run early (guard blocked, greeting answered, cache hit) return a state with
 `halted="why"` (and `answer` if there is one). A routing stage may change the settings of the
@@ -30,7 +37,9 @@ stages after it by returning a state with `overrides` (dotted config paths, e.g.
 
 from __future__ import annotations
 
+import hashlib
 import importlib
+import json
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -41,9 +50,8 @@ from typing import Any, Protocol, TypeVar
 from pydantic import BaseModel
 
 from rag.config import PipelineConfig, with_overrides
-from rag.retrieve.base import Candidate, RankedList, SearchQuery, as_candidates
-from rag.retrieve.fuse_filter import FusionResult, fuse_and_filter
-from rag.retrieve.search import SearchableCollection, retrieve_candidates
+from rag.retrieve.base import Candidate, RankedList, SearchQuery
+from rag.retrieve.search import SearchableCollection
 from rag.retrieve.settings import FilterConfig
 from rag.trace import StageRecord, StageStatus, Trace
 
@@ -78,6 +86,10 @@ _SECTION = MappingProxyType({
     "generate": "generation", "ground": "grounding",
 })  # fmt: skip
 
+# Config sections read only by the stages after `retrieve`: the lists a run retrieves do not
+# depend on them, so a page may cache the head of a run and re-run the tail as they change.
+TAIL_SECTIONS = ("fusion", "postprocess", "rerank", "context", "generation", "grounding")
+
 
 def _empty() -> Mapping[str, Any]:
     return MappingProxyType({})
@@ -101,7 +113,7 @@ class PipelineState:
     candidates: tuple[Candidate, ...] = ()  # the current ranking (fuse, postprocess, rerank …)
     answer: str | None = None
     halted: str = ""  # non-empty: a stage ended the run early, and why
-    artifacts: Mapping[str, object] = field(default_factory=_empty)  # stage -> its own output
+    artifacts: Mapping[str, object] = field(default_factory=_empty)  # stage -> its typed output
     overrides: Mapping[str, Any] = field(default_factory=_empty)  # config changes for later stages
 
     def with_artifact(self, stage: str, value: object) -> PipelineState:
@@ -147,10 +159,11 @@ class StageEnv:
 
 @dataclass(frozen=True)
 class StageResult:
-    """A stage's return: the next state, and what its trace record shows."""
+    """A stage's return: the next state, its typed output (None when it did nothing to show),
+    and a short summary of what it read (`inputs`, for display only)."""
 
     state: PipelineState
-    outputs: Mapping[str, Any] = field(default_factory=_empty)
+    output: object | None = None
     inputs: Mapping[str, Any] = field(default_factory=_empty)
     status: StageStatus = "ok"
     warnings: tuple[str, ...] = ()
@@ -163,12 +176,15 @@ def _always_on(config: PipelineConfig) -> str | None:
 
 @dataclass(frozen=True)
 class StageSpec:
-    """A registered stage: how to run it, why it might be off, which config section it records."""
+    """A registered stage: how to run it, the type of its output, why it might be off, which
+    config section it records, and what to do once a whole run has finished."""
 
     name: str
     run: Callable[[PipelineState, StageEnv], StageResult]
+    output: type
     off_reason: Callable[[PipelineConfig], str | None] = _always_on
     settings: Callable[[PipelineConfig], BaseModel] | None = None
+    after_run: Callable[[PipelineState, PipelineConfig], object] | None = None
 
 
 class StageRegistry:
@@ -202,12 +218,24 @@ class StageRegistry:
     def names(self) -> list[str]:
         return [name for name in STAGE_ORDER if self.find(name) is not None]
 
+    def output_types(self) -> dict[str, type]:
+        """stage -> the class of its output, for every installed stage (rebuilds JSON traces)."""
+        return {name: spec.output for name in STAGE_ORDER if (spec := self.find(name))}
+
 
 STAGES = StageRegistry(STAGE_MODULES)
 
-# Called with the final state and the config after every run_query; stage modules append to it
-# when they load (rag.query.stage: the semantic cache stores the generated answer).
-AFTER_RUN: list[Callable[[PipelineState, PipelineConfig], object]] = []
+
+def stage_slice(first: str | None = None, last: str | None = None) -> tuple[str, ...]:
+    """The stages from `first` to `last` inclusive (default: all); unknown names list the valid."""
+    for name in (first, last):
+        if name is not None and name not in STAGE_ORDER:
+            raise ValueError(f"unknown pipeline stage {name!r}; valid: {', '.join(STAGE_ORDER)}")
+    lo = STAGE_ORDER.index(first) if first else 0
+    hi = STAGE_ORDER.index(last) if last else len(STAGE_ORDER) - 1
+    if lo > hi:
+        raise ValueError(f"stage {first!r} comes after {last!r} in {' → '.join(STAGE_ORDER)}")
+    return STAGE_ORDER[lo : hi + 1]
 
 
 def _not_installed_reason(name: str, config: PipelineConfig) -> tuple[str, tuple[str, ...]]:
@@ -242,21 +270,27 @@ def _run_one(
     started = time.perf_counter()
     try:
         result = spec.run(state, env)
+        if result.output is not None and not isinstance(result.output, spec.output):
+            raise TypeError(f"stage {spec.name!r} returned a {type(result.output).__name__}, "
+                            f"its spec declares {spec.output.__name__}")
     except Exception as exc:  # recorded: the trace names the failed stage and the error
         if raise_errors:
             raise
         wall_ms = (time.perf_counter() - started) * 1000
-        failed = f"{spec.name}: {type(exc).__name__}: {exc}"
+        failed = f"{type(exc).__name__}: {exc}"
         return (
             StageRecord(spec.name, "failed", settings, wall_ms=wall_ms, reason=failed),
             state,
-            failed,
+            spec.name,
         )
     record = StageRecord(
-        spec.name, result.status, settings, result.inputs, result.outputs,
+        spec.name, result.status, settings, result.inputs, result.output,
         (time.perf_counter() - started) * 1000, result.warnings, result.reason,
     )  # fmt: skip
-    return record, result.state, ""
+    next_state = result.state
+    if result.output is not None:
+        next_state = next_state.with_artifact(spec.name, result.output)
+    return record, next_state, ""
 
 
 def run_stages(
@@ -264,19 +298,22 @@ def run_stages(
     env: StageEnv,
     trace: Trace,
     *,
+    first: str | None = None,
+    last: str | None = None,
     raise_errors: bool = False,
     stages: StageRegistry = STAGES,
 ) -> PipelineState:
-    """Run STAGE_ORDER over `state`, appending one record per stage to `trace`. When a stage
-    sets `state.overrides`, the stages after it see `env.config` with those fields replaced."""
+    """Run the stages `first`..`last` of STAGE_ORDER (default: all) over `state`, appending one
+    record per stage to `trace`. `state.overrides` (set by a routing stage, or carried in a
+    seeded state) are applied to `env.config` for every stage that runs after they appear."""
     failed = ""
-    base, applied = env.config, state.overrides
-    for name in STAGE_ORDER:
+    base, applied = env.config, MappingProxyType({})
+    for name in stage_slice(first, last):
         if state.overrides != applied:
             applied = state.overrides
             env.config = with_overrides(base, dict(applied))
         if failed or state.halted:
-            why = f"an earlier stage failed: {failed}" if failed else f"not reached: {state.halted}"
+            why = f"{failed} failed" if failed else f"not reached: {state.halted}"
             trace.add(StageRecord(name, "skipped", reason=why))
             continue
         try:
@@ -284,8 +321,8 @@ def run_stages(
         except ImportError as exc:  # a stage module that cannot load fails its stage, recorded
             if raise_errors:
                 raise
-            failed = f"{name}: cannot import its module: {exc}"
-            trace.add(StageRecord(name, "failed", reason=failed))
+            failed = name
+            trace.add(StageRecord(name, "failed", reason=f"cannot import its module: {exc}"))
             continue
         if spec is None:
             reason, warnings = _not_installed_reason(name, env.config)
@@ -296,54 +333,140 @@ def run_stages(
     return state
 
 
+@dataclass(frozen=True)
+class SliceRun:
+    """A slice of stages that ran: the state after the last one, and their trace."""
+
+    state: PipelineState
+    trace: Trace
+
+
+def run_slice(
+    state: PipelineState,
+    config: PipelineConfig,
+    collection: SearchableCollection | None = None,
+    *,
+    first: str | None = None,
+    last: str | None = None,
+    conversation: Sequence[ConversationTurn] | None = None,
+    user: str | None = None,
+    now: datetime | None = None,
+    raise_errors: bool = False,
+) -> SliceRun:
+    """Run the stages `first`..`last` over a seeded `state` (e.g. the retrieval tail over cached
+    lists). `collection` defaults to `config.index.collection`, opened only if a stage needs it."""
+    env = StageEnv(config, collection, user=user, conversation=conversation or (), now=now)
+    trace = Trace(query=state.query, preset=config.name, config=config.model_dump(mode="json"))
+    final = run_stages(state, env, trace, first=first, last=last, raise_errors=raise_errors)
+    trace.answer = final.answer
+    if env.opened_collection is not None:
+        trace.collection = env.opened_collection.name
+    return SliceRun(final, trace)
+
+
 def run_query(
     query: str,
     config: PipelineConfig,
     collection: SearchableCollection | None = None,
     *,
+    last: str | None = None,
     conversation: Sequence[ConversationTurn] | None = None,
     user: str | None = None,
     now: datetime | None = None,
     raise_errors: bool = False,
 ) -> Trace:
-    """Run `query` through every stage of `config`; the Trace records each stage with its
-    candidates and all their scores. `collection` defaults to `config.index.collection`."""
-    env = StageEnv(config, collection, user=user, conversation=conversation or (), now=now)
-    trace = Trace(query=query, preset=config.name, config=config.model_dump(mode="json"))
-    final = run_stages(initial_state(query, config, user), env, trace, raise_errors=raise_errors)
-    trace.answer = final.answer
-    for hook in AFTER_RUN:
-        hook(final, config)
-    if env.opened_collection is not None:
-        trace.collection = env.opened_collection.name
-    return trace
+    """Run `query` through every stage of `config` (or up to `last`); the Trace records each
+    stage with its candidates and all their scores. `collection` defaults to
+    `config.index.collection`. After a whole run each stage that ran gets its `after_run`."""
+    done = run_slice(initial_state(query, config, user), config, collection, last=last,
+                     conversation=conversation, user=user, now=now, raise_errors=raise_errors)
+    if last is None:
+        for name in STAGE_ORDER:
+            spec = STAGES.find(name)
+            record = done.trace.stage(name)
+            if spec and spec.after_run and record is not None and record.status != "skipped":
+                spec.after_run(done.state, config)
+    return done.trace
+
+
+def run_head(
+    query: str,
+    config: PipelineConfig,
+    collection: SearchableCollection | None = None,
+    *,
+    user: str | None = None,
+    now: datetime | None = None,
+) -> SliceRun:
+    """guard → … → retrieve: the part of a run that searches. Pages cache it (by `head_key`)
+    and re-run the tail over its lists with `run_tail` on every control change."""
+    return run_slice(initial_state(query, config, user), config, collection, last="retrieve",
+                     user=user, now=now)
+
+
+def run_tail(
+    head: PipelineState,
+    config: PipelineConfig,
+    collection: SearchableCollection | None = None,
+    *,
+    depth: int | None = None,
+    first: str = "fuse",
+    last: str = "select",
+    user: str | None = None,
+    now: datetime | None = None,
+) -> SliceRun:
+    """The stages `first`..`last` over a head's state, its lists cut to their first `depth`
+    candidates when given (a list searched deeper, cut, is the list a shallower search returns)."""
+    if depth is not None:
+        cut = {name: RankedList(r.retriever, r.candidates[:depth]) for name, r in head.lists.items()}
+        head = replace(head, lists=MappingProxyType(cut))
+    return run_slice(head, config, collection, first=first, last=last, user=user, now=now)
+
+
+def head_key(config: PipelineConfig) -> str:
+    """Hash of every setting the stages up to `retrieve` depend on (not TAIL_SECTIONS, not
+    retrieval.top_k): two configs with the same key retrieve the same lists."""
+    settings = config.model_dump(mode="json", exclude=set(TAIL_SECTIONS))
+    settings["retrieval"].pop("top_k", None)
+    canonical = json.dumps(settings, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:16]
+
+
+class HasCandidates(Protocol):
+    """A stage output that carries the ranking at that point."""
+
+    @property
+    def candidates(self) -> tuple[Candidate, ...]: ...
 
 
 def ranked_candidates(trace: Trace) -> tuple[Candidate, ...]:
-    """The final ranking of a run: the candidates of the last retrieval-side stage that has them
-    (select, else rerank / postprocess / fuse), live or rebuilt from exported JSON."""
-    for name in ("select", "rerank", "postprocess", "fuse"):
+    """The final ranking of a run: the candidates of the last retrieval-side stage that ran
+    (select, else rerank / postprocess / fuse)."""
+    for name in ("select", "rerank", "authority", "postprocess", "fuse"):
         record = trace.stage(name)
-        if record is not None and record.status != "skipped" and "candidates" in record.outputs:
-            return as_candidates(record.outputs["candidates"])
+        if record is not None and record.status != "skipped" and record.output is not None:
+            found: HasCandidates = record.output  # type: ignore[assignment]
+            return tuple(found.candidates)
     return ()
 
 
 __all__ = [
-    "AFTER_RUN",
     "STAGES",
     "STAGE_MODULES",
     "STAGE_ORDER",
-    "FusionResult",
+    "TAIL_SECTIONS",
     "PipelineState",
+    "SliceRun",
     "StageEnv",
     "StageRegistry",
     "StageResult",
     "StageSpec",
-    "fuse_and_filter",
+    "head_key",
     "initial_state",
     "ranked_candidates",
-    "retrieve_candidates",
+    "run_head",
     "run_query",
+    "run_slice",
     "run_stages",
+    "run_tail",
+    "stage_slice",
 ]

@@ -1,4 +1,19 @@
-"""Trace: the ordered record of every stage a query went through. Pages render it, eval scores it."""
+"""Trace: the ordered record of every stage a query went through. Pages render it, eval scores it.
+
+JSON form (`Trace.to_json`, the format of `python -m rag query --json` and stored eval runs):
+
+    {"query": str, "preset": str, "answer": str | null, "total_ms": float,
+     "collection": str | null, "config": {…the full PipelineConfig…},
+     "records": [{"stage": str, "status": "ok" | "skipped" | "failed" | "fallback" | "cache_hit"
+                  | "blocked", "settings": {…the stage's config section…},
+                  "inputs": {…a short summary of what it read…},
+                  "output": {…its typed output's fields…} | null,
+                  "wall_ms": float, "warnings": [str], "reason": str}, …]}
+
+`output` holds the fields of the class the stage's spec declares (rag.pipeline.StageSpec.output),
+nested dataclasses as objects; `Trace.from_json` rebuilds those classes, so a loaded trace equals
+the one that was written. Secret-looking keys are written as "***"; non-finite floats as null.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +26,11 @@ from datetime import date, datetime
 from enum import Enum
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
+
+from pydantic import TypeAdapter
+
+T = TypeVar("T")
 
 StageStatus = Literal["ok", "skipped", "failed", "fallback", "cache_hit", "blocked"]
 
@@ -21,13 +40,14 @@ _SECRET_KEYS = ("api_key", "apikey", "authorization", "password", "secret", "tok
 
 @dataclass(frozen=True)
 class StageRecord:
-    """What one stage did: its settings, inputs, outputs (with every score), time and warnings."""
+    """What one stage did: its settings, a summary of its inputs, its typed output (with every
+    score), time and warnings."""
 
     stage: str
     status: StageStatus = "ok"
     settings: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     inputs: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
-    outputs: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    output: object | None = None  # an instance of the stage spec's declared output class
     wall_ms: float = 0.0
     warnings: tuple[str, ...] = ()
     reason: str = ""  # why it was skipped / fell back / failed
@@ -46,6 +66,14 @@ class Trace:
 
     def add(self, record: StageRecord) -> None:
         self.records.append(record)
+
+    def output(self, kind: type[T], stage: str | None = None) -> T | None:
+        """The last output of class `kind` (of stage `stage`, when given), or None if no such
+        stage ran: `trace.output(RerankResult)`."""
+        for record in reversed(self.records):
+            if (stage is None or record.stage == stage) and isinstance(record.output, kind):
+                return record.output
+        return None
 
     def stage(self, name: str) -> StageRecord | None:
         """The last record of stage `name`, if it ran (or was recorded as skipped)."""
@@ -84,16 +112,22 @@ class Trace:
         )
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Trace:
-        """Rebuild a Trace from `to_dict` output; stage inputs/outputs stay plain JSON values
-        (rag.retrieve.base.as_candidates turns exported candidates back into Candidates)."""
+    def from_dict(
+        cls, data: Mapping[str, Any], output_types: Mapping[str, type] | None = None
+    ) -> Trace:
+        """Rebuild a Trace from `to_dict` output, each stage's output as its declared class
+        (`output_types`: stage -> class; default: the installed pipeline stages')."""
+        if output_types is None:
+            from rag.pipeline import STAGES  # late: the stage registry imports this module
+
+            output_types = STAGES.output_types()
         records = [
             StageRecord(
                 stage=r["stage"],
                 status=r.get("status", "ok"),
                 settings=MappingProxyType(dict(r.get("settings") or {})),
                 inputs=MappingProxyType(dict(r.get("inputs") or {})),
-                outputs=MappingProxyType(dict(r.get("outputs") or {})),
+                output=_load_output(r.get("output"), output_types.get(r["stage"])),
                 wall_ms=float(r.get("wall_ms") or 0.0),
                 warnings=tuple(r.get("warnings") or ()),
                 reason=r.get("reason", ""),
@@ -115,6 +149,18 @@ class Trace:
 
     def to_json(self, indent: int | None = 2) -> str:
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
+
+
+_ADAPTERS: dict[type, TypeAdapter[Any]] = {}
+
+
+def _load_output(value: Any, kind: type | None) -> object | None:
+    """A stage output from its JSON form, as `kind` (plain JSON when the stage is unknown)."""
+    if value is None or kind is None:
+        return value
+    if kind not in _ADAPTERS:
+        _ADAPTERS[kind] = TypeAdapter(kind)
+    return _ADAPTERS[kind].validate_python(value)
 
 
 def _is_secret(key: str) -> bool:

@@ -1,8 +1,9 @@
-"""What the Retrieval page needs around rag.retrieve: configs for fetching and re-fusing,
-depth cuts of cached lists, rank maps for the movement chart, labels and query terms.
+"""What the Retrieval page needs around the pipeline: configs for fetching and re-fusing,
+rank maps for the movement chart, labels and query terms.
 
-Lists are fetched once at MAX_DEPTH; the depth slider only cuts them, so no control ever
-searches again (the ranks of a cut list are the ranks of the full one).
+The head of the run (guard … retrieve) is fetched once at MAX_DEPTH and cached; every control
+re-runs only the tail (fuse → postprocess → authority → select, rag.pipeline.run_tail) over the
+cached lists cut to the depth slider, so no control ever searches again.
 """
 
 from __future__ import annotations
@@ -12,11 +13,14 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Any
 
-from rag.config import PipelineConfig, config_from_dict
+from rag.config import PipelineConfig, with_overrides
 from rag.index.settings import TokenizerConfig
 from rag.index.tokenizer import Tokenizer
-from rag.retrieve.base import Candidate, RankedList
+from rag.retrieve.base import Candidate
 
+USES_K = ("rrf", "weighted_rrf")  # fusion methods each control applies to
+USES_ALPHA = ("relative_score", "convex")
+USES_WEIGHTS = ("weighted_rrf",)
 MAX_DEPTH = 200  # lists are fetched this deep once; the depth control cuts them
 RRF_K_MAX = 200  # the RRF k control's range is 1..RRF_K_MAX
 RETRIEVERS = ("bm25", "dense")
@@ -51,36 +55,28 @@ def controls_from(config: PipelineConfig) -> FusionControls:
     )
 
 
-def _with(config: PipelineConfig, sections: Mapping[str, Mapping[str, Any]]) -> PipelineConfig:
-    """`config` with some fields of some sections replaced, validated again."""
-    raw = config.model_dump(mode="json")
-    for section, fields in sections.items():
-        raw[section] = {**raw[section], **fields}
-    return config_from_dict(raw, origin=config.name)
-
-
 def fetch_config(config: PipelineConfig, collection_settings: Mapping[str, Any]) -> PipelineConfig:
     """The preset, with the collection's index-side sections (chunking, embedding, index: what it
-    was built with), both retrievers and MAX_DEPTH — the config the lists are fetched with."""
-    sections = {name: dict(fields) for name, fields in collection_settings.items()}
-    retrieval = {"retrievers": list(RETRIEVERS), "depth": MAX_DEPTH,
-                 "top_k": min(config.retrieval.top_k, MAX_DEPTH)}
-    return _with(config, {**sections, "retrieval": retrieval})
+    was built with), both retrievers and MAX_DEPTH — the config the lists are fetched with.
+    Rerank is left to the Rerank page: this page shows first-stage retrieval."""
+    overrides: dict[str, Any] = {f"{section}.{name}": value
+                                 for section, fields in collection_settings.items()
+                                 for name, value in fields.items()}
+    overrides |= {"retrieval.retrievers": list(RETRIEVERS), "retrieval.depth": MAX_DEPTH,
+                  "retrieval.top_k": min(config.retrieval.top_k, MAX_DEPTH),
+                  "rerank.enabled": False}
+    return with_overrides(config, overrides)
 
 
 def fusion_config(config: PipelineConfig, controls: FusionControls) -> PipelineConfig:
     """The fetch config with the page's fusion, depth, top-k and threshold controls applied."""
-    return _with(config, {
-        "fusion": {"method": controls.method, "k": controls.k, "weights": dict(controls.weights),
-                   "alpha": controls.alpha},
-        "retrieval": {"depth": controls.depth, "top_k": min(controls.top_k, controls.depth)},
-        "postprocess": {"threshold": controls.threshold, "threshold_on": controls.threshold_on},
+    return with_overrides(config, {
+        "fusion.method": controls.method, "fusion.k": controls.k,
+        "fusion.weights": dict(controls.weights), "fusion.alpha": controls.alpha,
+        "retrieval.depth": controls.depth, "retrieval.top_k": min(controls.top_k, controls.depth),
+        "postprocess.threshold": controls.threshold,
+        "postprocess.threshold_on": controls.threshold_on,
     })
-
-
-def cut(lists: Mapping[str, RankedList], depth: int) -> dict[str, RankedList]:
-    """Each list's first `depth` candidates (new RankedLists; the cached ones stay whole)."""
-    return {name: RankedList(r.retriever, r.candidates[:depth]) for name, r in lists.items()}
 
 
 def rank_map(candidates: Sequence[Candidate]) -> dict[str, int]:
@@ -89,13 +85,13 @@ def rank_map(candidates: Sequence[Candidate]) -> dict[str, int]:
 
 
 def movement(
-    lists: Mapping[str, RankedList], fused: Sequence[Candidate], top_k: int
+    lists: Mapping[str, Sequence[Candidate]], fused: Sequence[Candidate], top_k: int
 ) -> tuple[dict[str, dict[str, int]], list[str]]:
     """Every chunk's rank in each list and in the fused list, and the chunks worth drawing:
     the union of the top-k of every list, in first-seen order."""
-    ranks = {name: rank_map(r.candidates) for name, r in lists.items()}
+    ranks = {name: rank_map(found) for name, found in lists.items()}
     ranks["fused"] = rank_map(fused)
-    tops = [r.candidates[:top_k] for r in lists.values()] + [tuple(fused[:top_k])]
+    tops = [tuple(found[:top_k]) for found in lists.values()] + [tuple(fused[:top_k])]
     return ranks, list(dict.fromkeys(c.chunk_id for group in tops for c in group))
 
 

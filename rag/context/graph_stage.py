@@ -9,7 +9,8 @@ retrieval would have hidden.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 
 from rag.chunking.base import Chunk
@@ -20,6 +21,22 @@ from rag.query.entities import extract_entities
 from rag.query.understand import Understanding
 from rag.retrieve.base import Candidate
 from rag.retrieve.settings import FilterConfig
+
+
+@dataclass(frozen=True)
+class GraphOutput:
+    """The walk from the query's entities: where it started, what it reached, what it added."""
+
+    entities: tuple[str, ...]
+    seeds: tuple[str, ...]
+    unknown_entities: tuple[str, ...]
+    reached: Mapping[str, int]
+    hubs_skipped: tuple[str, ...]
+    paths: tuple[str, ...]
+    added: tuple[Candidate, ...]
+    candidates: tuple[Candidate, ...]
+    graph_entities: int
+    graph_edges: int
 
 
 def _tags(chunk: Chunk) -> set[str]:
@@ -61,16 +78,15 @@ def run_graph(state: PipelineState, env: StageEnv) -> StageResult:
     floor = min((c.score for c in state.candidates), default=1.0)
     # just below the last retrieved score, in the walk's order
     added = tuple(as_candidate(r, floor * (1 - 0.01 * i)) for i, r in enumerate(found.related, 1))
-    outputs = {
-        "entities": entities, "seeds": found.seeds, "unknown_entities": found.unknown,
-        "reached": dict(found.reached), "hubs_skipped": found.skipped_hubs, "paths": found.paths,
-        "added": added, "candidates": (*state.candidates, *added),
-        "graph": {"entities": graph.n_entities, "edges": graph.n_edges},
-    }
-    next_state = replace(state, candidates=(*state.candidates, *added))
+    ranked = (*state.candidates, *added)
+    output = GraphOutput(
+        tuple(entities), tuple(found.seeds), tuple(found.unknown), dict(found.reached),
+        tuple(found.skipped_hubs), tuple(found.paths), added, ranked, graph.n_entities,
+        graph.n_edges)
+    next_state = replace(state, candidates=ranked)
     reason = "" if added else (
         "no entity to start from" if not found.seeds else "the walk reached no new chunk")
-    return StageResult(next_state.with_artifact("graph", found), outputs,
+    return StageResult(next_state, output,
                        {"candidates": len(state.candidates)}, reason=reason)
 
 
@@ -78,4 +94,4 @@ def _off(config: PipelineConfig) -> str | None:
     return None if config.context.graph.enabled else "context.graph.enabled is false"
 
 
-STAGES.add("graph", StageSpec("graph", run_graph, _off, settings=lambda c: c.context.graph))
+STAGES.add("graph", StageSpec("graph", run_graph, GraphOutput, _off, settings=lambda c: c.context.graph))

@@ -65,6 +65,10 @@ class Verification:
     method: Literal["lexical", "llm"]
     warnings: tuple[str, ...] = ()
 
+    @property
+    def candidates(self) -> tuple[Candidate, ...]:
+        return self.kept
+
 
 def llm_relevance(chat: ChatModel, query: str, passage: str, max_chars: int) -> float:
     """The chat model's 0–10 grade as 0..1; raises LLMError or ValueError when unusable."""
@@ -126,10 +130,8 @@ def run_verify(state: PipelineState, env: StageEnv) -> StageResult:
     found = verify_chunks(query, state.candidates, cfg, chat)
     dropped = len(state.candidates) - len(found.kept)
     warnings = ((note,) if note else ()) + found.warnings
-    outputs = {"method": found.method, "verdicts": found.verdicts, "dropped": dropped,
-               "candidates": found.kept, "threshold": cfg.threshold}
-    return StageResult(replace(state, candidates=found.kept).with_artifact("verify", found),
-                       outputs, {"candidates": len(state.candidates), "query": query},
+    return StageResult(replace(state, candidates=found.kept), found,
+                       {"candidates": len(state.candidates), "query": query},
                        "fallback" if warnings else "ok", warnings,
                        f"{dropped} of {len(state.candidates)} chunk(s) failed verification")
 
@@ -138,4 +140,4 @@ def _off(config: PipelineConfig) -> str | None:
     return None if config.context.verify.enabled else "context.verify.enabled is false"
 
 
-STAGES.add("verify", StageSpec("verify", run_verify, _off, settings=lambda c: c.context.verify))
+STAGES.add("verify", StageSpec("verify", run_verify, Verification, _off, settings=lambda c: c.context.verify))

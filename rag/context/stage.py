@@ -51,20 +51,11 @@ def run_context(state: PipelineState, env: StageEnv) -> StageResult:
     sink = SINK.get()
     if sink is not None:
         sink.context_ready(built)
-    outputs = {
-        "blocks": built.blocks,
-        "rendered": built.render(),
-        "budget": built.budget,
-        "steps": built.steps,
-        "no_rag": built.no_rag,
-        "best_score": built.best_score,
-        "history_messages": len(built.history),
-    }
     warnings = built.warnings + tuple(n for n in (note, lookup_note) if n)
     status: StageStatus = "fallback" if built.no_rag else "ok"
     reason = f"no-RAG fallback: {built.reason}" if built.no_rag else ""
     inputs = {"candidates": len(state.candidates), "template": template}
-    return StageResult(state.with_artifact("context", built), outputs, inputs, status, warnings, reason)
+    return StageResult(state, built, inputs, status, warnings, reason)
 
 
 def _off(config: PipelineConfig) -> str | None:
@@ -75,4 +66,4 @@ def built_context(state: PipelineState) -> BuiltContext | None:
     return state.artifact("context", BuiltContext)
 
 
-STAGES.add("context", StageSpec("context", run_context, _off, settings=lambda c: c.context))
+STAGES.add("context", StageSpec("context", run_context, BuiltContext, _off, settings=lambda c: c.context))

@@ -3,7 +3,8 @@ StreamSink, if any) or the offline extractive answerer; a failed LLM falls back,
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 
 from rag.config import PipelineConfig
 from rag.context.builder import build_context
@@ -15,6 +16,16 @@ from rag.generate.llm import make_client
 from rag.generate.streaming import SINK
 from rag.pipeline import STAGES, PipelineState, StageEnv, StageResult, StageSpec
 from rag.trace import StageStatus
+
+
+@dataclass(frozen=True)
+class GenerateOutput:
+    """The answer, how it was produced (mode, attempts, messages), its token limit and the
+    endpoints that were tried."""
+
+    answer: GeneratedAnswer
+    max_tokens: int
+    endpoints: tuple[Mapping[str, str], ...] = ()  # name, base_url, model, breaker: no keys
 
 
 def answer_plan(
@@ -44,25 +55,14 @@ def run_generate(state: PipelineState, env: StageEnv) -> StageResult:
     answer = stream.result
     assert answer is not None
     if plan.context is not built_context(state):  # the default context is this stage's doing
-        state = state.with_artifact("context", plan.context)
+        state = state.with_artifact("context", plan.context)  # grounding checks against it
     failed_over = client is not None and answer.mode in ("extractive", "error")
     status: StageStatus = "failed" if answer.mode == "error" else "fallback" if failed_over or note else "ok"
-    outputs = {
-        "answer": answer.text,
-        "mode": answer.mode,
-        "label": answer.label,
-        "template": answer.template,
-        "cited": answer.cited,
-        "suggested_questions": answer.suggested_questions,
-        "attempts": answer.attempts,
-        "messages": answer.messages,
-        "max_tokens": plan.max_tokens,
-        "endpoints": client.describe() if client else [],
-    }
+    output = GenerateOutput(answer, plan.max_tokens, tuple(client.describe()) if client else ())
     reason = answer.warnings[-1] if status != "ok" and answer.warnings else ""
     return StageResult(
-        replace(state, answer=answer.text).with_artifact("generate", answer),
-        outputs,
+        replace(state, answer=answer.text),
+        output,
         {"template": plan.template, "blocks": len(plan.context.blocks)},
         status,
         warnings + answer.warnings,
@@ -71,11 +71,12 @@ def run_generate(state: PipelineState, env: StageEnv) -> StageResult:
 
 
 def generated(state: PipelineState) -> GeneratedAnswer | None:
-    return state.artifact("generate", GeneratedAnswer)
+    found = state.artifact("generate", GenerateOutput)
+    return found.answer if found is not None else None
 
 
 def _off(config: PipelineConfig) -> str | None:
     return None if config.generation.enabled else "generation.enabled is false"
 
 
-STAGES.add("generate", StageSpec("generate", run_generate, _off, settings=lambda c: c.generation))
+STAGES.add("generate", StageSpec("generate", run_generate, GenerateOutput, _off, settings=lambda c: c.generation))

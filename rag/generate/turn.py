@@ -10,7 +10,10 @@ from types import MappingProxyType
 from typing import Any, Literal
 
 from rag.config import PipelineConfig
+from rag.context.base import BuiltContext
+from rag.generate.stage import GenerateOutput
 from rag.generate.streaming import StreamingRun
+from rag.grounding.retry import GroundedAnswer
 from rag.memory import MemoryStore, running_summary
 from rag.retrieve.search import SearchableCollection
 from rag.trace import Trace
@@ -24,36 +27,29 @@ class TurnOutcome:
 
 
 def _sources(trace: Trace) -> list[dict[str, Any]]:
-    record = trace.stage("context")
-    blocks = record.outputs.get("blocks", ()) if record is not None else ()
-    return [
-        {
-            "n": getattr(b, "n", None),
-            "chunk_id": getattr(b, "chunk_id", None),
-            "doc_id": getattr(b, "doc_id", None),
-            "title": getattr(b, "title", ""),
-        }
-        for b in blocks
-    ]
+    context = trace.output(BuiltContext, "context")
+    blocks = context.blocks if context is not None else ()
+    return [{"n": b.n, "chunk_id": b.chunk_id, "doc_id": b.doc_id, "title": b.title} for b in blocks]
 
 
 def turn_outcome(trace: Trace) -> TurnOutcome:
     """The record a conversation keeps for this run."""
     generate = trace.stage("generate")
-    ground = trace.stage("ground")
+    generated = trace.output(GenerateOutput)
+    grounded = trace.output(GroundedAnswer)
     statuses = {r.stage: r.status for r in trace.records}
     if trace.answer:
         meta: dict[str, Any] = {"stages": statuses, "warnings": trace.warnings, "sources": _sources(trace)}
-        if generate is not None and generate.status != "skipped":
+        if generated is not None:
             meta |= {
-                "mode": generate.outputs.get("mode"),
-                "label": generate.outputs.get("label"),
-                "suggested_questions": list(generate.outputs.get("suggested_questions", ())),
+                "mode": generated.answer.mode,
+                "label": generated.answer.label,
+                "suggested_questions": list(generated.answer.suggested_questions),
             }
-        if ground is not None and ground.status == "ok":
+        if grounded is not None:
             meta |= {
-                "grounded_share": ground.outputs.get("grounded_share"),
-                "confidence": ground.outputs.get("confidence"),
+                "grounded_share": grounded.report.grounded_share,
+                "confidence": grounded.report.confidence,
             }
         return TurnOutcome("assistant", trace.answer, MappingProxyType(meta))
     failed = next((r for r in trace.records if r.status == "failed"), None)

@@ -16,7 +16,7 @@ from rag.generate.stage import answer_plan, generated
 from rag.grounding.base import GroundingReport
 from rag.grounding.check import check_answer
 from rag.grounding.model_checks import SentenceEmbedder, default_embedder
-from rag.grounding.retry import ground_with_retry
+from rag.grounding.retry import GroundedAnswer, ground_with_retry
 from rag.pipeline import STAGES, PipelineState, StageEnv, StageResult, StageSpec
 
 
@@ -58,34 +58,12 @@ def run_ground(state: PipelineState, env: StageEnv) -> StageResult:
             f"answer not grounded: {unsupported} of {len(report.sentences)} sentence(s) "
             f"unsupported (grounded share {report.grounded_share:.2f})"
         )
-    outputs = {
-        "sentences": report.sentences,
-        "grounded_share": report.grounded_share,
-        "is_grounded": report.is_grounded,
-        "confidence": report.confidence,
-        "confidence_level": report.confidence_level,
-        "relevance": report.relevance,
-        "sufficiency": report.sufficiency,
-        "citation_problems": report.citation_problems,
-        "checks": report.checks,
-        "answer": result.answer.text,
-        "retries": result.retried,
-        "iterations": [
-            {
-                "number": it.number,
-                "grounded_share": it.report.grounded_share,
-                "mode": it.answer.mode,
-                "feedback": it.answer.feedback,
-            }
-            for it in result.iterations
-        ],
-    }
-    new_state = replace(state, answer=result.answer.text).with_artifact("ground", result)
-    return StageResult(new_state, outputs, {"sentences": len(report.sentences)}, "ok", tuple(warnings))
+    new_state = replace(state, answer=result.answer.text)
+    return StageResult(new_state, result, {"sentences": len(report.sentences)}, "ok", tuple(warnings))
 
 
 def _off(config: PipelineConfig) -> str | None:
     return None if config.grounding.enabled else "grounding.enabled is false"
 
 
-STAGES.add("ground", StageSpec("ground", run_ground, _off, settings=lambda c: c.grounding))
+STAGES.add("ground", StageSpec("ground", run_ground, GroundedAnswer, _off, settings=lambda c: c.grounding))

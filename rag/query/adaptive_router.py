@@ -166,13 +166,10 @@ def run_adapt(state: PipelineState, env: StageEnv) -> StageResult:
     next_state = replace(
         state, queries=plan.queries, filters=_narrowed(state.filters, plan.levels),
         overrides=MappingProxyType({**state.overrides, **plan.overrides}),
-    ).with_artifact("adapt", plan)
-    outputs = {"strategy": plan.strategy, "complexity": route.complexity,
-               "query_type": route.query_type, "queries": plan.queries,
-               "dropped_queries": plan.dropped_queries, "levels": plan.levels,
-               "overrides": dict(plan.overrides), "reasons": plan.reasons}
-    inputs = {"route": route.strategy, "queries": len(state.queries)}
-    return StageResult(next_state, outputs, inputs, reason="; ".join(plan.reasons))
+    )
+    inputs = {"route": route.strategy, "complexity": route.complexity,
+              "query_type": route.query_type, "queries": len(state.queries)}
+    return StageResult(next_state, plan, inputs, reason="; ".join(plan.reasons))
 
 
 def _off(config: PipelineConfig) -> str | None:
@@ -183,4 +180,4 @@ def _off(config: PipelineConfig) -> str | None:
     return None
 
 
-STAGES.add("adapt", StageSpec("adapt", run_adapt, _off, settings=lambda c: c.query.adaptive))
+STAGES.add("adapt", StageSpec("adapt", run_adapt, AdaptivePlan, _off, settings=lambda c: c.query.adaptive))

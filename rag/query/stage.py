@@ -19,7 +19,7 @@ from rag.embed import get_embedder
 from rag.embed.settings import EmbeddingConfig
 from rag.generate.base import ChatModel, Message
 from rag.generate.llm import make_client
-from rag.pipeline import AFTER_RUN, STAGES, PipelineState, StageEnv, StageResult, StageSpec
+from rag.pipeline import STAGES, PipelineState, StageEnv, StageResult, StageSpec
 from rag.query.cache import SemanticCache, cache_for
 from rag.query.guard import GuardVerdict, RateLimiter, guard
 from rag.query.intent import EXEMPLARS, SemanticRouter
@@ -96,13 +96,11 @@ def run_guard(state: PipelineState, env: StageEnv) -> StageResult:
     if not verdict.allowed:
         halted = replace(state, halted=f"guard blocked the query: {verdict.reason}",
                          answer=f"Your message was not processed: {verdict.reason}.")
-        return StageResult(halted.with_artifact("guard", verdict), {"verdict": verdict}, inputs,
-                           "blocked", (), verdict.reason)
+        return StageResult(halted, verdict, inputs, "blocked", (), verdict.reason)
     queries = state.queries
     if verdict.text != state.query:  # sanitized: search with the clean text
         queries = (SearchQuery(verdict.text), *state.queries[1:])
-    next_state = replace(state, queries=queries).with_artifact("guard", verdict)
-    return StageResult(next_state, {"verdict": verdict}, inputs, "ok", verdict.warnings)
+    return StageResult(replace(state, queries=queries), verdict, inputs, "ok", verdict.warnings)
 
 
 def _guard_off(config: PipelineConfig) -> str | None:
@@ -128,21 +126,19 @@ def run_understand(state: PipelineState, env: StageEnv) -> StageResult:
         cache=semantic_cache(config),
     )
     warnings = _warnings(found)
-    outputs = {"understanding": found, "queries": found.search_queries,
-               "llm": "configured" if chat else "none (offline forms)"}
-    inputs = {"query": guarded_text(state), "history_messages": len(history)}
-    next_state = state.with_artifact("understand", found)
+    inputs = {"query": guarded_text(state), "history_messages": len(history),
+              "llm": "configured" if chat else "none (offline forms)"}
     if found.cache_hit:
         why = f"semantic cache hit: {found.cache.reason if found.cache else ''}"
-        return StageResult(replace(next_state, halted=why, answer=found.reply), outputs, inputs,
+        return StageResult(replace(state, halted=why, answer=found.reply), found, inputs,
                            "cache_hit", warnings, why)
     if not found.needs_retrieval and found.intent is not None:
         why = f"intent {found.intent.intent!r} ({found.intent.layer}): answered without retrieval"
-        return StageResult(replace(next_state, halted=why, answer=found.reply), outputs, inputs,
+        return StageResult(replace(state, halted=why, answer=found.reply), found, inputs,
                            "ok", warnings, why)
-    next_state = replace(next_state, queries=found.search_queries)
+    next_state = replace(state, queries=found.search_queries)
     status: StageStatus = "fallback" if warnings else "ok"
-    return StageResult(next_state, outputs, inputs, status, warnings, "; ".join(warnings))
+    return StageResult(next_state, found, inputs, status, warnings, "; ".join(warnings))
 
 
 def _warnings(found: Understanding) -> tuple[str, ...]:
@@ -161,7 +157,7 @@ def understanding(state: PipelineState) -> Understanding | None:
 
 def remember_answer(state: PipelineState, config: PipelineConfig) -> bool:
     """Store a generated answer in the semantic cache under the query it was looked up with
-    (rag.pipeline.AFTER_RUN calls it after every run); True when stored. Halted runs (cache hits,
+    (the understand stage's `after_run`, called after every whole run); True when stored. Halted runs (cache hits,
     blocked or non-retrieval queries) and runs without the understand stage store nothing."""
     cache = semantic_cache(config)
     found = understanding(state)
@@ -171,7 +167,7 @@ def remember_answer(state: PipelineState, config: PipelineConfig) -> bool:
     return True
 
 
-STAGES.add("guard", StageSpec("guard", run_guard, _guard_off, settings=lambda c: c.query.guard))
-STAGES.add("understand", StageSpec("understand", run_understand, _understand_off,
-                                   settings=lambda c: c.query))
-AFTER_RUN.append(remember_answer)
+STAGES.add("guard", StageSpec("guard", run_guard, GuardVerdict, _guard_off,
+                              settings=lambda c: c.query.guard))
+STAGES.add("understand", StageSpec("understand", run_understand, Understanding, _understand_off,
+                                   settings=lambda c: c.query, after_run=remember_answer))

@@ -87,5 +87,10 @@ class RerankResult:
     warnings: tuple[str, ...] = ()
 
     @property
+    def candidates(self) -> tuple[Candidate, ...]:
+        """The ranking this stage hands on (its input when it was skipped)."""
+        return self.before if self.status == "skipped" else self.after
+
+    @property
     def pairs_per_second(self) -> float | None:
         return self.pairs / self.seconds if self.pairs and self.seconds > 0 else None

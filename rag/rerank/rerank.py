@@ -1,12 +1,17 @@
 """Reranking as functions: score the over-fetched window once, then policy, threshold, top-n.
 
-Split in two so a page can move the threshold slider over a cached `ScoredWindow` without
-scoring again. A scorer that cannot run skips the stage; one that fails mid-way keeps the input
-order. Both say why in the result (and so in the trace).
+Scores of a window are kept in a small process-wide LRU (keyed by scorer, model, query and the
+window's chunks), so re-running the rerank stage after a policy, threshold or top-n change — a
+slider on the Rerank page, a sweep point — only re-applies the cheap half. A scorer that cannot
+run skips the stage; one that fails mid-way keeps the input order (never cached). Both say why in
+the result (and so in the trace).
 """
 
 from __future__ import annotations
 
+import hashlib
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 
 from rag.generate.base import ChatModel
@@ -15,12 +20,45 @@ from rag.rerank.base import (
     RerankCallFailed,
     RerankResult,
     RerankUnavailable,
+    ScoreBatch,
     ScoredWindow,
     Scorer,
 )
 from rag.rerank.policies import NORMALIZERS, apply_policy, resolve_normalization, select
 from rag.rerank.settings import RerankConfig
 from rag.retrieve.base import Candidate
+
+
+_SCORES: OrderedDict[tuple[str, ...], ScoreBatch] = OrderedDict()
+_SCORES_SIZE = 256
+_SCORES_LOCK = threading.Lock()
+
+
+def _score_key(query: str, window: Sequence[Candidate], cfg: RerankConfig, scorer: Scorer
+               ) -> tuple[str, ...]:
+    texts = hashlib.sha256("\0".join(c.chunk.text for c in window).encode()).hexdigest()
+    return (scorer.name, scorer.model, str(cfg.max_length), query, texts)
+
+
+def _cached_score(query: str, window: Sequence[Candidate], cfg: RerankConfig, scorer: Scorer
+                  ) -> ScoreBatch:
+    """scorer.score, remembered for the same scorer, query and passages (successes only)."""
+    key = _score_key(query, window, cfg, scorer)
+    with _SCORES_LOCK:
+        if key in _SCORES:
+            _SCORES.move_to_end(key)
+            return _SCORES[key]
+    batch = scorer.score(query, [c.chunk.text for c in window])
+    with _SCORES_LOCK:
+        _SCORES[key] = batch
+        while len(_SCORES) > _SCORES_SIZE:
+            _SCORES.popitem(last=False)
+    return batch
+
+
+def clear_score_cache() -> None:
+    with _SCORES_LOCK:
+        _SCORES.clear()
 
 
 def score_window(
@@ -32,7 +70,7 @@ def score_window(
     if not window:
         return ScoredWindow(query, window, None, "ok", scorer.name, "no candidates to rerank")
     try:
-        batch = scorer.score(query, [c.chunk.text for c in window])
+        batch = _cached_score(query, window, cfg, scorer)
     except RerankCallFailed as exc:
         return ScoredWindow(
             query, window, None, "fallback", scorer.name,

@@ -25,28 +25,17 @@ def rerank_chat(config: PipelineConfig) -> ChatModel | None:
     return make_client(config.generation.model_copy(update=update))[0]
 
 
-def outputs_of(result: RerankResult) -> dict[str, object]:
-    """What the trace shows: both rankings with every score, and the decisions taken."""
-    return {
-        "method": result.path, "before": result.before, "candidates": result.after,
-        "dropped": result.dropped, "policy": result.policy, "normalization": result.normalization,
-        "threshold": result.threshold, "threshold_fallback_used": result.threshold_fallback_used,
-        "pairs": result.pairs, "seconds": result.seconds,
-        "pairs_per_second": result.pairs_per_second,
-    }
-
-
 def run_rerank(state: PipelineState, env: StageEnv) -> StageResult:
     cfg = env.config.rerank
     chat = rerank_chat(env.config) if cfg.method == "llm" else None
     query = state.queries[0].text if state.queries else state.query  # the rewritten query
     result = rerank(query, state.candidates, cfg, chat=chat)
     inputs = {"query": query, "candidates": len(state.candidates), "window": len(result.before)}
-    next_state = state.with_artifact("rerank", result)
+    next_state = state
     if result.status != "skipped":  # skipped: the ranking stays as it was
-        next_state = replace(next_state, candidates=result.after)
+        next_state = replace(state, candidates=result.after)
     warnings = result.warnings + ((result.reason,) if result.status == "skipped" else ())
-    return StageResult(next_state, outputs_of(result), inputs, result.status,
+    return StageResult(next_state, result, inputs, result.status,
                        tuple(dict.fromkeys(warnings)), result.reason)
 
 
@@ -54,4 +43,4 @@ def _off(config: PipelineConfig) -> str | None:
     return None if config.rerank.enabled else "rerank.enabled is false"
 
 
-STAGES.add("rerank", StageSpec("rerank", run_rerank, _off, settings=lambda c: c.rerank))
+STAGES.add("rerank", StageSpec("rerank", run_rerank, RerankResult, _off, settings=lambda c: c.rerank))

@@ -1,7 +1,9 @@
 """Retrieval: ranked lists from the collection, fusion, post-retrieval steps.
 
     lists = retrieve_candidates(query, config, collection)   # runs models; cached
-    result = fuse_and_filter(lists, config, query=query)     # pure and fast: fused, steps, top
+
+Fusion, post-steps and top-k run as pipeline stages (rag.retrieve.stage) through
+rag.pipeline.run_slice, the one way stages are composed.
 
 Exports load lazily (PEP 562): `rag.config` imports `rag.retrieve.settings`, which must not pull
 in modules that need `rag.config` themselves.
@@ -20,9 +22,6 @@ _EXPORTS = {
     "as_candidates": "rag.retrieve.base",
     "FUSION": "rag.retrieve.fusion",
     "fuse": "rag.retrieve.fusion",
-    "FusionResult": "rag.retrieve.fuse_filter",
-    "fuse_and_filter": "rag.retrieve.fuse_filter",
-    "select_top": "rag.retrieve.fuse_filter",
     "POST_STEPS": "rag.retrieve.post",
     "postprocess": "rag.retrieve.post",
     "clear_candidate_cache": "rag.retrieve.search",

@@ -39,7 +39,9 @@ def _tied(a: float, b: float, tolerance: float) -> bool:
 class AuthorityResult:
     candidates: tuple[Candidate, ...]
     moved: tuple[str, ...]  # chunk ids that moved ahead of a transcript they tied with
-    ties: int  # groups of two or more tied candidates
+    tie_groups: int  # groups of two or more tied candidates
+    transcripts: int = 0  # transcript chunks among the candidates
+    tolerance: float = 0.0  # relative score gap counted as a tie
 
 
 def prefer_authoritative(candidates: Sequence[Candidate], tolerance: float = 0.0
@@ -69,17 +71,15 @@ def prefer_authoritative(candidates: Sequence[Candidate], tolerance: float = 0.0
         if c.chunk_id in moved else c
         for c in out
     )
-    return AuthorityResult(marked, tuple(moved), ties)
+    transcripts = sum(is_transcript(c.chunk) for c in candidates)
+    return AuthorityResult(marked, tuple(moved), ties, transcripts, tolerance)
 
 
 def run_authority(state: PipelineState, env: StageEnv) -> StageResult:
     tolerance = env.config.postprocess.authoritative_tie
     found = prefer_authoritative(state.candidates, tolerance)
-    transcripts = sum(is_transcript(c.chunk) for c in state.candidates)
-    outputs = {"candidates": found.candidates, "moved": found.moved, "tie_groups": found.ties,
-               "transcripts": transcripts, "tolerance": tolerance}
     reason = "" if found.moved else "no document tied with a transcript ranked below it"
-    return StageResult(replace(state, candidates=found.candidates), outputs,
+    return StageResult(replace(state, candidates=found.candidates), found,
                        {"candidates": len(state.candidates)}, reason=reason)
 
 
@@ -88,5 +88,5 @@ def _off(config: PipelineConfig) -> str | None:
         "postprocess.prefer_authoritative is false"
 
 
-STAGES.add("authority", StageSpec("authority", run_authority, _off,
+STAGES.add("authority", StageSpec("authority", run_authority, AuthorityResult, _off,
                                   settings=lambda c: c.postprocess))

@@ -1,23 +1,55 @@
 """Pipeline stages of the retrieval family: retrieve, fuse, postprocess, select (top_k).
 
-Each is a thin adapter: it calls the pure functions in rag.retrieve and says what the trace shows.
+Each is a thin adapter: it calls the pure functions in rag.retrieve and returns a typed output.
+`fuse → postprocess → authority → select` run no model, so pages and sweeps re-run that slice
+over cached lists (rag.pipeline.run_slice) on every slider move.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
-from typing import Any
+from dataclasses import dataclass, replace
 
 from pydantic import BaseModel
 
 from rag.config import PipelineConfig
 from rag.pipeline import STAGES, PipelineState, StageEnv, StageResult, StageSpec
-from rag.retrieve.base import RankedList
-from rag.retrieve.fuse_filter import select_top
+from rag.retrieve.base import Candidate, RankedList
 from rag.retrieve.fusion import fuse, passthrough
-from rag.retrieve.post import PostContext, enabled_steps, postprocess
-from rag.retrieve.search import candidate_vectors, retrieve_lists
+from rag.retrieve.post import PostContext, StepReport, enabled_steps, postprocess
+from rag.retrieve.search import Retrieved, candidate_vectors, retrieve_lists
+
+
+@dataclass(frozen=True)
+class FuseOutput:
+    """The fused ranking at full depth, each candidate with every retriever's contribution."""
+
+    method: str
+    candidates: tuple[Candidate, ...]
+
+
+@dataclass(frozen=True)
+class PostprocessOutput:
+    """What each post-retrieval step decided, and the ranking after all of them."""
+
+    steps: tuple[StepReport, ...]
+    candidates: tuple[Candidate, ...]
+
+
+@dataclass(frozen=True)
+class SelectOutput:
+    """The final retrieval ranking: the first top_k candidates."""
+
+    top_k: int
+    dropped: int
+    candidates: tuple[Candidate, ...]
+
+
+def select_top(candidates: tuple[Candidate, ...], k: int) -> tuple[Candidate, ...]:
+    """The first k candidates (all of them when k exceeds their number)."""
+    if k < 0:
+        raise ValueError(f"top_k must be >= 0, got {k}")
+    return candidates[:k]
 
 
 def _check_compatible(collection: object, config: PipelineConfig) -> None:
@@ -36,15 +68,10 @@ def run_retrieve(state: PipelineState, env: StageEnv) -> StageResult:
     _check_compatible(collection, env.config)
     got = retrieve_lists(state.queries, env.config, collection, state.filters)
     everything_cached = bool(got.lists) and len(got.cached) == len(got.lists)
-    outputs: dict[str, Any] = {
-        "lists": dict(got.lists),
-        "cached": got.cached,
-        "timings_ms": got.timings_ms,
-    }
     inputs = {"collection": collection.name, "queries": state.queries, "filters": state.filters}
     return StageResult(
         replace(state, lists=got.lists),
-        outputs,
+        got,
         inputs,
         status="cache_hit" if everything_cached else "ok",
         reason="every list came from the candidate cache" if everything_cached else "",
@@ -60,13 +87,12 @@ def run_fuse(state: PipelineState, env: StageEnv) -> StageResult:
         first = next(iter(lists))
         fused = passthrough([lists[first]])
         why = f"fusion 'none' got {len(lists)} lists ({', '.join(lists)}); passed {first!r} through"
-        outputs = {"method": "none", "candidates": fused}
+        output = FuseOutput("none", fused)
         return StageResult(
-            replace(state, candidates=fused), outputs, inputs, "fallback", (why,), why
+            replace(state, candidates=fused), output, inputs, "fallback", (why,), why
         )
     fused = fuse(lists, config)
-    outputs = {"method": config.method, "candidates": fused}
-    return StageResult(replace(state, candidates=fused), outputs, inputs)
+    return StageResult(replace(state, candidates=fused), FuseOutput(config.method, fused), inputs)
 
 
 def _post_off(config: PipelineConfig) -> str | None:
@@ -85,10 +111,9 @@ def run_postprocess(state: PipelineState, env: StageEnv) -> StageResult:
     kept, reports = postprocess(state.candidates, config.postprocess, context)
     degraded = [r for r in reports if r.status == "fallback"]
     warnings = tuple(f"{r.step}: {r.reason}" for r in degraded)
-    outputs = {"steps": reports, "candidates": kept}
     return StageResult(
         replace(state, candidates=kept),
-        outputs,
+        PostprocessOutput(tuple(reports), kept),
         {"candidates": len(state.candidates), "steps": enabled_steps(config.postprocess)},
         status="fallback" if degraded else "ok",
         warnings=warnings,
@@ -99,23 +124,18 @@ def run_postprocess(state: PipelineState, env: StageEnv) -> StageResult:
 def run_select(state: PipelineState, env: StageEnv) -> StageResult:
     k = env.config.retrieval.top_k
     top = select_top(state.candidates, k)
-    outputs = {"top_k": k, "dropped": len(state.candidates) - len(top), "candidates": top}
-    return StageResult(
-        replace(state, candidates=top), outputs, {"candidates": len(state.candidates)}
-    )
+    output = SelectOutput(k, len(state.candidates) - len(top), top)
+    return StageResult(replace(state, candidates=top), output, {"candidates": len(state.candidates)})
 
 
 class _TopK(BaseModel):
     top_k: int
 
 
-STAGES.add("retrieve", StageSpec("retrieve", run_retrieve, settings=lambda c: c.retrieval))
-STAGES.add("fuse", StageSpec("fuse", run_fuse, settings=lambda c: c.fusion))
-STAGES.add(
-    "postprocess",
-    StageSpec("postprocess", run_postprocess, _post_off, settings=lambda c: c.postprocess),
-)
-STAGES.add(
-    "select",
-    StageSpec("select", run_select, settings=lambda c: _TopK(top_k=c.retrieval.top_k)),
-)
+STAGES.add("retrieve", StageSpec("retrieve", run_retrieve, Retrieved,
+                                 settings=lambda c: c.retrieval))
+STAGES.add("fuse", StageSpec("fuse", run_fuse, FuseOutput, settings=lambda c: c.fusion))
+STAGES.add("postprocess", StageSpec("postprocess", run_postprocess, PostprocessOutput, _post_off,
+                                    settings=lambda c: c.postprocess))
+STAGES.add("select", StageSpec("select", run_select, SelectOutput,
+                               settings=lambda c: _TopK(top_k=c.retrieval.top_k)))

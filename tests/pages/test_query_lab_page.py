@@ -15,7 +15,13 @@ pytestmark = pytest.mark.slow  # loads all-MiniLM-L6-v2 for the semantic router
 
 
 def open_page() -> AppTest:
-    return AppTest.from_file(PAGE, default_timeout=120).run()
+    """The default preset (hybrid) searches the query as typed: switch understanding, the
+    semantic cache and the guard on, as a user exploring them would."""
+    at = AppTest.from_file(PAGE, default_timeout=120).run()
+    assert any("did not run: query.enabled is false" in i.value for i in at.info)
+    for key in ("ql_enabled", "ql_cache", "ql_guard"):
+        at.toggle(key=key).set_value(True)
+    return at.run()
 
 
 def metrics(at: AppTest) -> dict[str, str]:

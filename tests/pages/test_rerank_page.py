@@ -75,8 +75,11 @@ def test_before_after_movement_and_pairs_per_second(setup: tuple[FakeOpenAI, str
     assert list(after["rerank"]) == sorted(after["rerank"], reverse=True)
     assert set(after["chunk"]) <= set(before["chunk"])
     assert len(at.get("plotly_chart")) == 2  # slope chart and score histogram
-    at.slider(key="rr_top_n").set_value(3).run()
-    assert metrics(at)["Kept"] == "3" and metrics(at)["Pairs scored"] == "15"
+    speed = metrics(at)["Pairs / second"]
+    at.selectbox(key="rr_policy").set_value("keep").run()  # re-applied over the cached scores
+    assert metrics(at)["Pairs scored"] == "15" and metrics(at)["Pairs / second"] == speed
+    at.slider(key="rr_top_n").set_value(3).run()  # the window is top-n × over-fetch (3)
+    assert metrics(at)["Kept"] == "3" and metrics(at)["Pairs scored"] == "9"
 
 
 def test_threshold_slider_falls_back_or_cuts(setup: tuple[FakeOpenAI, str]) -> None:

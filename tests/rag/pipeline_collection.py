@@ -31,7 +31,7 @@ def _tokens(text: str) -> list[str]:
 
 def make_chunks(corpus: dict[str, str] = CORPUS) -> list[Chunk]:
     return [
-        Chunk(cid, f"doc-{cid}", 0, len(text), text, metadata=MappingProxyType({"tags": (cid,)}))
+        Chunk(cid, f"doc-{cid}", 0, len(text), text, metadata=MappingProxyType({"tags": [cid]}))
         for cid, text in corpus.items()
     ]
 

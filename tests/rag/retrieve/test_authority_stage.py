@@ -25,7 +25,7 @@ def test_a_document_tied_with_a_transcript_moves_ahead_and_scores_stay() -> None
     out = prefer_authoritative(items)
     assert [c.chunk_id for c in out.candidates] == ["doc", "talk", "low"]
     assert [c.score for c in out.candidates] == [0.5, 0.5, 0.2]
-    assert out.moved == ("doc",) and out.ties == 1
+    assert out.moved == ("doc",) and out.tie_groups == 1
     assert "authority" in out.candidates[0].notes[0]
     assert items[0].chunk_id == "talk" and not items[1].notes  # inputs untouched
 
