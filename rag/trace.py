@@ -99,7 +99,7 @@ class Trace:
         return "ok"
 
     def to_dict(self) -> dict[str, Any]:
-        return _jsonable(
+        return jsonable(
             {
                 "query": self.query,
                 "preset": self.preset,
@@ -168,16 +168,16 @@ def _is_secret(key: str) -> bool:
     return any(s in lowered for s in _SECRET_KEYS)
 
 
-def _jsonable(value: Any) -> Any:
+def jsonable(value: Any) -> Any:
     """Convert dataclasses, mappings, tuples, enums, paths and dates to plain JSON values."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {f.name: jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
     if isinstance(value, Mapping):
         return {
-            str(k): ("***" if _is_secret(str(k)) else _jsonable(v)) for k, v in value.items()
+            str(k): ("***" if _is_secret(str(k)) else jsonable(v)) for k, v in value.items()
         }
     if isinstance(value, (list, tuple, set, frozenset)):
-        return [_jsonable(v) for v in value]
+        return [jsonable(v) for v in value]
     if isinstance(value, Enum):
         return value.value
     if isinstance(value, (datetime, date)):
@@ -187,7 +187,7 @@ def _jsonable(value: Any) -> Any:
     if isinstance(value, float) and not math.isfinite(value):
         return None
     if hasattr(value, "model_dump"):  # pydantic models
-        return _jsonable(value.model_dump())
+        return jsonable(value.model_dump())
     if hasattr(value, "item"):  # numpy scalars
         return value.item()
     return value

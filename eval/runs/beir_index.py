@@ -18,9 +18,9 @@ from eval.runs.preset_run import Searcher
 from rag.config import PipelineConfig, with_overrides
 from rag.documents.base import Document, DocumentMetadata
 from rag.index import Collection, index_settings, open_collection, settings_hash
-from rag.pipeline import fuse_and_filter, ranked_candidates, run_query
-from rag.retrieve.base import Candidate, RankedList
-from rag.retrieve.search import candidate_vectors, retrieve_candidates
+from rag.pipeline import ranked_candidates, run_query
+from rag.retrieve.base import Candidate
+from rag.retrieve.stage import SelectOutput
 
 Mode = Literal["retrieval", "full"]
 MODES: tuple[Mode, ...] = ("retrieval", "full")
@@ -73,23 +73,14 @@ def beir_collection(
     return collection
 
 
-def _unique(lists: Sequence[RankedList]) -> list[Candidate]:
-    seen: dict[str, Candidate] = {}
-    for ranked in lists:
-        for candidate in ranked.candidates:
-            seen.setdefault(candidate.chunk_id, candidate)
-    return list(seen.values())
-
-
 def retrieval_searcher(config: PipelineConfig, collection: Collection) -> Searcher:
-    """Query -> retrieve_candidates -> fuse_and_filter -> top_k: the retrieval half only."""
+    """Query -> the pipeline up to `select` (guard … retrieve → fuse → postprocess → authority
+    → rerank → select): exactly the ranking a full run of the preset hands to context building."""
 
     def search(query: str) -> Sequence[Candidate]:
-        lists = retrieve_candidates(query, config, collection)
-        vectors = None
-        if config.postprocess.dedupe_threshold is not None:
-            vectors = candidate_vectors(_unique(list(lists.values())), config, collection)
-        return fuse_and_filter(lists, config, query=query, vectors=vectors).top
+        trace = run_query(query, config, collection, last="select", raise_errors=True)
+        selected = trace.output(SelectOutput)
+        return selected.candidates if selected is not None else ()
 
     return search
 

@@ -1,9 +1,12 @@
-"""Retrieved lists for every query of a dataset, computed once at the deepest depth and cached.
+"""The head of every query's run (guard … retrieve), computed once at the deepest depth, cached.
 
-Sweeps over fusion, post-processing, weights or depth re-score these lists without running a
-model: a list searched at depth D, cut to its first d candidates, is the list a search at depth
-d returns (exact search). The cache lives under <data dir>/cache/eval-candidates, keyed by the
-dataset hash, the collection and its last update, and every setting that changes a list.
+Sweeps and tuning re-run only the pipeline's tail (fuse → postprocess → authority → rerank →
+select, rag.pipeline.run_tail) over these, without running a model: a list searched at depth D,
+cut to its first d candidates, is the list a search at depth d returns (exact search). What the
+tail reads besides the lists — the queries searched (rewritten or expanded), filters, routing
+overrides, an early halt — is kept with them. The cache lives under <data dir>/cache/eval-heads,
+keyed by the dataset hash, the collection and its last update, and every setting a head depends
+on (rag.pipeline.head_key).
 """
 
 from __future__ import annotations
@@ -13,29 +16,40 @@ import hashlib
 import json
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from pydantic import TypeAdapter
 from tqdm import tqdm
 
 from eval.data.shapes import BeirDataset
 from rag.config import PipelineConfig, with_overrides
 from rag.index import Collection
 from rag.paths import cache_dir
-from rag.retrieve.base import Candidate, RankedList, candidate_from_dict
-from rag.retrieve.search import list_settings_hash, retrieve_candidates
+from rag.pipeline import PipelineState, head_key, run_head
+from rag.retrieve.base import RankedList, SearchQuery
+from rag.retrieve.settings import FilterConfig
+from rag.trace import jsonable
 
 
 @dataclass(frozen=True)
 class QueryLists:
-    """One query's ranked lists (by retriever), the search time, or the error it raised."""
+    """One query's ranked lists (by retriever), the head state the tail continues from, the
+    search time, or the error the head raised."""
 
     qid: str
     lists: Mapping[str, RankedList]
     latency_ms: float
     error: str | None = None
+    head: PipelineState | None = None
+
+    def seed(self) -> PipelineState:
+        """The state the tail starts from: the head's, with these (possibly cut) lists."""
+        if self.head is None:
+            raise ValueError(f"query {self.qid!r} has no head state ({self.error or 'no run'})")
+        return replace(self.head, lists=MappingProxyType(dict(self.lists)))
 
 
 def truncate(lists: Mapping[str, RankedList], depth: int) -> dict[str, RankedList]:
@@ -43,67 +57,79 @@ def truncate(lists: Mapping[str, RankedList], depth: int) -> dict[str, RankedLis
     return {name: RankedList(r.retriever, r.candidates[:depth]) for name, r in lists.items()}
 
 
-def _candidate_json(c: Candidate) -> dict[str, Any]:
-    chunk = c.chunk
-    return {
-        "chunk": {"chunk_id": chunk.chunk_id, "doc_id": chunk.doc_id, "start": chunk.start,
-                  "end": chunk.end, "text": chunk.text, "parent_id": chunk.parent_id,
-                  "level": chunk.level, "metadata": dict(chunk.metadata)},
-        "score": c.score,
-        "hits": {name: {"retriever": h.retriever, "rank": h.rank, "raw_score": h.raw_score,
-                        "normalized": h.normalized} for name, h in c.hits.items()},
-        "contributions": dict(c.contributions),
-        "stage_scores": dict(c.stage_scores),
-        "notes": list(c.notes),
-    }
+@dataclass(frozen=True)
+class _Stored:
+    """A QueryLists as stored on disk: the head state without its artifacts (no tail stage up
+    to select reads them; the parity tests in tests/eval/runs would catch one that did)."""
+
+    qid: str
+    latency_ms: float
+    error: str | None
+    query: str
+    queries: tuple[SearchQuery, ...]
+    filters: FilterConfig
+    lists: dict[str, RankedList]
+    answer: str | None
+    halted: str
+    overrides: dict[str, Any]
 
 
-def _to_json(item: QueryLists) -> dict[str, Any]:
-    lists = {name: {"retriever": r.retriever, "candidates": [_candidate_json(c)
-                                                              for c in r.candidates]}
-             for name, r in item.lists.items()}
-    return {"qid": item.qid, "lists": lists, "latency_ms": item.latency_ms, "error": item.error}
+_STORED = TypeAdapter(list[_Stored])
 
 
-def _from_json(raw: Mapping[str, Any]) -> QueryLists:
-    lists = {name: RankedList(r["retriever"], tuple(candidate_from_dict(c)
-                                                    for c in r["candidates"]))
-             for name, r in raw["lists"].items()}
-    return QueryLists(raw["qid"], MappingProxyType(lists), raw["latency_ms"], raw["error"])
+def _to_stored(item: QueryLists) -> _Stored:
+    head = item.head
+    if head is None:
+        return _Stored(item.qid, item.latency_ms, item.error, "", (), FilterConfig(), {}, None,
+                       "", {})
+    return _Stored(item.qid, item.latency_ms, item.error, head.query, head.queries, head.filters,
+                   dict(item.lists), head.answer, head.halted, dict(head.overrides))
+
+
+def _from_stored(row: _Stored) -> QueryLists:
+    lists = MappingProxyType(row.lists)
+    if row.error is not None:
+        return QueryLists(row.qid, MappingProxyType({}), row.latency_ms, row.error)
+    head = PipelineState(row.query, row.queries, row.filters, lists, answer=row.answer,
+                         halted=row.halted, overrides=MappingProxyType(row.overrides))
+    return QueryLists(row.qid, lists, row.latency_ms, None, head)
 
 
 def cache_path(dataset: BeirDataset, config: PipelineConfig, collection: Collection) -> Path:
     parts = [dataset.content_hash, collection.name, collection.manifest.updated_at,
-             list_settings_hash(config), ",".join(config.retrieval.retrievers),
-             ",".join(sorted(dataset.queries))]
+             head_key(config), ",".join(sorted(dataset.queries))]
     key = hashlib.sha256("\0".join(parts).encode()).hexdigest()[:24]
-    return cache_dir("eval-candidates") / f"{key}.json.gz"
+    return cache_dir("eval-heads") / f"{key}.json.gz"
+
+
+def _failure(trace_records: Any) -> str | None:
+    failed = next((r for r in trace_records if r.status == "failed"), None)
+    return f"{failed.stage}: {failed.reason}" if failed is not None else None
 
 
 def retrieve_all(
     dataset: BeirDataset, config: PipelineConfig, collection: Collection, depth: int,
     use_cache: bool = True,
 ) -> tuple[tuple[QueryLists, ...], bool]:
-    """Every query's lists at `depth`; returns (lists, came_from_disk_cache)."""
+    """Every query's head run at `depth`; returns (heads, came_from_disk_cache)."""
     config = with_overrides(config, {"retrieval.depth": depth,
                                      "retrieval.top_k": min(config.retrieval.top_k, depth)})
     path = cache_path(dataset, config, collection)
     if use_cache and path.exists():
         with gzip.open(path, "rt", encoding="utf-8") as handle:
-            return tuple(_from_json(row) for row in json.load(handle)), True
+            rows = _STORED.validate_python(json.load(handle))
+        return tuple(_from_stored(row) for row in rows), True
     out = []
     for qid, text in tqdm(dataset.queries.items(), desc=f"retrieving (depth {depth})", unit="q"):
         start = time.perf_counter()
-        try:
-            lists = retrieve_candidates(text, config, collection)
-        except Exception as exc:  # noqa: BLE001 -- kept per query; every grid point counts it
-            elapsed = (time.perf_counter() - start) * 1000
-            out.append(QueryLists(qid, MappingProxyType({}), elapsed,
-                                  f"{type(exc).__name__}: {exc}"))
+        head = run_head(text, config, collection)
+        elapsed = (time.perf_counter() - start) * 1000
+        error = _failure(head.trace.records)
+        if error is not None:  # kept per query; every grid point counts it
+            out.append(QueryLists(qid, MappingProxyType({}), elapsed, error))
             continue
-        out.append(QueryLists(qid, MappingProxyType(lists),
-                              (time.perf_counter() - start) * 1000))
+        out.append(QueryLists(qid, head.state.lists, elapsed, None, head.state))
     if use_cache:
         with gzip.open(path, "wt", encoding="utf-8") as handle:
-            json.dump([_to_json(item) for item in out], handle)
+            json.dump(jsonable([_to_stored(item) for item in out]), handle)
     return tuple(out), False

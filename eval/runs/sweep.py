@@ -1,12 +1,12 @@
 """Sweep config fields over a grid, re-scoring cached candidate lists instead of re-searching.
 
-Grid points whose lists would be the same (same chunking, embedding, index, filters and
-retrievers) share one retrieval at the deepest depth any of them asks for; each point then only
-truncates the lists to its own depth and runs fuse_and_filter (fusion, post-steps, top_k);
-a point with no post-step only needs fused scores, so it takes the scores-only fast path
-(rag.retrieve.fusion.fused_ranking: same ranking and scores, no Candidate breakdowns).
-Points that change the lists themselves (a chunk size, an embedding model) get their own
-collection and retrieval, so any field can be swept, the cheap ones cheaply.
+Grid points whose heads would be the same (every setting up to and including retrieve:
+rag.pipeline.head_key) share one head run per query at the deepest depth any of them asks for;
+each point then only re-runs the pipeline's tail — fuse → postprocess → authority → rerank →
+select, through rag.pipeline.run_tail, the same stages a full run uses — over the lists cut to
+its own depth. Points that change the lists themselves (a chunk size, an embedding model, query
+understanding) get their own head run (and collection), so any field can be swept, the cheap
+ones cheaply.
 """
 
 from __future__ import annotations
@@ -23,29 +23,15 @@ from eval.data.evalsets import chunk_unit_lists
 from eval.data.shapes import BeirDataset, Qrels
 from eval.diagnostics.ceiling import DEPTHS, Ceiling, ceiling, recall_at_depth
 from eval.runs.beir_index import beir_collection, eval_config
-from eval.runs.candidates import QueryLists, retrieve_all, truncate
-from eval.runs.preset_run import (
-    PresetRun,
-    QueryOutcome,
-    best_per_doc,
-    deepest_cutoff,
-    doc_ranking,
-    summarize,
-)
+from eval.runs.candidates import QueryLists, retrieve_all
+from eval.runs.preset_run import PresetRun, QueryOutcome, deepest_cutoff, doc_ranking, summarize
 from eval.scoring.metrics import DEFAULT_METRICS
 from rag.chunking.base import Chunk
 from rag.config import PipelineConfig, with_overrides
 from rag.index import Collection
-from rag.pipeline import fuse_and_filter
-from rag.retrieve.base import RankedList
-from rag.retrieve.fusion import fused_ranking
-from rag.retrieve.fusion.base import Pool, pool
-from rag.retrieve.post import enabled_steps
-from rag.retrieve.search import (
-    candidate_vectors,
-    clear_candidate_cache,
-    list_settings_hash,
-)
+from rag.pipeline import head_key, run_tail
+from rag.retrieve.search import clear_candidate_cache
+from rag.retrieve.stage import SelectOutput
 
 
 @dataclass(frozen=True)
@@ -119,51 +105,21 @@ def point_config(
     return eval_config(with_overrides(base, {"retrieval.top_k": depth, **point}), dataset)
 
 
-def _list_group(config: PipelineConfig) -> tuple[str, ...]:
-    """Points with equal keys can share retrieved lists (depth excluded: lists are cut)."""
-    shallow = with_overrides(config, {"retrieval.depth": 1, "retrieval.top_k": 1})
-    return (list_settings_hash(shallow), *config.retrieval.retrievers)
+def _list_group(config: PipelineConfig) -> str:
+    """Points with equal keys share one head run (depth excluded: its lists are cut)."""
+    return head_key(with_overrides(config, {"retrieval.depth": 1, "retrieval.top_k": 1}))
 
 
-@dataclass(frozen=True)
-class QueryView:
-    """One query's lists cut to a depth and pooled, once for every point at that depth."""
-
-    lists: Mapping[str, RankedList]
-    found: Pool
-    doc_of: Mapping[str, str]  # chunk_id -> doc_id
-
-
-def query_views(cached: Sequence[QueryLists], depth: int) -> tuple[QueryView | None, ...]:
-    """A view per query at `depth` (None for a query whose search failed)."""
-    views = []
-    for item in cached:
-        if item.error is not None:
-            views.append(None)
-            continue
-        lists = truncate(item.lists, depth)
-        doc_of = {c.chunk_id: c.chunk.doc_id for r in lists.values() for c in r.candidates}
-        views.append(QueryView(lists, pool(tuple(lists.values())), doc_of))
-    return tuple(views)
-
-
-def _fused_docs(view: QueryView, config: PipelineConfig, limit: int) -> dict[str, float]:
-    """The document ranking of a point with no post-step, from fused scores alone."""
-    top = fused_ranking(view.lists, config.fusion, view.found)[: config.retrieval.top_k]
-    return best_per_doc(((view.doc_of[cid], score) for cid, score in top), limit)
-
-
-def _filtered_docs(
-    lists: Mapping[str, RankedList], config: PipelineConfig, query: str,
-    collection: Collection, limit: int,
-) -> dict[str, float]:
-    """The document ranking through fuse_and_filter: post-steps need full Candidates."""
-    vectors = None
-    if config.postprocess.dedupe_threshold is not None:
-        unique = {c.chunk_id: c for r in lists.values() for c in r.candidates}
-        vectors = candidate_vectors(list(unique.values()), config, collection)
-    top = fuse_and_filter(lists, config, query=query, vectors=vectors).top
-    return doc_ranking(top, limit)
+def _ranking(
+    item: QueryLists, config: PipelineConfig, collection: Collection, limit: int
+) -> tuple[dict[str, float], str | None]:
+    """A query's document ranking at one point: the pipeline's tail over its cached head."""
+    tail = run_tail(item.seed(), config, collection, depth=config.retrieval.depth)
+    failed = next((r for r in tail.trace.records if r.status == "failed"), None)
+    if failed is not None:
+        return {}, f"{failed.stage}: {failed.reason}"
+    selected = tail.trace.output(SelectOutput)
+    return doc_ranking(selected.candidates if selected is not None else (), limit), None
 
 
 def rescore(
@@ -175,28 +131,19 @@ def rescore(
     n_resamples: int,
     seed: int,
     label: str,
-    views: Sequence[QueryView | None] | None = None,
 ) -> PresetRun:
-    """Score one grid point from cached lists: cut to its depth, fuse, filter, map to docs.
-    `views` = query_views(cached, depth) when the caller keeps them for several points."""
+    """Score one grid point from cached heads: the tail (fuse … select) over each query's lists
+    cut to the point's depth, mapped to documents."""
     limit = deepest_cutoff(metrics)
-    pure_fusion = not enabled_steps(config.postprocess)
-    start = time.perf_counter()
-    views = views if views is not None else query_views(cached, config.retrieval.depth)
-    prepare_ms = (time.perf_counter() - start) * 1000 / max(len(cached), 1)
     outcomes = []
-    for item, view in zip(cached, views, strict=True):
-        if view is None:
+    for item in cached:
+        if item.error is not None:
             outcomes.append(QueryOutcome(item.qid, {}, item.latency_ms, item.error))
             continue
         start = time.perf_counter()
-        if pure_fusion:
-            ranking = _fused_docs(view, config, limit)
-        else:
-            text = dataset.queries[item.qid]
-            ranking = _filtered_docs(view.lists, config, text, collection, limit)
-        fuse_ms = (time.perf_counter() - start) * 1000 + prepare_ms
-        outcomes.append(QueryOutcome(item.qid, ranking, item.latency_ms + fuse_ms))
+        ranking, error = _ranking(item, config, collection, limit)
+        fuse_ms = (time.perf_counter() - start) * 1000
+        outcomes.append(QueryOutcome(item.qid, ranking, item.latency_ms + fuse_ms, error))
     return summarize(label, dataset, outcomes, metrics, n_resamples, seed)
 
 
@@ -230,7 +177,7 @@ def run_sweep(
     collection chunk by chunk: its chunks get qrels and every chunk is its own unit."""
     points = grid_points(axes)
     configs = [point_config(base, p, dataset) for p in points]
-    groups: dict[tuple[str, ...], list[int]] = {}
+    groups: dict[str, list[int]] = {}
     for index, config in enumerate(configs):
         groups.setdefault(_list_group(config), []).append(index)
     results: dict[int, SweepPoint] = {}
@@ -250,15 +197,12 @@ def run_sweep(
             scored_on = replace(dataset, qrels=chunk_qrels(collection.chunks()))
             cached = chunk_unit_lists(cached)
         started = time.perf_counter()
-        views: dict[int, tuple[QueryView | None, ...]] = {}
         recalls: dict[tuple[int, ...], dict[int, float]] = {}
         for i in members:
             label = f"{base.name} " + " ".join(f"{k}={v}" for k, v in points[i].items())
             cut = configs[i].retrieval.depth
-            if cut not in views:
-                views[cut] = query_views(cached, cut)
             run = rescore(scored_on, configs[i], cached, collection, metrics, n_resamples, seed,
-                          label.strip(), views[cut])
+                          label.strip())
             diagnosis = _diagnose(scored_on, cached, run, cut, recalls)
             results[i] = SweepPoint(points[i], run, diagnosis)
         rescoring_s += time.perf_counter() - started

@@ -38,6 +38,8 @@ from eval.scoring.stats import bootstrap_ci
 from rag.config import PipelineConfig, with_overrides
 from rag.paths import SAMPLES_DIR
 from rag.pipeline import run_query
+from rag.context.base import BuiltContext
+from rag.grounding.retry import GroundedAnswer
 from rag.trace import Trace
 
 
@@ -236,28 +238,21 @@ def ragas_judge(
     return RagasJudge(llm_factory(model, client=client), embeddings)
 
 
-def _field(item: object, name: str) -> Any:
-    """A field of a live dataclass or of its exported JSON dict."""
-    return item.get(name) if isinstance(item, Mapping) else getattr(item, name, None)
-
-
 def grounding_figures(trace: Trace) -> tuple[float | None, float | None]:
     """(share of supported sentences, share of citing sentences whose citations are valid)."""
-    record = trace.stage("ground")
-    if record is None or record.status == "skipped" or "grounded_share" not in record.outputs:
+    grounded = trace.output(GroundedAnswer)
+    if grounded is None:
         return None, None
-    checked = [s for s in record.outputs.get("sentences", ()) if _field(s, "citation_ok") is not None]
-    validity = (sum(bool(_field(s, "citation_ok")) for s in checked) / len(checked)
-                if checked else None)
-    return float(record.outputs["grounded_share"]), validity
+    report = grounded.report
+    checked = [s for s in report.sentences if s.citation_ok is not None]
+    validity = sum(bool(s.citation_ok) for s in checked) / len(checked) if checked else None
+    return float(report.grounded_share), validity
 
 
 def trace_contexts(trace: Trace) -> tuple[str, ...]:
     """The passages the answer was written from: the context stage's blocks, in order."""
-    record = trace.stage("context")
-    if record is None:
-        return ()
-    return tuple(str(_field(b, "text")) for b in record.outputs.get("blocks", ()))
+    context = trace.output(BuiltContext, "context")
+    return tuple(b.text for b in context.blocks) if context is not None else ()
 
 
 def sample_from_trace(

@@ -21,6 +21,10 @@ from eval.scoring.answers import (
     sample_from_trace,
     scores_json,
 )
+from answer_helpers import context
+from rag.generate.base import GeneratedAnswer
+from rag.grounding.base import GroundingReport, SentenceCheck, Sufficiency
+from rag.grounding.retry import GroundedAnswer, Iteration
 from rag.trace import StageRecord, Trace
 
 REFERENCE = "Deleted notes stay in the Trash for 30 days before they are removed for good."
@@ -105,11 +109,19 @@ def test_an_endpoint_error_fails_the_sample_without_crashing() -> None:
     assert scores["faithfulness"].failed["a"]  # the error text is kept
 
 
+def _sentence(index: int, citation_ok: bool | None) -> SentenceCheck:
+    return SentenceCheck(index, "A.", 0, 2, (1,), 1.0, 1.0, "supported", "lexical",
+                         citation_ok=citation_ok)
+
+
 def test_grounding_figures_come_from_the_ground_stage_live_or_exported() -> None:
-    sentences = [{"citation_ok": True}, {"citation_ok": False}, {"citation_ok": None}]
+    sentences = tuple(_sentence(i, ok) for i, ok in enumerate((True, False, None)))
+    report = GroundingReport(sentences, 0.75, False, 1.0, Sufficiency(1.0, True, False, ()), 0.75,
+                             "medium")
+    answer = GeneratedAnswer("A. B. C.", "extractive")
     trace = Trace(query="q", preset="p", answer="A. B. C.")
-    trace.add(StageRecord("context", outputs={"blocks": [{"text": PASSAGE}]}))
-    trace.add(StageRecord("ground", outputs={"grounded_share": 0.75, "sentences": sentences}))
+    trace.add(StageRecord("context", output=context("q", PASSAGE)))
+    trace.add(StageRecord("ground", output=GroundedAnswer(answer, report, (Iteration(1, answer, report),))))
     for t in (trace, Trace.from_json(trace.to_json())):
         assert grounding_figures(t) == (0.75, 0.5)
         built = sample_from_trace("q1", t, REFERENCE, (PASSAGE,))
