@@ -14,9 +14,19 @@ from types import MappingProxyType
 from typing import Any
 
 from rag.config import PipelineConfig
+from rag.context.base import BuiltContext
+from rag.context.graph_stage import GraphOutput
+from rag.context.self_rag import Verification
+from rag.generate.stage import GenerateOutput
+from rag.grounding.retry import GroundedAnswer
 from rag.pipeline import ConversationTurn, ranked_candidates, run_query
-from rag.retrieve.search import SearchableCollection
-from rag.trace import StageRecord, Trace
+from rag.query.adaptive_router import AdaptivePlan
+from rag.query.understand import Understanding
+from rag.rerank.base import RerankResult
+from rag.retrieve.authority import AuthorityResult
+from rag.retrieve.search import Retrieved, SearchableCollection
+from rag.retrieve.stage import PostprocessOutput
+from rag.trace import Trace
 
 # (config, collection) for a preset: where its documents are indexed with its own settings.
 CollectionFor = Callable[[PipelineConfig], tuple[PipelineConfig, SearchableCollection]]
@@ -59,106 +69,99 @@ class Comparison:
     differences: Mapping[str, tuple[str, ...]]  # preset -> facts not every system shares
 
 
-def _out(record: StageRecord | None, key: str, default: Any = None) -> Any:  # noqa: ANN401
-    """One output of a stage record (trace outputs are untyped by design), or `default`."""
-    return default if record is None else record.outputs.get(key, default)
-
-
-def _understand_facts(record: StageRecord) -> list[str]:
-    facts: list[str] = []
-    found = record.outputs.get("understanding")
-    if record.status == "cache_hit":
+def _understand_facts(found: Understanding, status: str, queries: int) -> list[str]:
+    if status == "cache_hit":
         return ["answered from the semantic cache"]
-    intent = getattr(found, "intent", None)
-    if intent is not None and not getattr(found, "needs_retrieval", True):
+    intent = found.intent
+    if intent is not None and not found.needs_retrieval:
         return [f"answered a {intent.intent} without retrieval ({intent.layer} layer)"]
-    spell = getattr(found, "spell", None)
-    if spell is not None and spell.changed:
-        facts.append(f"corrected the spelling to {spell.corrected!r}")
-    rewrite = getattr(found, "rewrite", None)
-    if rewrite is not None and rewrite.changed:
-        facts.append(f"rewrote the query to {rewrite.rewritten!r}")
-    classification = getattr(found, "classification", None)
-    if classification is not None:
-        facts.append(f"classified it {classification.label}")
-    route = getattr(found, "route", None)
-    if route is not None:
-        facts.append(f"routed it {route.complexity} / {route.query_type}")
-    queries = record.outputs.get("queries") or ()
-    if len(queries) > 1:
-        facts.append(f"expanded to {len(queries)} queries")
+    facts: list[str] = []
+    if found.spell is not None and found.spell.changed:
+        facts.append(f"corrected the spelling to {found.spell.corrected!r}")
+    if found.rewrite is not None and found.rewrite.changed:
+        facts.append(f"rewrote the query to {found.rewrite.rewritten!r}")
+    if found.classification is not None:
+        facts.append(f"classified it {found.classification.label}")
+    if found.route is not None:
+        facts.append(f"routed it {found.route.complexity} / {found.route.query_type}")
+    if queries > 1:
+        facts.append(f"expanded to {queries} queries")
     return facts
 
 
-def _adapt_facts(record: StageRecord) -> list[str]:
+def _adapt_facts(plan: AdaptivePlan) -> list[str]:
     facts = []
-    if record.outputs.get("strategy"):
-        top_k = (record.outputs.get("overrides") or {}).get("retrieval.top_k")
-        facts.append(f"adaptive route {str(record.outputs['strategy']).upper()} (top {top_k})")
-    if record.outputs.get("levels"):
-        facts.append(f"searched only {', '.join(record.outputs['levels'])} chunks")
-    if (record.outputs.get("overrides") or {}).get("context.expansion") == "summarize":
+    if plan.strategy:
+        top_k = plan.overrides.get("retrieval.top_k")
+        facts.append(f"adaptive route {str(plan.strategy).upper()} (top {top_k})")
+    if plan.levels:
+        facts.append(f"searched only {', '.join(plan.levels)} chunks")
+    if plan.overrides.get("context.expansion") == "summarize":
         facts.append("took the summarize path (whole document in order)")
     return facts
 
 
 def _retrieval_facts(trace: Trace) -> list[str]:
     facts = []
-    lists = _out(trace.stage("retrieve"), "lists") or {}
+    retrieved = trace.output(Retrieved)
     fuse = trace.stage("fuse")
-    if lists and fuse is not None and fuse.status != "skipped":
+    if retrieved is not None and retrieved.lists and fuse is not None and fuse.status != "skipped":
         settings = fuse.settings
         method = settings.get("method", "?")
         weights = dict(settings.get("weights", {}))
         param = {"rrf": f" k={settings.get('k')}",
                  "weighted_rrf": f" k={settings.get('k')} {weights}",
                  "relative_score": f" alpha={settings.get('alpha')}"}.get(str(method), "")
-        facts.append(f"fused {len(lists)} list(s) by {method}{param}")
-    ran = [s for s in _out(trace.stage("postprocess"), "steps", ()) or ()
-           if getattr(s, "status", "skipped") != "skipped"]
+        facts.append(f"fused {len(retrieved.lists)} list(s) by {method}{param}")
+    post = trace.output(PostprocessOutput)
+    ran = [s for s in (post.steps if post is not None else ()) if s.status != "skipped"]
     if ran:
         facts.append("post-retrieval: " + ", ".join(
             s.step + (f" (−{len(s.removed)})" if s.removed else "") for s in ran))
-    moved = _out(trace.stage("authority"), "moved", ())
-    if moved:
-        facts.append(f"ranked {len(moved)} document chunk(s) before tied transcripts")
+    authority = trace.output(AuthorityResult)
+    if authority is not None and authority.moved:
+        facts.append(f"ranked {len(authority.moved)} document chunk(s) before tied transcripts")
     return facts
 
 
-def _later_facts(trace: Trace) -> list[str]:
-    facts = []
+def _rerank_facts(trace: Trace) -> list[str]:
     rerank = trace.stage("rerank")
-    if rerank is not None and rerank.status in ("ok", "fallback"):
-        facts.append(f"reranked {_out(rerank, 'pairs', 0)} pairs with {_out(rerank, 'method')}")
-    elif rerank is not None and rerank.status == "skipped" and not rerank.reason.startswith(
+    result = trace.output(RerankResult)
+    if rerank is not None and result is not None and rerank.status in ("ok", "fallback"):
+        return [f"reranked {result.pairs} pairs with {result.path}"]
+    if rerank is not None and rerank.status == "skipped" and not rerank.reason.startswith(
             ("not reached", "rerank.enabled")):
         why = rerank.reason.split(" (")[0].split(":")[0]
-        facts.append(f"{rerank.settings.get('method', '')} rerank could not run: {why}")
-    added = _out(trace.stage("graph"), "added", ())
-    if added:
-        facts.append(f"entity graph added {len(added)} chunk(s)")
+        return [f"{rerank.settings.get('method', '')} rerank could not run: {why}"]
+    return []
+
+
+def _later_facts(trace: Trace) -> list[str]:
+    facts = _rerank_facts(trace)
+    graph = trace.output(GraphOutput)
+    if graph is not None and graph.added:
+        facts.append(f"entity graph added {len(graph.added)} chunk(s)")
+    verified = trace.output(Verification)
     verify = trace.stage("verify")
-    if verify is not None and verify.status != "skipped":
-        dropped = _out(verify, "dropped", 0)
-        facts.append(f"Self-RAG ({_out(verify, 'method')}) dropped {dropped} chunk(s)")
-    context = trace.stage("context")
-    if context is not None and context.status != "skipped":
-        if _out(context, "no_rag"):
-            facts.append(context.reason)
-        for step in _out(context, "steps", ()) or ():
-            name = getattr(step, "name", "")
-            if name.startswith(("expand:", "compress:", "order:")) and not name.endswith(
+    if verified is not None and verify is not None:
+        dropped = sum(not v.kept for v in verified.verdicts)
+        facts.append(f"Self-RAG ({verified.method}) dropped {dropped} chunk(s)")
+    context = trace.output(BuiltContext, "context")
+    if context is not None:
+        if context.no_rag:
+            facts.append(trace.stage("context").reason)  # type: ignore[union-attr]
+        for step in context.steps:
+            if step.name.startswith(("expand:", "compress:", "order:")) and not step.name.endswith(
                     (":none", ":rank")):
-                facts.append(f"context {name}: {step.blocks_in} → {step.blocks_out} blocks")
-    generate = trace.stage("generate")
-    if generate is not None and generate.status != "skipped":
-        facts.append(f"answer: {_out(generate, 'mode')}")
-    ground = trace.stage("ground")
-    if ground is not None and ground.status == "ok":
-        share = _out(ground, "grounded_share")
-        retries = _out(ground, "retries", 0)
+                facts.append(f"context {step.name}: {step.blocks_in} → {step.blocks_out} blocks")
+    generated = trace.output(GenerateOutput)
+    if generated is not None:
+        facts.append(f"answer: {generated.answer.mode}")
+    grounded = trace.output(GroundedAnswer)
+    if grounded is not None:
+        retries = grounded.retried
         after = f" after {retries} retries" if retries else ""
-        facts.append(f"grounded share {share:.2f}{after}")
+        facts.append(f"grounded share {grounded.report.grounded_share:.2f}{after}")
     return facts
 
 
@@ -169,19 +172,21 @@ def trace_facts(trace: Trace) -> tuple[str, ...]:
         return (f"guard blocked the query: {guard.reason}",)
     facts: list[str] = []
     understand = trace.stage("understand")
-    if understand is not None and understand.status != "skipped":
-        facts += _understand_facts(understand)
+    found = trace.output(Understanding)
+    if understand is not None and found is not None:
+        facts += _understand_facts(found, understand.status, len(found.search_queries))
     if any(r.reason.startswith("not reached") for r in trace.records):
         return tuple(facts)
-    adapt = trace.stage("adapt")
-    if adapt is not None and adapt.status == "ok":
-        facts += _adapt_facts(adapt)
+    plan = trace.output(AdaptivePlan)
+    if plan is not None:
+        facts += _adapt_facts(plan)
     return tuple(facts + _retrieval_facts(trace) + _later_facts(trace))
 
 
 def sources_of(trace: Trace) -> tuple[Source, ...]:
     """The cited context blocks ([Source n]) when a context was built, else the final ranking."""
-    blocks = _out(trace.stage("context"), "blocks", ()) or ()
+    context = trace.output(BuiltContext, "context")
+    blocks = context.blocks if context is not None else ()
     if blocks:
         return tuple(Source(b.n, b.title, b.chunk_id, b.score, b.text) for b in blocks)
     return tuple(Source(0, str(c.chunk.metadata.get("title") or c.chunk.doc_id), c.chunk_id,
@@ -189,11 +194,11 @@ def sources_of(trace: Trace) -> tuple[Source, ...]:
 
 
 def system_run(trace: Trace) -> SystemRun:
-    ground = trace.stage("ground")
-    ran = ground is not None and ground.status == "ok"
+    grounded = trace.output(GroundedAnswer)
+    report = grounded.report if grounded is not None else None
     return SystemRun(trace.preset, trace, trace_facts(trace), sources_of(trace),
-                     _out(ground, "grounded_share") if ran else None,
-                     _out(ground, "is_grounded") if ran else None)
+                     report.grounded_share if report is not None else None,
+                     report.is_grounded if report is not None else None)
 
 
 def differences(runs: Sequence[SystemRun]) -> dict[str, tuple[str, ...]]:

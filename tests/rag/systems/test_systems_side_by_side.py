@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 from fake_openai import FakeOpenAI
 
+from rag.query.adaptive_router import AdaptivePlan
+from rag.retrieve.stage import SelectOutput
 from rag.config import PipelineConfig, load_preset, with_overrides
 from rag.embed import get_embedder
 from rag.query.adaptive_router import TOP_K
@@ -71,8 +73,8 @@ def test_expansion_and_the_adaptive_route_show_and_shared_facts_drop_out(
     route = next(f for f in adaptive.facts if f.startswith("adaptive route"))
     strategy = route.split()[2].lower()
     # the runner handed the route's top_k to the select stage of the same run
-    assert adaptive.trace.stage("select").outputs["top_k"] == TOP_K[strategy]
-    assert adaptive.trace.stage("adapt").outputs["overrides"]["retrieval.top_k"] == TOP_K[strategy]
+    assert adaptive.trace.output(SelectOutput).top_k == TOP_K[strategy]
+    assert adaptive.trace.output(AdaptivePlan).overrides["retrieval.top_k"] == TOP_K[strategy]
     assert adaptive.grounded_share is not None and echomind.grounded_share is None
     assert [s.n for s in adaptive.sources] == list(range(1, len(adaptive.sources) + 1))
 
