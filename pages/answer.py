@@ -6,35 +6,59 @@ from __future__ import annotations
 
 import os
 
+from typing import get_args
+
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from pages.ui import answer as view
 from pages.ui import resources
+from pages.ui.configs import page_config
+from rag.config import PipelineConfig
+from rag.context.base import BuiltContext
+from rag.context.compress import COMPRESSORS
+from rag.context.expand import EXPANSIONS
+from rag.context.order import ORDERINGS
+from rag.generate.settings import GenerationMode
+from rag.generate.stage import GenerateOutput
 from rag.generate.turn import finish_turn, start_turn
+from rag.grounding.retry import GroundedAnswer
 from rag.memory import MemoryStore
 from rag.trace import Trace
 
 ROLE_AVATARS = {"user": "user", "assistant": "assistant", "error": "assistant"}
 
 
-def settings_panel() -> dict[str, object]:
-    """The page's answer choices as dotted config fields."""
+def _pick(column: DeltaGenerator, label: str, options: list[str], value: str, key: str) -> str:
+    return column.selectbox(label, options, index=options.index(value), key=key)
+
+
+def settings_panel(preset: PipelineConfig) -> dict[str, object]:
+    """The page's answer choices as dotted config fields, each starting at the preset's value."""
+    context, generation = preset.context, preset.generation
     with st.expander("Answer settings", icon=":material/tune:"):
         endpoint = "set" if os.environ.get("OPENAI_BASE_URL") else "not set: offline extractive answers"
-        st.caption(f"OPENAI_BASE_URL is {endpoint}.")
+        st.caption(f"OPENAI_BASE_URL is {endpoint}. Every control starts at preset "
+                   f"**{preset.name}**'s value.")
+        row = st.columns(3)
+        stages = {f"{section}.enabled": row[i].toggle(label, getattr(preset, section).enabled,
+                                                      key=f"ans_{section}")
+                  for i, (section, label) in enumerate([("context", "Context building"),
+                                                        ("generation", "Generation"),
+                                                        ("grounding", "Grounding check")])}
         row = st.columns(4)
-        mode = row[0].selectbox("Generation", ["auto", "extractive", "llm"], key="ans_mode")
-        expansion = row[1].selectbox(
-            "Expansion", ["none", "parent", "document", "summarize"], key="ans_expansion"
-        )
-        compression = row[2].selectbox(
-            "Compression", ["none", "sentence_filter", "llm"], key="ans_compression"
-        )
-        ordering = row[3].selectbox("Ordering", ["rank", "sandwich", "document"], key="ans_ordering")
+        mode = _pick(row[0], "Generation mode", list(get_args(GenerationMode)), generation.mode,
+                     "ans_mode")
+        expansion = _pick(row[1], "Expansion", EXPANSIONS.names(), context.expansion, "ans_expansion")
+        compression = _pick(row[2], "Compression", COMPRESSORS.names(), context.compression,
+                            "ans_compression")
+        ordering = _pick(row[3], "Ordering", ORDERINGS.names(), context.ordering, "ans_ordering")
         row = st.columns(4)
-        timeout = row[0].number_input("LLM timeout (s)", 0.1, 600.0, 120.0, key="ans_timeout")
-        retries = row[1].number_input("Retries", 0, 10, 2, key="ans_retries")
+        timeout = row[0].number_input("LLM timeout (s)", 0.1, 600.0, generation.timeout_s,
+                                      key="ans_timeout")
+        retries = row[1].number_input("Retries", 0, 10, generation.retries, key="ans_retries")
     return {
+        **stages,
         "generation.mode": mode,
         "context.expansion": expansion,
         "context.compression": compression,
@@ -106,20 +130,25 @@ def show_sources(blocks: tuple) -> None:  # IntelliDocs: sources before the answ
 
 def show_details(trace: Trace) -> None:
     """The last answer, taken apart: verdicts, cited chunks, context as sent, timeline, trace."""
-    generate, ground, context = trace.stage("generate"), trace.stage("ground"), trace.stage("context")
+    generated = trace.output(GenerateOutput)
+    grounded = trace.output(GroundedAnswer)
+    context = trace.output(BuiltContext, "context")
     st.subheader("Last answer, checked")
-    if generate is not None and generate.status != "skipped":
-        st.info(generate.outputs.get("label", ""), icon=":material/smart_toy:")
+    if generated is not None:
+        st.info(generated.answer.label, icon=":material/smart_toy:")
     for warning in trace.warnings:
         st.warning(warning)
-    blocks = context.outputs.get("blocks", ()) if context is not None else ()
-    sentences = ground.outputs.get("sentences", ()) if ground is not None and ground.status == "ok" else ()
-    if sentences:
-        st.html(view.answer_html(ground.outputs["answer"], sentences))
+    blocks = context.blocks if context is not None else ()
+    sentences = grounded.report.sentences if grounded is not None else ()
+    if grounded is None:
+        ground = trace.stage("ground")
+        st.caption(f"Grounding check: {ground.reason if ground is not None else 'not run'}")
+    if grounded is not None and sentences:
+        report = grounded.report
+        st.html(view.answer_html(grounded.answer.text, sentences))
         st.caption(
-            f"Grounded share {ground.outputs['grounded_share']:.2f} · confidence "
-            f"{ground.outputs['confidence']:.2f} ({ground.outputs['confidence_level']}) · "
-            f"retries {ground.outputs['retries']}"
+            f"Grounded share {report.grounded_share:.2f} · confidence "
+            f"{report.confidence:.2f} ({report.confidence_level}) · retries {grounded.retried}"
         )
         cited = sorted({n for s in sentences for n in s.cited if any(b.n == n for b in blocks)})
         if cited:
@@ -130,11 +159,11 @@ def show_details(trace: Trace) -> None:
                     st.html(view.block_html(block, sentences))
         st.dataframe(view.sentence_frame(sentences), width="stretch", hide_index=True)
     with st.expander("Context as sent, with its token budget", icon=":material/data_object:"):
-        if context is not None and context.status != "skipped":
-            st.plotly_chart(view.budget_figure(context.outputs["budget"]), key="ans_budget")
+        if context is not None:
+            st.plotly_chart(view.budget_figure(context.budget), key="ans_budget")
             st.dataframe(view.sources_frame(blocks), width="stretch", hide_index=True)
-            st.code(context.outputs["rendered"] or "(no context: no-RAG answer)", language=None)
-            for step in context.outputs["steps"]:
+            st.code(context.render() or "(no context: no-RAG answer)", language=None)
+            for step in context.steps:
                 st.caption(f"{step.name}: {step.blocks_in} → {step.blocks_out} blocks. {step.detail}")
     st.plotly_chart(view.timeline_figure(trace), key="ans_timeline")
     st.download_button(
@@ -149,8 +178,7 @@ def show_details(trace: Trace) -> None:
 
 st.title("Answer")
 collection, preset = resources.require_collection_and_preset("ans_")
-choices = settings_panel()
-config = view.chat_config(preset, collection.name, collection.manifest.settings, choices)
+config = page_config(preset, collection.name, collection.manifest.settings, settings_panel(preset))
 st.caption(f"Collection **{collection.name}** · preset **{preset.name}**")
 store = MemoryStore()
 conversation = conversation_bar(store)

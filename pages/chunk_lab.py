@@ -87,7 +87,7 @@ if not names:
     st.stop()
 
 runs: list[ChunkRun] = []
-for col, name in zip(st.columns(len(names)), names):
+for col, name in zip(st.columns(len(names)), names, strict=True):
     with col:
         run = strategy_column(document, name)
         if run is not None:
@@ -123,7 +123,7 @@ with views:
     shown = size if size <= SHOW_ALL else st.slider(
         "Characters shown", SHOW_ALL, size, min(6000, size), step=500, key="chunk_shown")
     st.html(chunk_legend_html(any(c.parent_id for r in runs for c in r.chunks)))
-    for col, run in zip(st.columns(len(runs)), runs):
+    for col, run in zip(st.columns(len(runs)), runs, strict=True):
         col.markdown(f"**{run.strategy}** · {len(run.chunks)} chunks")
         selected = chunk.chunk_id if chunk is not None and run is pick else None
         with col:

@@ -10,6 +10,7 @@ from pydantic import ValidationError
 
 from pages.ui import query_view as view
 from pages.ui import resources
+from pages.ui.configs import page_config
 from rag.config import with_overrides
 from rag.pipeline import initial_state, run_slice
 from rag.query.expand import EXPANDERS
@@ -63,7 +64,9 @@ history = view.parse_conversation(st.text_area(
     "Conversation so far (optional): one message per line, `user: …` / `assistant: …`",
     DEFAULT_HISTORY, key="ql_history", height=90))
 try:
-    config = with_overrides(preset, options(preset.query))
+    choices = options(preset.query)
+    config = (with_overrides(preset, choices) if collection is None else
+              page_config(preset, collection.name, collection.manifest.settings, choices))
 except (ValidationError, ValueError) as exc:
     st.error(str(exc))
     st.stop()
@@ -76,6 +79,7 @@ if cfg.spell.enabled and collection is None:  # the spelling vocabulary is the c
 with st.spinner("Understanding (the first run loads the embedding model)…"):
     run = run_slice(initial_state(query, config), config, collection, first="guard",
                     last="understand", conversation=history)
+st.session_state["ql_trace"] = run.trace
 
 st.subheader("Guardrails")
 verdict = run.trace.output(GuardVerdict)

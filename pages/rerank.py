@@ -25,11 +25,13 @@ DEFAULT_QUERY = "What happens when the same paragraph is edited on two devices?"
 
 def controls(defaults: RerankConfig) -> dict[str, object]:
     """The reranker settings, starting at the preset's (raw, validated by the caller)."""
-    row = st.columns([1, 3])
+    row = st.columns([1, 1, 3])
+    enabled = row[0].toggle("Rerank", defaults.enabled, key="rr_enabled",
+                            help="rerank.enabled: the preset's value")
     methods = SCORERS.names()
-    method = row[0].selectbox("Reranker", methods, index=methods.index(defaults.method),
+    method = row[1].selectbox("Reranker", methods, index=methods.index(defaults.method),
                               key="rr_method")
-    model = row[1].text_input(
+    model = row[2].text_input(
         "Cross-encoder (rerank.model: hub name or local folder)", defaults.model or "",
         key="rr_model", disabled=method != "cross_encoder",
         help="No cross-encoder ships on PyPI: point this at a downloaded model folder.")
@@ -52,7 +54,7 @@ def controls(defaults: RerankConfig) -> dict[str, object]:
                               key="rr_threshold", disabled=not use)
     fallback = row[3].checkbox("Fall back to top-n when nothing passes", defaults.threshold_fallback,
                                key="rr_fallback")
-    return {"rerank.enabled": True, "rerank.method": method, "rerank.model": model or None,
+    return {"rerank.enabled": enabled, "rerank.method": method, "rerank.model": model or None,
             "rerank.top_n": top_n, "rerank.overfetch": overfetch, "rerank.policy": policy,
             "rerank.normalization": normalization, "rerank.blend_weight": blend,
             "rerank.threshold": threshold if use else None, "rerank.threshold_fallback": fallback}
@@ -60,7 +62,7 @@ def controls(defaults: RerankConfig) -> dict[str, object]:
 
 st.title("Rerank")
 collection, preset = resources.require_collection_and_preset("rr_")
-fetch = retrieval_view.fetch_config(preset, collection.manifest.settings)
+fetch = retrieval_view.fetch_config(preset, collection.manifest.settings, collection.name)
 query = st.text_input("Query", DEFAULT_QUERY, key="rr_query")
 try:
     config = with_overrides(fetch, controls(preset.rerank))
@@ -78,8 +80,11 @@ show_stopped(head.trace)
 with st.spinner(f"Reranking {config.rerank.depth} candidates…"):
     tail = run_tail(head.state, config, collection)
 show_stopped(tail.trace)
+st.session_state["rr_trace"] = tail.trace
 result = tail.trace.output(RerankResult)
 if result is None:
+    record = tail.trace.stage("rerank")
+    st.info(f"Rerank did not run: {record.reason if record else 'not reached'}. Turn it on above.")
     st.stop()
 if result.status == "skipped":
     st.warning(f"Rerank cannot run here: {result.reason} Showing the fused candidates with "

@@ -17,6 +17,7 @@ from pages.ui.run_status import show_stopped
 from pages.ui.state import session_cache
 from pages.ui.tables import breakdown_frame, ranked_frame
 from rag.pipeline import head_key, run_head, run_tail
+from rag.rerank.base import RerankResult
 from rag.retrieve.authority import AuthorityResult
 from rag.retrieve.base import Candidate
 from rag.retrieve.fusion import FUSION
@@ -27,7 +28,7 @@ DEFAULT_QUERY = "How are sync conflicts resolved?"
 
 def controls(defaults: view.FusionControls) -> view.FusionControls:
     """The fusion controls, starting at the preset's values."""
-    methods = [m for m in FUSION.names() if m != "none"]  # the page always fuses two lists
+    methods = FUSION.names()
     row = st.columns(4)
     method = row[0].selectbox("Fusion method", methods, index=methods.index(defaults.method),
                               key="ret_method")
@@ -41,7 +42,7 @@ def controls(defaults: view.FusionControls) -> view.FusionControls:
     weights = {name: row[i].slider(f"weight {name}", 0.0, 1.0, float(defaults.weights[name]), 0.05,
                                    key=f"ret_w_{name}", disabled=method not in view.USES_WEIGHTS,
                                    help="weighted_rrf")
-               for i, name in enumerate(view.RETRIEVERS)}
+               for i, name in enumerate(defaults.weights)}
     top_k = row[2].slider("top-k", 1, 50, min(defaults.top_k, 50), key="ret_top_k")
     with row[3]:
         use = st.toggle("Score threshold", defaults.threshold is not None, key="ret_use_threshold")
@@ -61,7 +62,7 @@ def ranked_columns(lists: Mapping[str, Sequence[Candidate]], labels: dict[str, s
 
 st.title("Retrieval")
 collection, preset = resources.require_collection_and_preset("ret_")
-fetch = view.fetch_config(preset, collection.manifest.settings)
+fetch = view.fetch_config(preset, collection.manifest.settings, collection.name)
 st.caption(f"Collection **{collection.name}** · preset **{preset.name}**: chunking, embedding and "
            "tokenizer come from the collection; fusion and filters from the preset.")
 query = st.text_input("Query", DEFAULT_QUERY, key="ret_query")
@@ -85,6 +86,7 @@ fused = tail.trace.output(FuseOutput)
 top = tail.trace.output(SelectOutput)
 if fused is None or top is None:
     st.stop()
+st.session_state["ret_trace"] = tail.trace  # what the page shows is this run of the preset's tail
 cut = {name: r.candidates[:live.depth] for name, r in head.state.lists.items()}
 st.caption(f"Re-fused {sum(len(c) for c in cut.values())} cached candidates · "
            f"searches run this session: {cache.misses}")
@@ -104,6 +106,12 @@ for step in post.steps if post is not None else ():
 authority = tail.trace.output(AuthorityResult)
 if authority is not None and authority.moved:
     st.info(f"authority: {len(authority.moved)} document chunk(s) ranked before a tied transcript")
+reranked = tail.trace.output(RerankResult)
+if reranked is not None and reranked.status != "skipped":
+    st.info(f"The preset reranks: the final column is after {reranked.path} rerank "
+            "(the Rerank page shows it in detail).")
+st.download_button("Download trace (JSON)", tail.trace.to_json(), "retrieval-trace.json",
+                   "application/json", key="ret_download_trace", icon=":material/download:")
 
 st.subheader("Read a candidate")
 by_label = {labels[c.chunk_id]: c for c in top.candidates}

@@ -10,7 +10,6 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from pages.ui.html import Mark, highlight_spans
-from rag.config import PipelineConfig, config_from_dict
 from rag.context.base import ContextBlock, TokenBudget
 from rag.grounding.base import SentenceCheck
 from rag.trace import Trace
@@ -29,26 +28,6 @@ STATUS_COLORS = {
     "skipped": "#94a3b8",
     "blocked": "#a855f7",
 }
-
-
-def chat_config(
-    preset: PipelineConfig,
-    collection_name: str,
-    collection_settings: Mapping[str, Any],
-    answer: Mapping[str, Any],
-) -> PipelineConfig:
-    """The preset over this collection (its chunking/embedding/index sections), with context,
-    generation and grounding on and the page's choices (`answer`: dotted field -> value) applied."""
-    raw = preset.model_dump(mode="json")
-    for section, fields in collection_settings.items():
-        raw[section] = {**raw.get(section, {}), **dict(fields)}
-    raw["index"]["collection"] = collection_name
-    for section in ("context", "generation", "grounding"):
-        raw[section]["enabled"] = True
-    for dotted, value in answer.items():
-        section, name = dotted.split(".", 1)
-        raw[section][name] = value
-    return config_from_dict(raw, origin=f"{preset.name} (answer page)")
 
 
 def _sentence_label(check: SentenceCheck) -> str:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Any
 
+from pages.ui.configs import page_config
 from rag.config import PipelineConfig, with_overrides
 from rag.index.settings import TokenizerConfig
 from rag.index.tokenizer import Tokenizer
@@ -23,8 +24,7 @@ USES_ALPHA = ("relative_score", "convex")
 USES_WEIGHTS = ("weighted_rrf",)
 MAX_DEPTH = 200  # lists are fetched this deep once; the depth control cuts them
 RRF_K_MAX = 200  # the RRF k control's range is 1..RRF_K_MAX
-RETRIEVERS = ("bm25", "dense")
-TITLES = {"bm25": "BM25", "dense": "Dense", "fused": "Fused"}
+TITLES = {"bm25": "BM25", "dense": "Dense", "fused": "Final (fused → selected)"}
 
 
 @dataclass(frozen=True)
@@ -44,9 +44,9 @@ class FusionControls:
 def controls_from(config: PipelineConfig) -> FusionControls:
     fusion, post = config.fusion, config.postprocess
     return FusionControls(
-        method="rrf" if fusion.method == "none" else fusion.method,  # the page always has two lists
+        method=fusion.method,
         k=min(fusion.k, RRF_K_MAX),
-        weights={name: fusion.weights.get(name, 0.5) for name in RETRIEVERS},
+        weights={name: fusion.weights.get(name, 0.5) for name in config.retrieval.retrievers},
         alpha=fusion.alpha,
         depth=min(config.retrieval.depth, MAX_DEPTH),
         top_k=config.retrieval.top_k,
@@ -55,28 +55,28 @@ def controls_from(config: PipelineConfig) -> FusionControls:
     )
 
 
-def fetch_config(config: PipelineConfig, collection_settings: Mapping[str, Any]) -> PipelineConfig:
-    """The preset, with the collection's index-side sections (chunking, embedding, index: what it
-    was built with), both retrievers and MAX_DEPTH — the config the lists are fetched with.
-    Rerank is left to the Rerank page: this page shows first-stage retrieval."""
-    overrides: dict[str, Any] = {f"{section}.{name}": value
-                                 for section, fields in collection_settings.items()
-                                 for name, value in fields.items()}
-    overrides |= {"retrieval.retrievers": list(RETRIEVERS), "retrieval.depth": MAX_DEPTH,
-                  "retrieval.top_k": min(config.retrieval.top_k, MAX_DEPTH),
-                  "rerank.enabled": False}
-    return with_overrides(config, overrides)
+def fetch_config(
+    config: PipelineConfig, collection_settings: Mapping[str, Mapping[str, Any]],
+    collection_name: str | None = None,
+) -> PipelineConfig:
+    """The preset over the collection (pages.ui.configs.page_config), fetching MAX_DEPTH deep:
+    the head's lists are cut back to the depth control, so a page left alone runs the preset."""
+    return page_config(config, collection_name or config.index.collection, collection_settings,
+                       {"retrieval.depth": MAX_DEPTH})
 
 
 def fusion_config(config: PipelineConfig, controls: FusionControls) -> PipelineConfig:
-    """The fetch config with the page's fusion, depth, top-k and threshold controls applied."""
-    return with_overrides(config, {
-        "fusion.method": controls.method, "fusion.k": controls.k,
-        "fusion.weights": dict(controls.weights), "fusion.alpha": controls.alpha,
+    """The fetch config with the page's fusion, depth, top-k and threshold controls applied
+    (weights only for a method that reads them), so untouched controls give the preset back."""
+    overrides: dict[str, Any] = {
+        "fusion.method": controls.method, "fusion.k": controls.k, "fusion.alpha": controls.alpha,
         "retrieval.depth": controls.depth, "retrieval.top_k": min(controls.top_k, controls.depth),
         "postprocess.threshold": controls.threshold,
         "postprocess.threshold_on": controls.threshold_on,
-    })
+    }
+    if controls.method in USES_WEIGHTS:
+        overrides["fusion.weights"] = {**config.fusion.weights, **controls.weights}
+    return with_overrides(config, overrides)
 
 
 def rank_map(candidates: Sequence[Candidate]) -> dict[str, int]:

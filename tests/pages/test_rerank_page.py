@@ -47,9 +47,12 @@ def setup(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[FakeOpenAI
 
 
 def open_page() -> AppTest:
+    """The page on the default preset (hybrid: no rerank), with rerank switched on."""
     at = AppTest.from_file(PAGE, default_timeout=90)
     at.session_state["app_collection"] = COLLECTION
-    return at.run()
+    at.run()
+    assert any("Rerank did not run: rerank.enabled is false" in i.value for i in at.info)
+    return at.toggle(key="rr_enabled").set_value(True).run()
 
 
 def metrics(at: AppTest) -> dict[str, str]:
