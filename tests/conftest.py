@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import tempfile
 
+import pytest
 from hypothesis import settings
 
 os.environ["HF_HUB_OFFLINE"] = "1"
@@ -16,6 +17,11 @@ os.environ.pop("OPENAI_API_KEY", None)
 os.environ.pop("OPENAI_BASE_URL", None)
 os.environ.pop("QDRANT_URL", None)
 
+from hashing_presets import use_hashing_presets  # noqa: E402
+from rag.config import PRESET_OVERRIDES_ENV  # noqa: E402
+
+os.environ.pop(PRESET_OVERRIDES_ENV, None)  # quality tests must never run on the hashing backend
+
 
 # Hypothesis: the same examples on every run, so CI is reproducible (failures found locally
 # with random search are kept as explicit examples in the tests).
@@ -25,3 +31,9 @@ settings.load_profile("workbench")
 
 def pytest_configure(config) -> None:  # type: ignore[no-untyped-def]
     config.addinivalue_line("markers", "slow: loads a real model or builds a larger corpus")
+
+
+@pytest.fixture
+def hashing_presets(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every preset loaded during the test embeds with the hashing backend (no model load)."""
+    use_hashing_presets(monkeypatch)

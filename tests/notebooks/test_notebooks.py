@@ -8,6 +8,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from hashing_presets import use_hashing_presets
 from nbclient import NotebookClient
 
 NOTEBOOKS = sorted((Path(__file__).resolve().parents[2] / "notebooks").glob("*.ipynb"))
@@ -27,14 +28,16 @@ def test_notebooks_are_stored_without_outputs(path: Path) -> None:
 @pytest.fixture(scope="module")
 def kernel_data(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """A data folder of the notebooks' own, shared by them (one kernel at a time): Qdrant's
-    local mode lets one process hold a folder, and this test process may hold the tests' one."""
+    local mode lets one process hold a folder, and this test process may hold the tests' one.
+    The test checks that the analyses run, not their numbers, so presets embed with the hashing
+    backend (kernels inherit the environment) instead of loading MiniLM in every kernel."""
     folder = tmp_path_factory.mktemp("notebooks-data")
     with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("RAG_WORKBENCH_DATA", str(folder))  # kernels inherit the environment
+        use_hashing_presets(patch, folder)
         yield folder
 
 
-@pytest.mark.slow  # a kernel per notebook; each loads MiniLM once and indexes the samples
+@pytest.mark.slow  # a kernel per notebook; each indexes the samples or the BEIR sample
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_notebook_runs_top_to_bottom(path: Path, kernel_data: Path) -> None:
     notebook = nbformat.read(path, as_version=4)

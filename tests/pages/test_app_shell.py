@@ -13,7 +13,8 @@ APP = str(Path(__file__).resolve().parents[2] / "app.py")
 
 
 @pytest.fixture
-def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, hashing_presets: None) -> Path:
+    """An empty data folder; presets embed with the hashing backend (the shell is under test)."""
     monkeypatch.setenv("RAG_WORKBENCH_DATA", str(tmp_path))
     return tmp_path
 
@@ -47,7 +48,6 @@ def test_each_page_opens_from_the_navigation(data_dir: Path, page: str) -> None:
     assert at.title[0].value != "RAG Workbench"
 
 
-@pytest.mark.slow
 def test_sidebar_builds_the_sample_collection_and_selects_it(data_dir: Path) -> None:
     at = AppTest.from_file(APP, default_timeout=300).run()
     at.sidebar.button(key="app_build_samples").click().run()

@@ -5,17 +5,18 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hashing_presets import use_hashing_presets
 from streamlit.testing.v1 import AppTest
 
 PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "retrieval.py")
-pytestmark = pytest.mark.slow  # embeds the samples with MiniLM once per module
 
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppTest]:
-    """A page session that pressed "Build sample collection" in a fresh data dir."""
+    """A page session that pressed "Build sample collection" in a fresh data dir (presets embed
+    with the hashing backend: the page's behaviour is under test, not MiniLM's ranking)."""
     with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("RAG_WORKBENCH_DATA", str(tmp_path_factory.mktemp("retrieval-page")))
+        use_hashing_presets(patch, tmp_path_factory.mktemp("retrieval-page"))
         at = AppTest.from_file(PAGE, default_timeout=300).run()
         assert "No collection yet" in at.warning[0].value
         at.button(key="ret_build_samples").click().run()

@@ -8,8 +8,8 @@ from streamlit.testing.v1 import AppTest
 PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "systems.py")
 
 
-@pytest.mark.slow  # embeds the bundled samples with MiniLM (once; both presets share the chunks)
-def test_one_query_through_two_systems_side_by_side() -> None:
+@pytest.mark.slow  # both presets index the samples (hashing backend); a cross-encoder is tried
+def test_one_query_through_two_systems_side_by_side(hashing_presets: None) -> None:
     at = AppTest.from_file(PAGE, default_timeout=300).run()
     assert not at.exception
     at.multiselect(key="sys_presets").set_value(["intellidocs", "adaptive"]).run()
