@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from typing import Literal
 
 from eval.data.shapes import BeirDataset
@@ -20,6 +21,7 @@ from rag.documents.base import Document, DocumentMetadata
 from rag.index import Collection, index_settings, open_collection, settings_hash
 from rag.pipeline import ranked_candidates, run_query
 from rag.retrieve.base import Candidate
+from rag.retrieve.search import SearchableCollection
 from rag.retrieve.stage import SelectOutput
 
 Mode = Literal["retrieval", "full"]
@@ -73,35 +75,50 @@ def beir_collection(
     return collection
 
 
-def retrieval_searcher(config: PipelineConfig, collection: Collection) -> Searcher:
+def _clock(now: datetime | None) -> datetime:
+    """One clock for a whole run: time windows and decay see every query at the same moment,
+    so a run is reproducible and its queries comparable."""
+    return now or datetime.now(UTC)
+
+
+def retrieval_searcher(
+    config: PipelineConfig, collection: SearchableCollection, now: datetime | None = None
+) -> Searcher:
     """Query -> the pipeline up to `select` (guard … retrieve → fuse → postprocess → authority
     → rerank → select): exactly the ranking a full run of the preset hands to context building."""
 
+    clock = _clock(now)
+
     def search(query: str) -> Sequence[Candidate]:
-        trace = run_query(query, config, collection, last="select", raise_errors=True)
+        trace = run_query(query, config, collection, last="select", raise_errors=True, now=clock)
         selected = trace.output(SelectOutput)
         return selected.candidates if selected is not None else ()
 
     return search
 
 
-def full_searcher(config: PipelineConfig, collection: Collection) -> Searcher:
+def full_searcher(
+    config: PipelineConfig, collection: SearchableCollection, now: datetime | None = None
+) -> Searcher:
     """Query -> every pipeline stage (understanding, rerank …) -> the final ranked candidates."""
+    clock = _clock(now)
 
     def search(query: str) -> Sequence[Candidate]:
-        trace = run_query(query, config, collection, raise_errors=True)
+        trace = run_query(query, config, collection, raise_errors=True, now=clock)
         return ranked_candidates(trace)
 
     return search
 
 
 def make_searcher(
-    dataset: BeirDataset, config: PipelineConfig, mode: Mode = "retrieval", progress: bool = True
+    dataset: BeirDataset, config: PipelineConfig, mode: Mode = "retrieval", progress: bool = True,
+    now: datetime | None = None,
 ) -> Searcher:
-    """A searcher for `config` over the dataset's collection (built on first use)."""
+    """A searcher for `config` over the dataset's collection (built on first use); every query
+    runs at `now` (default: when the searcher is made)."""
     if mode not in MODES:
         raise ValueError(f"unknown mode {mode!r}; valid: {', '.join(MODES)}")
     collection = beir_collection(dataset, config, progress)
     config = eval_config(config, dataset)
     factory = retrieval_searcher if mode == "retrieval" else full_searcher
-    return factory(config, collection)
+    return factory(config, collection, now)

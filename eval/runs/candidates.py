@@ -17,6 +17,7 @@ import json
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from datetime import datetime
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -109,9 +110,9 @@ def _failure(trace_records: Any) -> str | None:
 
 def retrieve_all(
     dataset: BeirDataset, config: PipelineConfig, collection: Collection, depth: int,
-    use_cache: bool = True,
+    use_cache: bool = True, now: datetime | None = None,
 ) -> tuple[tuple[QueryLists, ...], bool]:
-    """Every query's head run at `depth`; returns (heads, came_from_disk_cache)."""
+    """Every query's head run at `depth` (at `now`); returns (heads, came_from_disk_cache)."""
     config = with_overrides(config, {"retrieval.depth": depth,
                                      "retrieval.top_k": min(config.retrieval.top_k, depth)})
     path = cache_path(dataset, config, collection)
@@ -122,7 +123,7 @@ def retrieve_all(
     out = []
     for qid, text in tqdm(dataset.queries.items(), desc=f"retrieving (depth {depth})", unit="q"):
         start = time.perf_counter()
-        head = run_head(text, config, collection)
+        head = run_head(text, config, collection, now=now)
         elapsed = (time.perf_counter() - start) * 1000
         error = _failure(head.trace.records)
         if error is not None:  # kept per query; every grid point counts it

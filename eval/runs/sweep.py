@@ -15,6 +15,7 @@ import itertools
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 from typing import Any
 
 import yaml
@@ -111,10 +112,10 @@ def _list_group(config: PipelineConfig) -> str:
 
 
 def _ranking(
-    item: QueryLists, config: PipelineConfig, collection: Collection, limit: int
+    item: QueryLists, config: PipelineConfig, collection: Collection, limit: int, now: datetime
 ) -> tuple[dict[str, float], str | None]:
     """A query's document ranking at one point: the pipeline's tail over its cached head."""
-    tail = run_tail(item.seed(), config, collection, depth=config.retrieval.depth)
+    tail = run_tail(item.seed(), config, collection, depth=config.retrieval.depth, now=now)
     failed = next((r for r in tail.trace.records if r.status == "failed"), None)
     if failed is not None:
         return {}, f"{failed.stage}: {failed.reason}"
@@ -131,17 +132,19 @@ def rescore(
     n_resamples: int,
     seed: int,
     label: str,
+    now: datetime | None = None,
 ) -> PresetRun:
     """Score one grid point from cached heads: the tail (fuse … select) over each query's lists
-    cut to the point's depth, mapped to documents."""
+    cut to the point's depth, mapped to documents; every query at the same `now`."""
     limit = deepest_cutoff(metrics)
+    clock = now or datetime.now(UTC)
     outcomes = []
     for item in cached:
         if item.error is not None:
             outcomes.append(QueryOutcome(item.qid, {}, item.latency_ms, item.error))
             continue
         start = time.perf_counter()
-        ranking, error = _ranking(item, config, collection, limit)
+        ranking, error = _ranking(item, config, collection, limit, clock)
         fuse_ms = (time.perf_counter() - start) * 1000
         outcomes.append(QueryOutcome(item.qid, ranking, item.latency_ms + fuse_ms, error))
     return summarize(label, dataset, outcomes, metrics, n_resamples, seed)
