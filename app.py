@@ -33,7 +33,8 @@ def overview() -> None:
         "configurations. Every run leaves a **trace**; the pages render it."
     )
     columns = st.columns(max(1, len(STAGES)))
-    for column, (stage, entries) in zip(columns, STAGES.items()):
+    # one column even when no page was found, so the lengths may differ
+    for column, (stage, entries) in zip(columns, STAGES.items(), strict=False):
         with column.container(border=True):
             st.subheader(stage)
             for entry in entries:

@@ -29,14 +29,16 @@ from pathlib import Path
 
 from bs4 import BeautifulSoup, XMLParsedAsHTMLWarning
 
+# run as a script; `datasets` is not a package: sibling scripts first, then the project
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from build_debian_docs import DEFAULT_OUT as DOCS_OUT
+from build_debian_docs import download, extract_pages
+
+from rag.documents.parsers.html import visible_text
+
 HERE = Path(__file__).resolve().parent
-sys.path[:0] = [str(HERE), str(HERE.parent)]  # run as a script; `datasets` is not a package
-
-from build_debian_docs import DEFAULT_OUT as DOCS_OUT  # noqa: E402
-from build_debian_docs import download, extract_pages  # noqa: E402
-
-from rag.documents.parsers.html import visible_text  # noqa: E402
-
 DEFAULT_PACKAGES = ("debian-faq", "debian-reference-en", "debian-handbook", "maint-guide",
                     "developers-reference")
 DEFAULT_OUT = HERE / "build" / "beir_debian"

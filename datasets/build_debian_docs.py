@@ -165,7 +165,8 @@ def _write_manifest(
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--packages", nargs="+", default=list(DEFAULT_PACKAGES), help="Debian package names")
-    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output folder (git-ignored by default)")
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT,
+                        help="output folder (git-ignored by default)")
     parser.add_argument("--min-chars", type=int, default=MIN_CHARS, help="drop shorter pages")
     args = parser.parse_args()
     written = build(args.out, args.packages, args.min_chars)

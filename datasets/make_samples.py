@@ -135,7 +135,8 @@ DECK: list[tuple[str, list[str], str]] = [
      "Show the block menu live; people remember it better than the shortcut list."),
     ("Connect", ["Type [[ to link notes", "Backlinks show who links here", "Tags like #project/atlas nest"],
      "Links beat folders: point at the backlinks panel."),
-    ("Find", ["Ctrl+K searches everything", "Operators: tag:, in:, before:, has:", "Star a search to keep it"],
+    ("Find", ["Ctrl+K searches everything", "Operators: tag:, in:, before:, has:",
+              "Star a search to keep it"],
      "Demo: tag:meeting after:2024-01-01."),
 ]
 

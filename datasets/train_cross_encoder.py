@@ -41,8 +41,9 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import torch
 
-HERE = Path(__file__).resolve().parent
-sys.path[:0] = [str(HERE), str(HERE.parent)]  # run as a script; `datasets` is not a package
+# run as a script; `datasets` is not a package: sibling scripts first, then the project
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from build_beir_debian import (
     DEFAULT_PACKAGES,
@@ -57,6 +58,7 @@ from build_beir_debian import (
 
 from rag.chunking.recursive import split_recursive
 
+HERE = Path(__file__).resolve().parent
 DEFAULT_OUT = HERE / "build" / "cross_encoder_debian"
 DEFAULT_BEIR = HERE / "build" / "beir_debian"
 CHUNK_SIZE, CHUNK_OVERLAP = 512, 50  # the hybrid preset's recursive chunker

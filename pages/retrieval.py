@@ -54,7 +54,7 @@ def controls(defaults: view.FusionControls) -> view.FusionControls:
 
 
 def ranked_columns(lists: Mapping[str, Sequence[Candidate]], labels: dict[str, str]) -> None:
-    for column, (name, candidates) in zip(st.columns(len(lists)), lists.items()):
+    for column, (name, candidates) in zip(st.columns(len(lists)), lists.items(), strict=True):
         column.markdown(f"**{view.TITLES.get(name, name)}** top {len(candidates)}")
         column.dataframe(ranked_frame(candidates, labels), width="stretch", hide_index=True,
                          column_config={"score": st.column_config.NumberColumn(format="%.4f")})

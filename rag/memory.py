@@ -171,19 +171,21 @@ class MemoryStore:
         """For prompts: the running summary (as a system message) and the last user/assistant
         messages (Axiom: generation sees the last 5). Error records are not replayed."""
         conversation = self._require(conversation_id)
-        turns = [m for m in self.messages(conversation_id) if m.role != "error"][-last:] if last else []
+        replayed = [Message(m.role, m.content) for m in self.messages(conversation_id) if m.role != "error"]
+        turns = replayed[-last:] if last else []
         summary = (
             (Message("system", f"Conversation so far: {conversation.summary}"),)
             if conversation.summary
             else ()
         )
-        return (*summary, *(Message(m.role, m.content) for m in turns))  # type: ignore[arg-type]
+        return (*summary, *turns)
 
     def _update(self, conversation_id: str, column: str, value: str) -> None:
         self._require(conversation_id)
         with self._db() as db:
             db.execute(
-                f"UPDATE conversations SET {column} = ?, updated = ? WHERE id = ?",  # noqa: S608
+                # `column` is one of this class's own names, never user input
+                f"UPDATE conversations SET {column} = ?, updated = ? WHERE id = ?",
                 (value, _now(), conversation_id),
             )
 

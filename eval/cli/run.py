@@ -109,12 +109,12 @@ def print_comparisons(runs: Sequence[PresetRun], seed: int) -> None:
 
 def add_answer_metrics(args: argparse.Namespace) -> None:
     """Answer the --answers QA file with each preset; add the figures to the report JSON."""
+    from eval.data.qa import load_qa_file
     from eval.scoring.answers import (  # loads ragas
         answer_metrics,
         qa_answer_samples,
         scores_json,
     )
-    from eval.data.qa import load_qa_file
 
     qa = load_qa_file(args.answers)
     report = json.loads(args.out.read_text(encoding="utf-8"))

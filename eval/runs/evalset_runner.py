@@ -1,6 +1,6 @@
 """Score configurations on an EvalSet with a progress callback: what the Evaluate page and the
-notebooks call. Document sets go through eval.runs.preset_run / eval.runs.sweep unchanged; span sets are scored
-chunk by chunk against the span labels of each configuration's own chunks."""
+notebooks call. Document sets go through eval.runs.preset_run / eval.runs.sweep unchanged; span sets
+are scored chunk by chunk against the span labels of each configuration's own chunks."""
 
 from __future__ import annotations
 

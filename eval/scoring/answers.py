@@ -36,10 +36,10 @@ from eval.runs.beir_index import beir_collection
 from eval.scoring.metrics import MetricScores
 from eval.scoring.stats import bootstrap_ci
 from rag.config import PipelineConfig, with_overrides
-from rag.paths import SAMPLES_DIR
-from rag.pipeline import run_query
 from rag.context.base import BuiltContext
 from rag.grounding.retry import GroundedAnswer
+from rag.paths import SAMPLES_DIR
+from rag.pipeline import run_query
 from rag.trace import Trace
 
 

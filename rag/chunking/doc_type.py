@@ -30,7 +30,7 @@ class Route(StrategySettings):
         return self
 
 
-def _route(strategy: str, **params: Any) -> Any:  # noqa: ANN401 - pydantic default factory
+def _route(strategy: str, **params: Any) -> Any:  # Any: pydantic's Field() default factory
     return Field(default_factory=lambda: Route(strategy=strategy, params=params))
 
 

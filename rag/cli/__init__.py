@@ -13,7 +13,7 @@ COMMANDS = {"chunk": "rag.cli.chunk", "ingest": "rag.cli.ingest", "query": "rag.
 def build_parser(prog: str, commands: dict[str, str]) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=prog)
     sub = parser.add_subparsers(dest="command", required=True)
-    for name, module_name in commands.items():
+    for module_name in commands.values():
         try:
             module = importlib.import_module(module_name)
         except ModuleNotFoundError as exc:

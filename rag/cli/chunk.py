@@ -15,7 +15,7 @@ from rag.documents import Document, DocumentError, parse_file
 _PREVIEW = 70
 
 
-def add_parser(subparsers: Any) -> None:  # noqa: ANN401 - argparse's private subparsers type
+def add_parser(subparsers: Any) -> None:  # Any: argparse's subparsers type is private
     parser = subparsers.add_parser("chunk", help="split one file into chunks and print them")
     parser.add_argument("file", type=Path, help="a document (pdf, docx, pptx, txt, md, csv, html)")
     parser.add_argument("--strategy", help="chunking strategy (default: the preset's)")
@@ -31,7 +31,7 @@ def add_parser(subparsers: Any) -> None:  # noqa: ANN401 - argparse's private su
     parser.add_argument("--json", action="store_true", help="print the chunks as JSON")
 
 
-def _with_override(params: dict[str, Any], dotted: str, value: Any) -> dict[str, Any]:  # noqa: ANN401
+def _with_override(params: dict[str, Any], dotted: str, value: Any) -> dict[str, Any]:
     """A copy of `params` with `a.b.c` set (nested dicts are created as needed)."""
     head, _, rest = dotted.partition(".")
     if not rest:

@@ -62,13 +62,15 @@ def _book_reason(text: str, lines: list[str], config: DocumentsConfig) -> tuple[
     headings = sum(1 for line in lines if _HEADING.match(line))
     filled = [line for line in lines if line.strip()]
     mean_line = sum(map(len, filled)) / len(filled) if filled else 0.0
-    facts = f"{length:,} chars, {breaks} paragraph breaks, {headings} heading lines, mean line {mean_line:.0f} chars"
+    facts = (f"{length:,} chars, {breaks} paragraph breaks, {headings} heading lines, "
+             f"mean line {mean_line:.0f} chars")
     if length < config.book_min_chars or breaks < config.book_min_paragraph_breaks:
         return False, facts
     if headings >= config.book_min_headings:
         return True, f"{facts} (≥ {config.book_min_chars:,} chars, ≥ {config.book_min_headings} headings)"
     if breaks >= config.book_many_paragraph_breaks and length > config.book_many_breaks_min_chars:
-        return True, f"{facts} (≥ {config.book_many_paragraph_breaks} breaks, > {config.book_many_breaks_min_chars:,} chars)"
+        return True, (f"{facts} (≥ {config.book_many_paragraph_breaks} breaks, "
+                      f"> {config.book_many_breaks_min_chars:,} chars)")
     if mean_line > config.book_long_line_chars and length > config.book_long_lines_min_chars:
         return True, f"{facts} (long lines, > {config.book_long_lines_min_chars:,} chars)"
     return False, facts

@@ -77,7 +77,9 @@ def ingest_paths(
 
 
 def ingest_uploads(
-    files: Sequence[tuple[str, bytes]], config: DocumentsConfig | None = None, progress: Progress | None = None
+    files: Sequence[tuple[str, bytes]],
+    config: DocumentsConfig | None = None,
+    progress: Progress | None = None,
 ) -> IngestReport:
     """Parse in-memory uploads (e.g. Streamlit's UploadedFile name and getvalue())."""
     config = config or DocumentsConfig()

@@ -94,7 +94,10 @@ _PATTERNS: dict[PiiKind, tuple[re.Pattern[str], Callable[[str], bool]]] = {
     ),
     "card": (
         # 13–19 digits unbroken, in 4-4-4-x groups, or Amex-style 4-6-5, one separator throughout
-        re.compile(r"(?<![\d.,-])(?:\d{13,19}|\d{4}([ -])\d{4}\1\d{4}\1\d{1,7}|\d{4}([ -])\d{6}\2\d{4,5})(?![\d-]|[.,]\d)"),
+        re.compile(
+            r"(?<![\d.,-])(?:\d{13,19}|\d{4}([ -])\d{4}\1\d{4}\1\d{1,7}|\d{4}([ -])\d{6}\2\d{4,5})"
+            r"(?![\d-]|[.,]\d)"
+        ),
         card_valid,
     ),
     "ssn": (
@@ -137,7 +140,9 @@ def describe_counts(matches: Sequence[PiiMatch]) -> str:
     """E.g. "4 emails, 2 phones" (kinds in PII_KINDS order), or "no PII"."""
     counts = Counter(m.kind for m in matches)
     parts = [
-        f"{counts[kind]} {_NOUNS[kind]}{'' if counts[kind] == 1 else 's'}" for kind in PII_KINDS if counts[kind]
+        f"{counts[kind]} {_NOUNS[kind]}{'' if counts[kind] == 1 else 's'}"
+        for kind in PII_KINDS
+        if counts[kind]
     ]
     return ", ".join(parts) or "no PII"
 

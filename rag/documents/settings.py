@@ -1,4 +1,5 @@
-"""Documents section of a config: the size limit for one file and EchoMind's (seed 001 §2.2–2.3) thresholds."""
+"""Documents section of a config: the size limit for one file and EchoMind's (seed 001 §2.2–2.3)
+thresholds."""
 
 from __future__ import annotations
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
-from collections import Counter
 from functools import lru_cache
 
 import numpy as np
@@ -61,21 +60,23 @@ def words(text: str) -> list[str]:
     return _WORD.findall(unicodedata.normalize("NFKC", text).casefold())
 
 
-def word_features(word: str) -> Counter[str]:
+def word_features(word: str) -> dict[str, float]:
     """One word's weighted features: `w:<word>`, and `c:<n-gram>` per character n-gram."""
-    bag: Counter[str] = Counter({f"w:{word}": WORD_WEIGHT})
+    bag = {f"w:{word}": WORD_WEIGHT}
     marked = f"<{word}>"
     for n in NGRAM_SIZES:
         for start in range(len(marked) - n + 1):
-            bag[f"c:{marked[start : start + n]}"] += NGRAM_WEIGHT
+            gram = f"c:{marked[start : start + n]}"
+            bag[gram] = bag.get(gram, 0.0) + NGRAM_WEIGHT
     return bag
 
 
-def features(text: str) -> Counter[str]:
+def features(text: str) -> dict[str, float]:
     """The text's weighted features: the sum of its words' features."""
-    bag: Counter[str] = Counter()
+    bag: dict[str, float] = {}
     for word in words(text):
-        bag.update(word_features(word))
+        for feature, weight in word_features(word).items():
+            bag[feature] = bag.get(feature, 0.0) + weight
     return bag
 
 

@@ -79,4 +79,6 @@ def _off(config: PipelineConfig) -> str | None:
     return None if config.generation.enabled else "generation.enabled is false"
 
 
-STAGES.add("generate", StageSpec("generate", run_generate, GenerateOutput, _off, settings=lambda c: c.generation))
+STAGES.add(
+    "generate", StageSpec("generate", run_generate, GenerateOutput, _off, settings=lambda c: c.generation)
+)

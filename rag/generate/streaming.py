@@ -23,7 +23,7 @@ class StreamSink(Protocol):
 # Set only inside a StreamingRun's worker thread; stages report to it when present.
 SINK: ContextVar[StreamSink | None] = ContextVar("rag_stream_sink", default=None)
 
-Event = tuple[Literal["context", "token", "done"], object]
+Event = tuple[Literal["context"], BuiltContext] | tuple[Literal["token"], str] | tuple[Literal["done"], None]
 
 
 class StreamingRun:
@@ -58,20 +58,20 @@ class StreamingRun:
     def sources(self) -> BuiltContext | None:
         """Block until the context is built (None if the run ended without one)."""
         while not self._done:
-            kind, value = self._events.get()
-            if kind == "context":
-                return value  # type: ignore[return-value]
-            if kind == "done":
+            event = self._events.get()
+            if event[0] == "context":
+                return event[1]
+            if event[0] == "done":
                 self._done = True
         return None
 
     def tokens(self) -> Iterator[str]:
         """Tokens until the run ends."""
         while not self._done:
-            kind, value = self._events.get()
-            if kind == "token":
-                yield str(value)
-            elif kind == "done":
+            event = self._events.get()
+            if event[0] == "token":
+                yield str(event[1])
+            elif event[0] == "done":
                 self._done = True
 
     def trace(self) -> Trace:

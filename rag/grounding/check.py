@@ -99,11 +99,14 @@ def _citation(check: SentenceCheck, context: BuiltContext, settings: GroundingCo
         listed = ", ".join(f"[Source {n}]" for n in missing)
         return replace(check, citation_ok=False, citation_problem=f"cites {listed}, which does not exist")
     w, t = settings.word_weight, settings.trigram_weight
-    best_cited = best_span(check.text, [context.block(n) for n in check.cited], w, t)  # type: ignore[misc]
+    cited_blocks = [b for n in check.cited if (b := context.block(n)) is not None]  # all exist: see above
+    best_cited = best_span(check.text, cited_blocks, w, t)
     if best_cited is not None and best_cited.lexical >= settings.ungrounded_below:
         return replace(check, citation_ok=True)
-    elsewhere = check.support is not None and check.support.n not in check.cited
-    better = f" (best support: [Source {check.support.n}])" if elsewhere else ""  # type: ignore[union-attr]
+    support = check.support
+    better = ""
+    if support is not None and support.n not in check.cited:
+        better = f" (best support: [Source {support.n}])"
     cited = "".join(f"[Source {n}]" for n in check.cited)
     return replace(check, citation_ok=False, citation_problem=f"{cited} does not support it{better}")
 
@@ -146,8 +149,8 @@ def check_answer(
     ambiguous = [c for c in checks if c.verdict == "ambiguous"]
     use_llm = chat is not None and settings.model_check in ("auto", "llm")
     use_embedding = embedder is not None and settings.model_check in ("auto", "embedding") and not use_llm
-    if ambiguous and use_llm:
-        scores, warning = llm_scores([c.text for c in ambiguous], context.render(), chat)  # type: ignore[arg-type]
+    if ambiguous and use_llm and chat is not None:
+        scores, warning = llm_scores([c.text for c in ambiguous], context.render(), chat)
         warnings += [warning] if warning else []
         ran.append("llm")
         decided = {
@@ -158,8 +161,8 @@ def check_answer(
             if s is not None
         }
         checks = [decided.get(c.index, c) for c in checks]
-    elif ambiguous and use_embedding:
-        scores_e = embedding_scores([c.text for c in ambiguous], context.blocks, embedder)  # type: ignore[arg-type]
+    elif ambiguous and use_embedding and embedder is not None:
+        scores_e = embedding_scores([c.text for c in ambiguous], context.blocks, embedder)
         ran.append("embedding")
         decided = {
             c.index: replace(

@@ -26,8 +26,8 @@ class Overlap:
 @lru_cache(maxsize=4096)
 def _vocabulary(text: str) -> tuple[frozenset[str], frozenset[tuple[str, str, str]]]:
     tokens = words(text)
-    grams = frozenset(tuple(tokens[i : i + 3]) for i in range(len(tokens) - 2))
-    return frozenset(tokens), grams  # type: ignore[return-value]
+    grams = frozenset((tokens[i], tokens[i + 1], tokens[i + 2]) for i in range(len(tokens) - 2))
+    return frozenset(tokens), grams
 
 
 def overlap(sentence: str, text: str) -> Overlap:

@@ -108,7 +108,10 @@ def plan_route(
 ) -> AdaptivePlan:
     """Everything `config.query.adaptive` says to do with this route (pure)."""
     cfg = config.query.adaptive
-    queries, dropped, overrides, reasons = state.queries, (), {}, []
+    queries = state.queries
+    dropped: tuple[str, ...] = ()
+    overrides: dict[str, Any] = {}
+    reasons: list[str] = []
     strategy: Strategy | None = None
     if cfg.strategies:
         strategy, why = choose_strategy(route, understanding.search_query, cfg)

@@ -19,14 +19,14 @@ _SENTENCE_VERBS = frozenset(
 
 
 def _is_name(token: str, first: bool) -> bool:
-    if token.startswith("#") or any(ch.isdigit() for ch in token) and any(ch.isalpha() for ch in token):
+    if token.startswith("#") or (any(ch.isdigit() for ch in token) and any(ch.isalpha() for ch in token)):
         return True  # tags, versions, BM25
     if not token[:1].isupper():
         return any(ch.isupper() for ch in token[1:])  # iOS, eBook
     lower = token.lower()
     if first and (lower in STOPWORDS or lower in QUESTION_WORDS or lower in _SENTENCE_VERBS):
         return False
-    return lower not in STOPWORDS or token.isupper() and len(token) > 1
+    return lower not in STOPWORDS or (token.isupper() and len(token) > 1)
 
 
 def extract_entities(text: str) -> tuple[str, ...]:

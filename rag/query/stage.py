@@ -13,6 +13,7 @@ import json
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from typing import Literal, TypeGuard
 
 from rag.config import PipelineConfig
 from rag.embed import get_embedder
@@ -72,9 +73,12 @@ def cache_namespace(config: PipelineConfig) -> str:
     return f"{config.index.collection}|{config.name}|{digest.hexdigest()[:12]}"
 
 
+def _is_chat_role(role: str) -> TypeGuard[Literal["user", "assistant"]]:
+    return role in ("user", "assistant")
+
+
 def history_of(env: StageEnv) -> tuple[Message, ...]:
-    return tuple(Message(t.role, t.content) for t in env.conversation  # type: ignore[arg-type]
-                 if t.role in ("user", "assistant"))
+    return tuple(Message(t.role, t.content) for t in env.conversation if _is_chat_role(t.role))
 
 
 def chat_model(config: PipelineConfig) -> ChatModel | None:
@@ -157,8 +161,9 @@ def understanding(state: PipelineState) -> Understanding | None:
 
 def remember_answer(state: PipelineState, config: PipelineConfig) -> bool:
     """Store a generated answer in the semantic cache under the query it was looked up with
-    (the understand stage's `after_run`, called after every whole run); True when stored. Halted runs (cache hits,
-    blocked or non-retrieval queries) and runs without the understand stage store nothing."""
+    (the understand stage's `after_run`, called after every whole run); True when stored. Halted
+    runs (cache hits, blocked or non-retrieval queries) and runs without the understand stage
+    store nothing."""
     cache = semantic_cache(config)
     found = understanding(state)
     if cache is None or found is None or state.halted or not state.answer:

@@ -28,7 +28,6 @@ from rag.rerank.policies import NORMALIZERS, apply_policy, resolve_normalization
 from rag.rerank.settings import RerankConfig
 from rag.retrieve.base import Candidate
 
-
 _SCORES: OrderedDict[tuple[str, ...], ScoreBatch] = OrderedDict()
 _SCORES_SIZE = 256
 _SCORES_LOCK = threading.Lock()
