@@ -5,7 +5,6 @@ and the context as sent, its token budget, a stage timeline and the trace JSON a
 from __future__ import annotations
 
 import os
-
 from typing import get_args
 
 import streamlit as st

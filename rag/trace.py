@@ -95,7 +95,7 @@ class Trace:
         """"failed" or "blocked" when a stage was, else "ok"."""
         for bad in ("failed", "blocked"):
             if any(r.status == bad for r in self.records):
-                return bad  # type: ignore[return-value]
+                return bad
         return "ok"
 
     def to_dict(self) -> dict[str, Any]:

@@ -17,8 +17,9 @@ os.environ.pop("OPENAI_API_KEY", None)
 os.environ.pop("OPENAI_BASE_URL", None)
 os.environ.pop("QDRANT_URL", None)
 
-from hashing_presets import use_hashing_presets  # noqa: E402
-from rag.config import PRESET_OVERRIDES_ENV  # noqa: E402
+from hashing_presets import use_hashing_presets
+
+from rag.config import PRESET_OVERRIDES_ENV
 
 os.environ.pop(PRESET_OVERRIDES_ENV, None)  # quality tests must never run on the hashing backend
 

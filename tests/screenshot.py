@@ -198,7 +198,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--wait-text", action="append", default=[], help="text that must appear")
     parser.add_argument("--choose", action="append", default=[], metavar="LABEL=OPTION",
                         help="pick OPTION in the (multi)select labelled LABEL (before --click)")
-    parser.add_argument("--click", action="append", default=[], help="button, tab, checkbox or toggle label to press")
+    parser.add_argument("--click", action="append", default=[],
+                        help="button, tab, checkbox or toggle label to press")
     parser.add_argument("--upload", action="append", default=[], metavar="FILE",
                         help="file for the page's file uploader (after --click)")
     parser.add_argument("--width", type=int, default=1500)

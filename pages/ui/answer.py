@@ -3,8 +3,7 @@ the token budget and the stage timeline — all rendered from a Trace, nothing r
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 import pandas as pd
 import plotly.graph_objects as go

@@ -41,7 +41,9 @@ def fake_deb(tmp_path: Path) -> Path:
     (docs / "intro.html").symlink_to("intro.en.html")  # Debian links the default language
     deb = tmp_path / "_debs" / "fakedoc_1.2-3_all.deb"
     deb.parent.mkdir()
-    subprocess.run(["dpkg-deb", "--build", "--root-owner-group", str(root), str(deb)], check=True, capture_output=True)
+    subprocess.run(
+        ["dpkg-deb", "--build", "--root-owner-group", str(root), str(deb)], check=True, capture_output=True
+    )
     return deb
 
 

@@ -18,7 +18,7 @@ from rag.index import open_collection
 from rag.paths import SAMPLES_DIR
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "rag" / "rerank"))
-from tiny_cross_encoder import build_tiny_cross_encoder  # noqa: E402
+from tiny_cross_encoder import build_tiny_cross_encoder
 
 PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "rerank.py")
 COLLECTION = "rerank-page-test"

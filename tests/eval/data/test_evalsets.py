@@ -24,7 +24,7 @@ QA_FILE = PROJECT_ROOT / "datasets" / "qa_samples.jsonl"
 
 
 @pytest.fixture(scope="module")
-def qa_set():  # noqa: ANN201 -- an EvalSet
+def qa_set():
     return load_eval_set(QA_FILE)
 
 
@@ -35,7 +35,7 @@ def test_a_beir_folder_is_judged_per_document() -> None:
     assert evalset.qrels_for(chunks) is evalset.dataset.qrels
 
 
-def test_a_qa_file_becomes_documents_whose_text_keeps_span_offsets(qa_set) -> None:  # noqa: ANN001
+def test_a_qa_file_becomes_documents_whose_text_keeps_span_offsets(qa_set) -> None:
     assert qa_set.unit == "chunk"
     assert set(qa_set.dataset.queries) == set(qa_set.spans)
     for spans in qa_set.spans.values():
@@ -43,7 +43,7 @@ def test_a_qa_file_becomes_documents_whose_text_keeps_span_offsets(qa_set) -> No
             assert qa_set.dataset.corpus[span.doc]["text"][span.start:span.end] == span.text
 
 
-def test_span_sets_judge_the_chunks_that_overlap_a_span(qa_set) -> None:  # noqa: ANN001
+def test_span_sets_judge_the_chunks_that_overlap_a_span(qa_set) -> None:
     qid, (span, *_) = next(iter(qa_set.spans.items()))
     inside = Chunk("in", span.doc, span.start + 1, span.end + 10, "x")
     before = Chunk("before", span.doc, 0, span.start, "x")
@@ -53,7 +53,7 @@ def test_span_sets_judge_the_chunks_that_overlap_a_span(qa_set) -> None:  # noqa
     assert qa_set.scoring_dataset([inside]).qrels[qid] == {"in": 1}
 
 
-def test_limit_keeps_the_first_queries_and_their_spans(qa_set) -> None:  # noqa: ANN001
+def test_limit_keeps_the_first_queries_and_their_spans(qa_set) -> None:
     small = qa_set.limit(3)
     assert list(small.dataset.queries) == sorted(qa_set.dataset.queries)[:3]
     assert set(small.spans) == set(small.dataset.queries)
@@ -66,14 +66,14 @@ def test_a_span_naming_a_missing_document_is_an_error(tmp_path: Path) -> None:
     path = tmp_path / "qa.jsonl"
     row = {"id": "x1", "question": "q?", "spans": [{"doc": "nope.md", "start": 0, "end": 3}]}
     path.write_text(json.dumps(row) + "\n")
-    with pytest.raises(DatasetError, match="'x1' names documents not in .*nope.md"):
+    with pytest.raises(DatasetError, match=r"'x1' names documents not in .*nope\.md"):
         load_eval_set(path)
 
 
 def test_other_files_are_rejected_with_the_accepted_kinds(tmp_path: Path) -> None:
     path = tmp_path / "notes.txt"
     path.write_text("hello")
-    with pytest.raises(DatasetError, match="not a BEIR folder.*QA file"):
+    with pytest.raises(DatasetError, match=r"not a BEIR folder.*QA file"):
         load_eval_set(path)
 
 

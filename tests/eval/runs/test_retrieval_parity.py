@@ -23,13 +23,13 @@ from eval.runs.candidates import retrieve_all
 from eval.runs.preset_run import deepest_cutoff, search_all
 from eval.runs.sweep import rescore
 from rag.config import available_presets, load_preset, with_overrides
+from rag.pipeline import run_query
 from rag.retrieve.base import Candidate, RankedList, RetrieverHit
 from rag.retrieve.settings import FilterConfig
-from rag.pipeline import run_query
 from rag.retrieve.stage import SelectOutput
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "rag"))
-from pipeline_collection import make_chunks  # noqa: E402
+from pipeline_collection import make_chunks
 
 DATASET = Path(__file__).resolve().parents[3] / "datasets" / "beir_sample"
 NOW = datetime(2026, 11, 25, 12, tzinfo=UTC)  # one clock: EchoMind's time decay must not drift

@@ -9,6 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from answer_helpers import context
 from fake_openai import FakeOpenAI, reply, status
 
 from eval.cli import main as eval_main
@@ -21,7 +22,6 @@ from eval.scoring.answers import (
     sample_from_trace,
     scores_json,
 )
-from answer_helpers import context
 from rag.generate.base import GeneratedAnswer
 from rag.grounding.base import GroundingReport, SentenceCheck, Sufficiency
 from rag.grounding.retry import GroundedAnswer, Iteration

@@ -88,7 +88,7 @@ def test_queries_outside_qrels_ignored_and_empty_results_score_zero() -> None:
 
 @pytest.mark.parametrize("bad", ["ndcg@0", "bleu@10", "ndcg@x", ""])
 def test_unknown_metric_lists_valid_names(bad: str) -> None:
-    with pytest.raises(ValueError, match="ndcg|cutoff"):
+    with pytest.raises(ValueError, match=r"ndcg|cutoff"):
         parse_metric(bad)
 
 

@@ -159,17 +159,17 @@ def check_units(chunks: list[Chunk], unit: str, size: int, overlap: int, text: s
         assert len([p for p in re.split(boundary, region) if p.strip()]) <= overlap
 
 
-def bounds_fixed(chunks: list[Chunk], s: Any, doc: Document) -> None:  # noqa: ANN401
+def bounds_fixed(chunks: list[Chunk], s: Any, doc: Document) -> None:
     check_sizes_and_overlap(chunks, s.size, s.overlap)
 
 
-def bounds_sentence(chunks: list[Chunk], s: Any, doc: Document) -> None:  # noqa: ANN401
+def bounds_sentence(chunks: list[Chunk], s: Any, doc: Document) -> None:
     check_units(chunks, "sentences", s.max_size, s.overlap_sentences, doc.text)
     if s.overlap_sentences == 0:
         check_disjoint(chunks)
 
 
-def bounds_parent_child(chunks: list[Chunk], s: Any, doc: Document) -> None:  # noqa: ANN401
+def bounds_parent_child(chunks: list[Chunk], s: Any, doc: Document) -> None:
     parents = {c.chunk_id: c for c in by_level(chunks, "parent")}
     children = by_level(chunks, "child")
     assert len(parents) + len(children) == len(chunks)
@@ -180,23 +180,23 @@ def bounds_parent_child(chunks: list[Chunk], s: Any, doc: Document) -> None:  # 
     assert all(c.parent_id in parents for c in children)
 
 
-def bounds_faq(chunks: list[Chunk], s: Any, doc: Document) -> None:  # noqa: ANN401
+def bounds_faq(chunks: list[Chunk], s: Any, doc: Document) -> None:
     assert all(c.size <= s.max_chars for c in chunks)
     check_disjoint(chunks)
 
 
-def bounds_markdown(chunks: list[Chunk], s: Any, doc: Document) -> None:  # noqa: ANN401
+def bounds_markdown(chunks: list[Chunk], s: Any, doc: Document) -> None:
     check_sizes_and_overlap(chunks, s.max_size, s.overlap)
     assert all(isinstance(c.metadata["heading_path"], tuple) for c in chunks)
 
 
-def bounds_semantic(chunks: list[Chunk], s: Any, doc: Document) -> None:  # noqa: ANN401
+def bounds_semantic(chunks: list[Chunk], s: Any, doc: Document) -> None:
     assert all(c.size <= s.max_size for c in chunks)
     check_disjoint(chunks)
     check_short_ones_could_not_join(chunks, s.min_size, s.max_size)
 
 
-def bounds_hierarchical(chunks: list[Chunk], s: Any, doc: Document) -> None:  # noqa: ANN401
+def bounds_hierarchical(chunks: list[Chunk], s: Any, doc: Document) -> None:
     if not doc.text.strip():
         assert chunks == []
         return
@@ -214,13 +214,13 @@ def bounds_hierarchical(chunks: list[Chunk], s: Any, doc: Document) -> None:  # 
         check_short_ones_could_not_join(own, s.paragraph_min_size, s.paragraph_size)
 
 
-def bounds_token(chunks: list[Chunk], s: Any, doc: Document) -> None:  # noqa: ANN401
+def bounds_token(chunks: list[Chunk], s: Any, doc: Document) -> None:
     assert all(c.metadata["tokens"] <= s.size for c in chunks)
     for _, nxt, shared in overlaps(chunks):
         assert count_tokens(doc.text[nxt.start : nxt.start + shared], s.tokenizer) <= s.overlap
 
 
-def bounds_doc_type(chunks: list[Chunk], s: Any, doc: Document) -> None:  # noqa: ANN401
+def bounds_doc_type(chunks: list[Chunk], s: Any, doc: Document) -> None:
     route = getattr(s, doc.metadata.doc_type.lower())
     BOUNDS[route.strategy](chunks, strategy_settings(route.strategy, route.params), doc)
     assert all(c.metadata["doc_type"] == doc.metadata.doc_type for c in chunks)

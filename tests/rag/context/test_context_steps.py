@@ -88,7 +88,7 @@ def test_blocks_are_fitted_best_first_truncating_one_and_dropping_the_rest() -> 
     counter = default_counter()
     long = " ".join(f"word{i}" for i in range(300))
     fitted = fit_blocks(blocks(PARIS, long, BERLIN), 120, counter)
-    assert [b.text for b in fitted.blocks][0] == PARIS
+    assert fitted.blocks[0].text == PARIS
     assert long.startswith(fitted.blocks[1].text) and len(fitted.blocks[1].text) < len(long)
     assert (fitted.dropped, fitted.truncated) == (1, 1)
     assert sum(b.tokens for b in fitted.blocks) <= 120

@@ -68,7 +68,10 @@ def test_bad_batch_reports_each_bad_file_once_and_ingests_the_rest(batch, monkey
         assert line.action, name
     assert by_name["huge.txt"].action == "raise documents max_bytes or split the file"
     ok = {name for name, line in by_name.items() if line.status == "ok"}
-    assert ok == {"note.txt", "guide.md", "report.pdf", "letter.docx", "deck.pptx", "table.csv", "page.html", "nested.txt"}
+    assert ok == {
+        "note.txt", "guide.md", "report.pdf", "letter.docx", "deck.pptx", "table.csv", "page.html",
+        "nested.txt",
+    }
     assert {doc.doc_id for doc in report.documents} == {by_name[n].doc_id for n in ok}
     nested = next(doc for doc in report.documents if doc.metadata.source.endswith("nested.txt"))
     assert nested.text == "UTF-16 note, café" and nested.metadata.encoding == "utf-16"

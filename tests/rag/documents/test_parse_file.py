@@ -56,7 +56,7 @@ def test_size_is_checked_against_the_config(tmp_path: Path) -> None:
 
 
 def test_unknown_extension_lists_the_supported_ones() -> None:
-    with pytest.raises(DocumentError, match="unsupported file type '.odt'") as caught:
+    with pytest.raises(DocumentError, match=r"unsupported file type '\.odt'") as caught:
         parse_bytes("x.odt", b"data")
     assert ".pdf" in caught.value.action and ".docx" in caught.value.action
     with pytest.raises(DocumentError, match="no extension"):

@@ -31,7 +31,7 @@ def collection() -> Iterator[Collection]:
     delete_collection(collection.name)
 
 
-def _query(text: str):  # noqa: ANN202 - a numpy vector
+def _query(text: str):  # a numpy vector
     return get_embedder(index_config().embedding).embed_query(text)
 
 

@@ -52,7 +52,7 @@ def test_no_model_configured_skips_with_the_setting_to_change() -> None:
 
 def test_a_missing_model_is_a_clear_message_not_a_download(tmp_path: Path) -> None:
     missing = str(tmp_path / "no-such-model")
-    with pytest.raises(RerankUnavailable, match="rerank.model"):
+    with pytest.raises(RerankUnavailable, match=r"rerank\.model"):
         build_scorer(RerankConfig(model=missing))
     hub_name = rerank(QUERY, candidates(), RerankConfig(model="cross-encoder/not-cached-here"))
     assert hub_name.status == "skipped" and "could not be loaded" in hub_name.reason

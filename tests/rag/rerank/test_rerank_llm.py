@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from fake_openai import FakeOpenAI, hang, reply, status
-from fake_openai import fake_openai as fake_openai  # noqa: F401  (the fixture)
+from fake_openai import fake_openai as fake_openai  # the fixture
 from rerank_helpers import candidates
 
 from rag.generate.llm import LLMClient, endpoints_from

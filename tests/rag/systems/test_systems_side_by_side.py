@@ -9,12 +9,11 @@ from pathlib import Path
 import pytest
 from fake_openai import FakeOpenAI
 
-from rag.query.adaptive_router import AdaptivePlan
-from rag.retrieve.stage import SelectOutput
 from rag.config import PipelineConfig, load_preset, with_overrides
 from rag.embed import get_embedder
-from rag.query.adaptive_router import TOP_K
+from rag.query.adaptive_router import TOP_K, AdaptivePlan
 from rag.retrieve.search import clear_candidate_cache
+from rag.retrieve.stage import SelectOutput
 from rag.systems import (
     Comparison,
     compare,
@@ -24,7 +23,7 @@ from rag.systems import (
 )
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/rag: the shared collection
-from pipeline_collection import MemoryCollection, make_chunks  # noqa: E402
+from pipeline_collection import MemoryCollection, make_chunks
 
 OFFLINE = {"embedding.backend": "openai", "embedding.model": "hashed-bow-systems",
            "generation.mode": "extractive", "grounding.model_check": "none",
