@@ -3,6 +3,9 @@ one chunk up close, and the chosen settings exported as a preset."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import streamlit as st
 
 from pages.ui import resources
@@ -34,12 +37,15 @@ DEFAULT_STRATEGIES = ["recursive", "parent_child"]
 SHOW_ALL = 2000  # shorter documents are always shown whole
 
 
-def strategy_column(document: Document, name: str) -> ChunkRun | None:
-    """Parameter widgets generated from the strategy's settings model, then its (cached) run."""
+def strategy_column(
+    document: Document, name: str, values: Mapping[str, Any] | None = None
+) -> ChunkRun | None:
+    """Parameter widgets generated from the strategy's settings model (starting at `values`, the
+    preset's, for the preset's own strategy), then its (cached) run."""
     settings_cls, _ = STRATEGIES.get(name)
     st.markdown(f"#### {name}")
     with st.expander("Parameters", expanded=True):
-        raw = settings_widgets(settings_cls, f"chunk_{name}_")
+        raw = settings_widgets(settings_cls, f"chunk_{name}_", values)
         fixed = set(settings_cls.model_fields) - {s.name for s in field_specs(settings_cls)}
         if fixed:
             st.caption(f"Defaults kept for: {', '.join(sorted(fixed))} (edit them in preset YAML)")
@@ -80,7 +86,11 @@ if not documents:
 by_title = {f"{d.metadata.title} ({d.metadata.format})": d for d in documents}
 longest = max(range(len(documents)), key=lambda i: len(documents[i].text))
 document = by_title[st.selectbox("Document", list(by_title), index=longest, key="chunk_doc")]
-names = st.multiselect("Strategies (2–4)", STRATEGIES.names(), default=DEFAULT_STRATEGIES,
+config = resources.session_config()
+own = config.chunking if config is not None else None  # the preset's chunking comes first
+first = [own.strategy] if own is not None else []
+names = st.multiselect("Strategies (2–4)", STRATEGIES.names(),
+                       default=[*first, *(s for s in DEFAULT_STRATEGIES if s not in first)][:2],
                        max_selections=4, key="chunk_strategies")
 if not names:
     st.info("Pick at least one strategy.")
@@ -89,7 +99,8 @@ if not names:
 runs: list[ChunkRun] = []
 for col, name in zip(st.columns(len(names)), names, strict=True):
     with col:
-        run = strategy_column(document, name)
+        run = strategy_column(document, name,
+                              own.params if own is not None and name == own.strategy else None)
         if run is not None:
             runs.append(run)
 if not runs:
@@ -131,11 +142,13 @@ with views:
 
 st.subheader("Export")
 export = by_name[st.selectbox("Strategy to export", list(by_name), key="chunk_export_strategy")]
-config = resources.session_config()
 if config is not None:
+    exported = export_preset(config, export.strategy, export.params)
     st.download_button(
-        "Download preset YAML", export_preset(config, export.strategy, export.params),
+        "Download preset YAML", exported,
         file_name=f"{config.name}-{export.strategy}.yaml", mime="application/x-yaml",
         key="chunk_export", icon=":material/download:",
     )
     st.caption(f"Preset '{config.name}' with chunking set to {export.strategy} {dict(export.params)}")
+    with st.expander("Preset YAML"):
+        st.code(exported, language="yaml")

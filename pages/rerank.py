@@ -12,9 +12,9 @@ from pages.ui import resources
 from pages.ui import retrieval as retrieval_view
 from pages.ui.figures import rank_movement
 from pages.ui.rerank_view import movement_table, rank_maps, ranked_table, score_histogram
+from pages.ui.configs import page_config
 from pages.ui.run_status import show_stopped
 from pages.ui.state import session_cache
-from rag.config import with_overrides
 from rag.pipeline import head_key, run_head, run_tail
 from rag.rerank import SCORERS, RerankConfig
 from rag.rerank.base import RerankResult
@@ -65,7 +65,8 @@ collection, preset = resources.require_collection_and_preset("rr_")
 fetch = retrieval_view.fetch_config(preset, collection.manifest.settings, collection.name)
 query = st.text_input("Query", DEFAULT_QUERY, key="rr_query")
 try:
-    config = with_overrides(fetch, controls(preset.rerank))
+    config = page_config(preset, collection.name, collection.manifest.settings,
+                         controls(preset.rerank))
 except (ValidationError, ValueError) as exc:
     st.error(str(exc))
     st.stop()
@@ -78,7 +79,7 @@ with st.spinner("Retrieving (the first query loads the embedding model)…"):
     head = cache.get_or_compute(key, lambda: run_head(query, fetch, collection))
 show_stopped(head.trace)
 with st.spinner(f"Reranking {config.rerank.depth} candidates…"):
-    tail = run_tail(head.state, config, collection)
+    tail = run_tail(head.state, config, collection, depth=config.retrieval.depth)
 show_stopped(tail.trace)
 st.session_state["rr_trace"] = tail.trace
 result = tail.trace.output(RerankResult)

@@ -13,7 +13,7 @@ from rag.chunking import get_chunker
 from rag.chunking.base import Chunk
 from rag.chunking.models import count_tokens
 from rag.chunking.stats import ChunkStats, stats_by_level
-from rag.config import PipelineConfig, config_from_dict, preset_yaml
+from rag.config import PipelineConfig, preset_yaml, with_overrides
 from rag.documents.base import Document
 
 
@@ -68,8 +68,10 @@ def size_series(runs: Sequence[ChunkRun], unit: str) -> dict[str, list[int]]:
 
 
 def export_preset(config: PipelineConfig, strategy: str, params: Mapping[str, Any]) -> str:
-    """`config` with its chunking section replaced, as preset YAML (validated on the way)."""
-    raw = config.model_dump(mode="json")
-    raw["name"] = f"{config.name}-{strategy}"
-    raw["chunking"] = {"strategy": strategy, "params": dict(params)}
-    return preset_yaml(config_from_dict(raw, origin=raw["name"]))
+    """`config` with its chunking section replaced, as preset YAML (validated on the way). For the
+    preset's own strategy, settings the page does not edit keep the preset's values."""
+    if strategy == config.chunking.strategy:
+        params = {**config.chunking.params, **params}
+    changed = with_overrides(config, {"name": f"{config.name}-{strategy}",
+                                      "chunking.strategy": strategy, "chunking.params": dict(params)})
+    return preset_yaml(changed)

@@ -12,7 +12,8 @@ from eval.runs.evalset_runner import ScoredRun
 from eval.scoring.compare import QueryDelta
 from pages.ui.tables import snippet
 from rag.chunking.base import Chunk
-from rag.retrieve.base import Candidate, RankedList, as_candidates
+from rag.retrieve.base import Candidate
+from rag.retrieve.search import Retrieved
 from rag.trace import Trace
 
 
@@ -47,16 +48,11 @@ def deltas_frame(deltas: Sequence[QueryDelta], name_a: str, name_b: str) -> pd.D
 def stage_candidates(trace: Trace, stage: str) -> tuple[Candidate, ...]:
     """The candidates a stage output, or, for retrieve, its lists merged in list order."""
     record = trace.stage(stage)
-    if record is None:
-        return ()
-    if "candidates" in record.outputs:
-        return as_candidates(record.outputs["candidates"])
-    lists = record.outputs.get("lists") or {}  # live RankedLists, or their exported JSON
-    return tuple(
-        c for ranked in lists.values()
-        for c in as_candidates(ranked.candidates if isinstance(ranked, RankedList)
-                               else ranked["candidates"])
-    )
+    output = record.output if record is not None else None
+    if isinstance(output, Retrieved):
+        return tuple(c for ranked in output.lists.values() for c in ranked.candidates)
+    candidates = getattr(output, "candidates", None)  # the stages that rank (HasCandidates)
+    return tuple(candidates) if isinstance(candidates, tuple) else ()
 
 
 def stage_frame(trace: Trace) -> pd.DataFrame:

@@ -19,7 +19,6 @@ _EXPORTS = {
     "RankedList": "rag.retrieve.base",
     "RetrieverHit": "rag.retrieve.base",
     "SearchQuery": "rag.retrieve.base",
-    "as_candidates": "rag.retrieve.base",
     "FUSION": "rag.retrieve.fusion",
     "fuse": "rag.retrieve.fusion",
     "POST_STEPS": "rag.retrieve.post",

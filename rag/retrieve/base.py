@@ -70,25 +70,3 @@ class SearchQuery:
 def retriever_family(list_name: str) -> str:
     """The retriever behind a list, whatever query variant produced it: dense#q2 -> dense."""
     return list_name.split("#", 1)[0]
-
-
-def candidate_from_dict(data: Mapping[str, Any]) -> Candidate:
-    """Rebuild a Candidate from its exported JSON form (Trace.to_dict), e.g. for eval drill-down."""
-    fields = data["chunk"]
-    chunk = Chunk(**{**fields, "metadata": MappingProxyType(dict(fields.get("metadata") or {}))})
-    hits = {name: RetrieverHit(**hit) for name, hit in data.get("hits", {}).items()}
-    return Candidate(
-        chunk=chunk,
-        score=float(data["score"]),
-        hits=MappingProxyType(hits),
-        contributions=MappingProxyType(dict(data.get("contributions", {}))),
-        stage_scores=MappingProxyType(dict(data.get("stage_scores", {}))),
-        notes=tuple(data.get("notes", ())),
-    )
-
-
-def as_candidates(items: object) -> tuple[Candidate, ...]:
-    """Candidates from a stage record's outputs, whether live objects or exported dicts."""
-    if not isinstance(items, (list, tuple)):
-        raise TypeError(f"expected a list of candidates, got {type(items).__name__}")
-    return tuple(c if isinstance(c, Candidate) else candidate_from_dict(c) for c in items)

@@ -11,7 +11,8 @@ import pytest
 
 from rag.cli import main
 from rag.pipeline import STAGE_ORDER
-from rag.retrieve.base import as_candidates
+from rag.retrieve.stage import SelectOutput
+from rag.trace import Trace
 
 DOCS = {
     "fusion.txt": "Reciprocal rank fusion merges ranked lists by summing one over k plus rank.",
@@ -43,12 +44,14 @@ def test_query_json_is_the_full_trace(
         "query", "how are ranked lists merged", "--collection", name, "--preset", str(preset),
         "--set", "retrieval.top_k=2", "--json",
     ])  # fmt: skip
-    trace = json.loads(capsys.readouterr().out)
+    printed = capsys.readouterr().out
+    trace = json.loads(printed)
     assert code == 0
     assert [r["stage"] for r in trace["records"]] == list(STAGE_ORDER)
     assert trace["collection"] == name
-    select = next(r for r in trace["records"] if r["stage"] == "select")
-    top = as_candidates(select["outputs"]["candidates"])
+    selected = Trace.from_json(printed).output(SelectOutput)  # typed again, as it ran
+    assert selected is not None
+    top = selected.candidates
     assert len(top) == 2
     assert top[0].chunk.metadata["source"].endswith("fusion.txt")
     assert set(top[0].hits) <= {"bm25", "dense"} and top[0].contributions

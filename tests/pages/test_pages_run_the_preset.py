@@ -1,0 +1,85 @@
+"""Presets are the source of truth on every page: pick a seed preset, change nothing, run — the
+config the page ran (its trace's) is the preset's. Only what the collection dictates differs:
+its index-side sections (documents, chunking, embedding, index), which it was built with."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from hashing_presets import use_hashing_presets
+from streamlit.testing.v1 import AppTest
+
+from rag.chunking import strategy_settings
+from rag.config import load_preset
+from rag.documents import ingest_paths
+from rag.index import open_collection
+from rag.paths import SAMPLES_DIR
+from rag.systems import SYSTEMS
+
+PAGES = Path(__file__).resolve().parents[2] / "pages"
+COLLECTION = "samples"
+INDEX_SIDE = ("documents", "chunking", "embedding", "index")
+
+
+@pytest.fixture(scope="module")
+def samples(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """The sample collection, built once with the hybrid preset's settings (hashing embedder)."""
+    with pytest.MonkeyPatch.context() as patch:
+        use_hashing_presets(patch, tmp_path_factory.mktemp("preset-truth"))
+        documents = ingest_paths(sorted(SAMPLES_DIR.iterdir())).documents
+        collection = open_collection(COLLECTION, create=True)
+        collection.add_documents(documents, load_preset("hybrid"), progress=False)
+        assert set(collection.manifest.settings) <= {*INDEX_SIDE}
+        yield
+
+
+def _without_index_side(config: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in config.items() if k not in INDEX_SIDE}
+
+
+def _assert_runs_the_preset(ran: dict[str, Any], preset: str) -> None:
+    expected = load_preset(preset).model_dump(mode="json")
+    assert _without_index_side(ran) == _without_index_side(expected)
+    assert ran["index"]["collection"] == COLLECTION
+
+
+def _open(page: str, preset: str) -> AppTest:
+    at = AppTest.from_file(str(PAGES / page), default_timeout=180)
+    at.session_state["app_preset"] = preset
+    at.session_state["app_collection"] = COLLECTION
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+@pytest.mark.parametrize("preset", SYSTEMS)
+@pytest.mark.parametrize(("page", "trace_key"), [
+    ("retrieval.py", "ret_trace"), ("rerank.py", "rr_trace"), ("query_lab.py", "ql_trace"),
+])
+def test_the_page_runs_the_preset(samples: None, page: str, trace_key: str, preset: str) -> None:
+    at = _open(page, preset)
+    _assert_runs_the_preset(dict(at.session_state[trace_key].config), preset)
+
+
+@pytest.mark.parametrize("preset", SYSTEMS)
+def test_the_answer_page_runs_the_preset(samples: None, preset: str) -> None:
+    at = _open("answer.py", preset)
+    at.chat_input(key="ans_input").set_value("How long do deleted notes stay in the trash?").run()
+    assert not at.exception
+    _assert_runs_the_preset(dict(at.session_state["ans_trace"].config), preset)
+
+
+@pytest.mark.parametrize("preset", SYSTEMS)
+def test_chunk_lab_exports_the_presets_chunking(samples: None, preset: str) -> None:
+    at = _open("chunk_lab.py", preset)
+    exported = [c.value for c in at.code if c.value.lstrip().startswith("name:")]
+    assert exported, "Chunk Lab shows the chunking as preset YAML"
+    chunking = yaml.safe_load(exported[0])["chunking"]
+    own = load_preset(preset).chunking
+    assert chunking["strategy"] == own.strategy  # the same settings, defaults spelled out
+    assert strategy_settings(own.strategy, chunking["params"]) == strategy_settings(
+        own.strategy, dict(own.params))
