@@ -17,6 +17,7 @@ from pages.ui.systems_view import (
 from rag.config import PipelineConfig, available_presets, load_preset
 from rag.documents.base import Document
 from rag.index import Collection
+from rag.index.collection import collections_root
 from rag.query.intelligence import LEVEL_ORDER, LEVELS, apply_level
 from rag.systems import (
     BASELINES,
@@ -31,11 +32,12 @@ from rag.systems import (
 )
 
 DEFAULT_QUERY = "How does LumenSync resolve conflicts?"
+AS_PRESET = "preset"  # the level slider's first stop: adaptive as its preset configures it
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
-def _collection(config_json: str, docs_key: str, _documents: tuple[Document, ...]
-                ) -> tuple[PipelineConfig, Collection]:
+def _collection(root: str, config_json: str, docs_key: str, _documents: tuple[Document, ...]
+                ) -> tuple[PipelineConfig, Collection]:  # keyed by data dir too: it may change
     config = PipelineConfig.model_validate_json(config_json)
     with st.spinner(f"Indexing the documents for {config.name} (own chunking, first use only)…"):
         return system_collection(config, _documents)
@@ -47,14 +49,17 @@ def _matrix() -> FeatureMatrix:
 
 
 def chosen_configs() -> list[PipelineConfig]:
-    """The presets picked in the page's widgets, with adaptive's intelligence level applied."""
+    """The presets picked in the page's widgets, with adaptive's intelligence level applied when
+    one is picked (left at "preset", every system runs exactly its preset)."""
     names = [n for n in (*SYSTEMS, *BASELINES) if n in available_presets()]
     picked = st.multiselect("Systems (2–5)", names, default=["axiom", "echomind", "adaptive"],
                             max_selections=5, key="sys_presets")
-    level = st.select_slider("Adaptive's intelligence level (002)", LEVEL_ORDER, "standard",
-                             key="sys_level",
+    level = st.select_slider("Adaptive's intelligence level (002)", [AS_PRESET, *LEVEL_ORDER],
+                             AS_PRESET, key="sys_level",
                              help=" · ".join(f"{n}: {LEVELS.get(n).summary}" for n in LEVEL_ORDER))
     configs = [load_preset(n) for n in picked]
+    if level == AS_PRESET:
+        return configs
     return [apply_level(c, level) if c.name == "adaptive" else c for c in configs]
 
 
@@ -98,7 +103,8 @@ with compare_tab:
     elif st.button("Run", key="sys_run", type="primary") and query.strip():
         docs_key = documents_key(documents)
         result = compare(query, configs,
-                         lambda c: _collection(c.model_dump_json(), docs_key, tuple(documents)),
+                         lambda c: _collection(str(collections_root()), c.model_dump_json(),
+                                               docs_key, tuple(documents)),
                          user=user)
         st.session_state["sys_result"] = result
     result = st.session_state.get("sys_result")

@@ -83,3 +83,36 @@ def test_chunk_lab_exports_the_presets_chunking(samples: None, preset: str) -> N
     assert chunking["strategy"] == own.strategy  # the same settings, defaults spelled out
     assert strategy_settings(own.strategy, chunking["params"]) == strategy_settings(
         own.strategy, dict(own.params))
+
+
+def test_the_systems_page_runs_every_seed_as_its_preset(samples: None) -> None:
+    at = _open("systems.py", "hybrid")
+    at.multiselect(key="sys_presets").set_value(list(SYSTEMS)).run()
+    at.button(key="sys_run").click().run()
+    assert not at.exception
+    runs = at.session_state["sys_result"].runs
+    assert [r.preset for r in runs] == list(SYSTEMS)
+    for run in runs:  # each system searches its own collection (its own chunking): only the
+        ran = dict(run.trace.config)  # collection's name differs from the preset
+        expected = load_preset(run.preset).model_dump(mode="json")
+        assert {**ran, "index": {**ran["index"], "collection": None}} == {
+            **expected, "index": {**expected["index"], "collection": None}}
+
+
+@pytest.mark.parametrize("preset", SYSTEMS)
+def test_the_evaluate_page_scores_the_preset(samples: None, preset: str) -> None:
+    """Scoring differs from the preset in two documented ways only: the collection is the test
+    set's, and top_k is the retrieval depth (deep metrics such as recall@100 see the whole
+    ranking the preset fused)."""
+    at = _open("evaluate.py", preset)
+    at.multiselect(key="eval_presets").set_value([preset])
+    at.number_input(key="eval_limit").set_value(3)
+    at.button(key="eval_run").click().run()
+    assert not at.exception
+    (scored,) = at.session_state["eval_results"].runs
+    ran = scored.config.model_dump(mode="json")
+    expected = load_preset(preset).model_dump(mode="json")
+    for config in (ran, expected):
+        config["index"]["collection"] = None
+        config["retrieval"]["top_k"] = config["retrieval"]["depth"]
+    assert ran == expected

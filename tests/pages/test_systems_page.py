@@ -16,6 +16,8 @@ def test_one_query_through_two_systems_side_by_side(hashing_presets: None) -> No
     at.text_input(key="sys_query").set_value("hello").run()
     at.button(key="sys_run").click().run()
     assert not at.exception
+    at.select_slider(key="sys_level").set_value("standard").run()  # 002's standard level
+    at.button(key="sys_run").click().run()
     assert [h.value for h in at.subheader] == ["intellidocs", "adaptive@standard"]
     shown = " ".join(m.value for m in at.markdown)
     assert "adaptive route DENSE_ONLY" in shown  # a two-word query: 002's simplest route
