@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import tempfile
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
+from types import MappingProxyType
 from pathlib import Path
 
 import numpy as np
 
 from eval.bench.timing import Latency, seconds, summarize, time_each
+from rag.config import PipelineConfig, with_overrides
 from rag.embed import EmbeddingConfig, TextEmbedder, load_backend
 from rag.embed.cache import EmbeddingCache
 from rag.index.settings import TokenizerConfig
@@ -67,12 +69,17 @@ class HybridLatency:
 
 @dataclass(frozen=True)
 class RefuseLatency:
-    status: str  # "measured", or "pending" while rag.retrieve.fusion is missing
+    """A slider move: the pipeline's tail (fuse → postprocess → authority → rerank → select, as
+    rag.pipeline.run_tail runs it) over cached lists, and the bare fusion function for reference."""
+
+    status: str  # "measured"
     candidates_per_list: int
     lists: int
     repeats: int
-    latency: Latency | None
+    latency: Latency | None  # the whole tail, with its trace
     target_p50_ms: float
+    fusion_only: Latency | None = None  # rag.retrieve.fusion.fuse alone, same lists
+    tail_vs_fusion_p50: float | None = None  # the runner's cost over the bare fusion
 
 
 def bm25_speed(
@@ -191,15 +198,22 @@ def hybrid_latency(
 
 
 def refuse_latency(
-    lists: Sequence[RankedList], k: int, repeats: int = 200, target_p50_ms: float = 5.0
+    lists: Sequence[RankedList], config: PipelineConfig, repeats: int = 200,
+    target_p50_ms: float = 5.0,
 ) -> RefuseLatency:
-    """RRF over already-retrieved lists, as after a slider move (no model, no index touched)."""
+    """The pipeline's tail over already-retrieved lists, as after a slider move (no model, no
+    index touched), timed against the bare fusion function on the same lists in this process."""
+    from rag.pipeline import initial_state, run_tail
+    from rag.retrieve.fusion import fuse
+
     per_list = max((len(r.candidates) for r in lists), default=0)
-    try:
-        from rag.retrieve.fusion import rrf
-    except ImportError:
-        return RefuseLatency("pending", per_list, len(lists), 0, None, target_p50_ms)
-    samples, _ = time_each(lambda _: rrf(lists, k=k), range(repeats))
-    return RefuseLatency(
-        "measured", per_list, len(lists), repeats, summarize(samples), target_p50_ms
-    )
+    config = with_overrides(config, {"retrieval.depth": max(per_list, 1),
+                                     "retrieval.top_k": min(config.retrieval.top_k, per_list or 1)})
+    named = MappingProxyType({r.retriever: r for r in lists})
+    seeded = replace(initial_state("bench", config), lists=named)
+    tail, _ = time_each(lambda _: run_tail(seeded, config), range(repeats))
+    bare, _ = time_each(lambda _: fuse(named, config.fusion), range(repeats))
+    tail_p50, bare_p50 = summarize(tail), summarize(bare)
+    ratio = round(tail_p50.p50_ms / bare_p50.p50_ms, 2) if bare_p50.p50_ms else None
+    return RefuseLatency("measured", per_list, len(lists), repeats, tail_p50, target_p50_ms,
+                         bare_p50, ratio)

@@ -93,6 +93,8 @@ def test_bench_writes_every_figure_on_a_small_corpus(tmp_path: Path) -> None:
     assert refuse["status"] == "measured" and refuse["lists"] == 2
     assert 0 < refuse["candidates_per_list"] <= len(passages)
     assert refuse["latency"]["n"] == refuse["repeats"] > 0
+    assert refuse["fusion_only"]["n"] == refuse["repeats"]  # the reference, same process
+    assert refuse["tail_vs_fusion_p50"] > 0
 
 
 def test_bench_refuses_an_empty_query_file(
