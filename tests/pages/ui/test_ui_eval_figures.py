@@ -18,6 +18,8 @@ from pages.ui.eval_tables import candidates_frame, results_frame, stage_candidat
 from rag.chunking.base import Chunk
 from rag.config import load_preset
 from rag.retrieve.base import Candidate, RankedList, RetrieverHit
+from rag.retrieve.search import Retrieved
+from rag.retrieve.stage import FuseOutput
 from rag.trace import StageRecord, Trace
 
 QRELS = {f"q{i}": {"a": 1} for i in range(6)}
@@ -25,7 +27,7 @@ DATASET = BeirDataset("t", {"a": {"title": "", "text": "a"}, "x": {"title": "", 
                       {q: q for q in QRELS}, QRELS, "0")
 
 
-def _run(label: str, hits: int, failed: int = 0):  # noqa: ANN202 -- a PresetRun
+def _run(label: str, hits: int, failed: int = 0):
     """`hits` queries rank the relevant document first, the rest second; `failed` raise."""
     outcomes = [QueryOutcome(q, {}, 1.0, "boom") if i < failed else
                 QueryOutcome(q, {"a": 2.0 if i < hits else 0.5, "x": 1.0}, 1.0)
@@ -107,8 +109,8 @@ def _candidate(chunk_id: str, doc: str, rank: int) -> Candidate:
 def test_trace_tables_list_stages_and_mark_relevant_candidates() -> None:
     fused = (_candidate("a#0", "a", 1), _candidate("x#0", "x", 2))
     trace = Trace("q", "hybrid", [
-        StageRecord("retrieve", outputs={"lists": {"bm25": RankedList("bm25", fused)}}),
-        StageRecord("fuse", outputs={"candidates": fused}, wall_ms=0.25),
+        StageRecord("retrieve", output=Retrieved(MappingProxyType({"bm25": RankedList("bm25", fused)}))),
+        StageRecord("fuse", output=FuseOutput("rrf", fused), wall_ms=0.25),
         StageRecord("rerank", "skipped", reason="rerank.enabled is false"),
     ])
     stages = stage_frame(trace)
@@ -117,6 +119,7 @@ def test_trace_tables_list_stages_and_mark_relevant_candidates() -> None:
     assert stages["note"].iloc[2] == "rerank.enabled is false"
     exported = Trace.from_json(trace.to_json())  # drill-down works on saved traces too
     assert [c.chunk_id for c in stage_candidates(exported, "retrieve")] == ["a#0", "x#0"]
+    assert stage_candidates(exported, "fuse") == stage_candidates(trace, "fuse") == fused
     table = candidates_frame(stage_candidates(trace, "fuse"), lambda c: c.doc_id == "a")
     assert list(table["relevant"]) == [True, False]
     assert list(table["bm25 rank"]) == [1, 2] and "fusion" in table.columns

@@ -1,9 +1,9 @@
+from dataclasses import replace
 from types import MappingProxyType
 
 from pages.ui.retrieval import (
     MAX_DEPTH,
     controls_from,
-    cut,
     fetch_config,
     fusion_config,
     labels,
@@ -15,7 +15,9 @@ from pages.ui.retrieval import (
 from pages.ui.tables import breakdown_frame, ranked_frame
 from rag.chunking.base import Chunk
 from rag.config import PipelineConfig
+from rag.pipeline import initial_state, run_tail
 from rag.retrieve.base import Candidate, RankedList
+from rag.retrieve.stage import FuseOutput, SelectOutput
 
 
 def _cand(i: int, score: float) -> Candidate:
@@ -46,16 +48,27 @@ def test_fusion_config_applies_controls_and_clamps_top_k() -> None:
     assert changed.postprocess.threshold == 0.01
 
 
-def test_controls_replace_passthrough_with_rrf() -> None:
-    config = PipelineConfig.model_validate({"fusion": {"method": "none"}})
-    assert controls_from(config).method == "rrf"
+def test_controls_keep_the_presets_passthrough_and_give_the_preset_back() -> None:
+    # The page starts from the preset (39cd8d6): a one-list preset keeps fusion "none" and the
+    # untouched controls rebuild its config (the page no longer forces both lists and RRF).
+    config = PipelineConfig.model_validate(
+        {"retrieval": {"retrievers": ["bm25"]}, "fusion": {"method": "none"}})
+    controls = controls_from(config)
+    assert controls.method == "none" and set(controls.weights) == {"bm25"}
+    assert fusion_config(config, controls) == config
 
 
-def test_cut_keeps_ranks_and_leaves_input_whole() -> None:
+def test_the_tails_depth_cut_keeps_ranks_and_leaves_the_head_whole() -> None:
+    config = PipelineConfig.model_validate(
+        {"retrieval": {"retrievers": ["bm25"]}, "fusion": {"method": "none"}})
     full = {"bm25": RankedList("bm25", tuple(_cand(i, 1 / (i + 1)) for i in range(5)))}
-    short = cut(full, 2)
-    assert [c.chunk_id for c in short["bm25"].candidates] == ["c0", "c1"]
-    assert len(full["bm25"].candidates) == 5
+    head = replace(initial_state("q", config), lists=MappingProxyType(full))
+    tail = run_tail(head, config, depth=2)
+    fused, select = tail.trace.output(FuseOutput), tail.trace.output(SelectOutput)
+    assert fused is not None and select is not None
+    assert [c.chunk_id for c in fused.candidates] == ["c0", "c1"]
+    assert [c.chunk_id for c in select.candidates] == ["c0", "c1"] and select.dropped == 0
+    assert len(full["bm25"].candidates) == 5 and len(head.lists["bm25"].candidates) == 5
     assert rank_map(full["bm25"].candidates)["c3"] == 4
 
 
@@ -82,7 +95,8 @@ def test_breakdown_lists_each_retriever() -> None:
 
 
 def test_query_terms_drop_stopwords_and_keep_words_whole() -> None:
-    assert query_terms("How are the syncing conflicts resolved?") == ["how", "syncing", "conflicts", "resolved"]
+    terms = query_terms("How are the syncing conflicts resolved?")
+    assert terms == ["how", "syncing", "conflicts", "resolved"]
 
 
 def test_labels_stay_unique_for_chunks_at_the_same_place() -> None:
@@ -94,7 +108,7 @@ def test_labels_stay_unique_for_chunks_at_the_same_place() -> None:
 
 def test_movement_ranks_every_list_and_draws_the_union_of_top_k() -> None:
     a, b, c = _cand(1, 0.9), _cand(2, 0.8), _cand(3, 0.7)
-    lists = {"bm25": RankedList("bm25", (a, b, c)), "dense": RankedList("dense", (c, b))}
+    lists = {"bm25": (a, b, c), "dense": (c, b)}  # each list's candidates, as the page passes them
     ranks, shown = movement(lists, (b, a, c), top_k=1)
     assert ranks == {"bm25": {"c1": 1, "c2": 2, "c3": 3}, "dense": {"c3": 1, "c2": 2},
                      "fused": {"c2": 1, "c1": 2, "c3": 3}}

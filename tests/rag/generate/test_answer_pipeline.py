@@ -13,7 +13,9 @@ from answer_helpers import answer_config, lumen_collection
 from fake_openai import Behaviour, FakeOpenAI, empty, hang, invalid_json, reply, status
 
 from rag.context.base import BuiltContext
+from rag.generate.stage import GenerateOutput
 from rag.generate.turn import TurnOutcome, finish_turn, start_turn, turn_outcome
+from rag.grounding.retry import GroundedAnswer
 from rag.index import Collection
 from rag.memory import MemoryStore, StoredMessage
 from rag.pipeline import run_query
@@ -58,15 +60,28 @@ def ask(store_path: Path, collection: Collection, **overrides: object) -> Turn:
     return Turn(trace, outcome, store.messages(conversation.id), sources, tokens)
 
 
+def generated(trace: Trace) -> GenerateOutput:
+    output = trace.output(GenerateOutput)
+    assert output is not None, "the generate stage produced no output"
+    return output
+
+
+def grounded(trace: Trace) -> GroundedAnswer:
+    output = trace.output(GroundedAnswer)
+    assert output is not None, "the ground stage produced no output"
+    return output
+
+
 def test_offline_the_answer_is_extractive_cited_and_grounded(collection: Collection, tmp_path: Path) -> None:
     turn = ask(tmp_path, collection)
     trace, messages, sources, tokens = turn.trace, turn.messages, turn.sources, turn.tokens
-    generate, ground = trace.stage("generate"), trace.stage("ground")
-    assert generate.status == "ok" and generate.outputs["mode"] == "extractive"
-    assert "Extractive (offline)" in generate.outputs["label"]
+    generate, answer, ground = trace.stage("generate"), generated(trace).answer, grounded(trace)
+    assert generate.status == "ok" and answer.mode == "extractive"
+    assert "Extractive (offline)" in answer.label
     assert "30 days" in trace.answer and "[Source" in trace.answer and tokens == [trace.answer]
-    assert ground.outputs["grounded_share"] == 1.0 and ground.outputs["is_grounded"]
-    assert sources is not None and sources.blocks[0].text in trace.stage("context").outputs["rendered"]
+    assert ground.report.grounded_share == 1.0 and ground.report.is_grounded
+    context = trace.output(BuiltContext)
+    assert sources is not None and context is not None and sources.blocks[0].text in context.render()
     assert [m.role for m in messages] == ["user", "assistant"] and messages[1].metadata[
         "mode"
     ] == "extractive"
@@ -90,10 +105,10 @@ def test_streamed_llm_answer_sources_first_then_tokens_then_clean_up(
         turn.tokens,
     )
     assert sources is not None and len(tokens) > 5  # the context arrived before any token
-    generate = trace.stage("generate")
-    assert generate.outputs["mode"] == "llm" and llm.chat_requests[0].body["stream"] is True
+    answer = generated(trace).answer
+    assert answer.mode == "llm" and llm.chat_requests[0].body["stream"] is True
     assert trace.answer.startswith("Deleted notes stay in the Trash for 30 days [Source ")
-    assert generate.outputs["suggested_questions"] == ("Can I restore them?", "What about versions?")
+    assert answer.suggested_questions == ("Can I restore them?", "What about versions?")
     sent = llm.chat_requests[0].body["messages"]
     assert "Question: " + QUESTION in sent[-1]["content"] and "[Source 1" in sent[-1]["content"]
     assert KEY not in trace.to_json() and KEY not in str(messages)
@@ -118,10 +133,10 @@ def test_every_failure_falls_back_to_the_extractive_answer_and_says_so(
     llm.script(*script)
     turn = ask(tmp_path, collection)
     trace, outcome, messages, tokens = turn.trace, turn.outcome, turn.messages, turn.tokens
-    generate = trace.stage("generate")
-    assert generate.status == "fallback" and generate.outputs["mode"] == "extractive"
+    generate, answer = trace.stage("generate"), generated(trace).answer
+    assert generate.status == "fallback" and answer.mode == "extractive"
     assert f"LLM failed ({kind})" in generate.reason and f"LLM failed ({kind})" in " ".join(trace.warnings)
-    assert [a.outcome for a in generate.outputs["attempts"]][-1] == kind
+    assert [a.outcome for a in answer.attempts][-1] == kind
     assert "30 days" in trace.answer and any("Extractive answer instead" in t for t in tokens)
     assert [m.role for m in messages] == ["user", "assistant"]
     assert messages[1].metadata["mode"] == "extractive" and outcome.content == trace.answer
@@ -131,9 +146,10 @@ def test_rate_limit_then_success_is_an_ordinary_llm_answer(
     llm: FakeOpenAI, collection: Collection, tmp_path: Path
 ) -> None:
     llm.script(status(429), reply("Deleted notes stay in the Trash for 30 days [Source 1]."))
-    generate = ask(tmp_path, collection).trace.stage("generate")
-    assert generate.status == "ok" and generate.outputs["mode"] == "llm"
-    assert [a.outcome for a in generate.outputs["attempts"]] == ["rate_limit", "ok"]
+    trace = ask(tmp_path, collection).trace
+    generate, answer = trace.stage("generate"), generated(trace).answer
+    assert generate.status == "ok" and answer.mode == "llm"
+    assert [a.outcome for a in answer.attempts] == ["rate_limit", "ok"]
 
 
 def test_without_the_extractive_fallback_a_failure_is_an_error_turn(
@@ -153,10 +169,10 @@ def test_an_ungrounded_llm_answer_is_retried_with_feedback(llm: FakeOpenAI, coll
     )  # then: default responder
     config = answer_config(collection.name, **{"grounding.model_check": "llm", "generation.stream": False})
     trace = run_query(QUESTION, config, collection)
-    ground = trace.stage("ground")
-    assert ground.outputs["retries"] == 1 and ground.outputs["is_grounded"]
+    ground = grounded(trace)
+    assert ground.retried == 1 and ground.report.is_grounded
     assert "printed and mailed" in llm.chat_requests[1].body["messages"][-1]["content"]  # the feedback
-    assert "printed" not in trace.answer and trace.answer == ground.outputs["answer"]
+    assert "printed" not in trace.answer and trace.answer == ground.answer.text
 
 
 def test_no_relevant_context_answers_without_documents(collection: Collection) -> None:
@@ -164,5 +180,6 @@ def test_no_relevant_context_answers_without_documents(collection: Collection) -
         QUESTION, answer_config(collection.name, **{"context.relevance_threshold": 10.0}), collection
     )
     assert trace.stage("context").status == "fallback" and trace.stage("ground").status == "skipped"
-    assert trace.stage("generate").outputs["mode"] == "no_rag" and "No document passage" in trace.answer
+    assert generated(trace).answer.mode == "no_rag" and "No document passage" in trace.answer
+    assert trace.output(GroundedAnswer) is None
     assert turn_outcome(trace).role == "assistant"

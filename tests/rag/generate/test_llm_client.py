@@ -8,9 +8,10 @@ import random
 import pytest
 from fake_openai import Behaviour, FakeOpenAI, empty, hang, hang_mid_stream, invalid_json, reply, status
 
-from rag.generate.base import LLMError, Message
+from rag.generate.base import GeneratedAnswer, LLMError, Message
 from rag.generate.llm import Endpoint, LLMClient, endpoints_from, make_client
 from rag.generate.settings import GenerationConfig
+from rag.generate.stage import GenerateOutput
 from rag.trace import StageRecord, Trace
 
 KEY = "sk-test-DO-NOT-LEAK-1234567890"
@@ -170,10 +171,13 @@ def test_the_key_never_reaches_a_trace(fake_openai: FakeOpenAI) -> None:
     fake_openai.script(status(429), reply("fine"))
     client = client_for(fake_openai)
     completion = client.chat(HI)
+    answer = GeneratedAnswer(completion.text, "llm", provider=completion.provider,
+                             model=completion.model, attempts=completion.attempts, messages=tuple(HI))
     trace = Trace(query="q", preset="p")
-    trace.add(
-        StageRecord("generate", outputs={"attempts": completion.attempts, "endpoints": client.describe()})
-    )
+    trace.add(StageRecord("generate", output=GenerateOutput(answer, 256, tuple(client.describe()))))
     exported = trace.to_json()
     assert "rate_limit" in exported and fake_openai.base_url in exported
     assert KEY not in exported
+    rebuilt = Trace.from_json(exported).output(GenerateOutput)  # what a stored run loads back
+    assert rebuilt is not None and [a.outcome for a in rebuilt.answer.attempts] == ["rate_limit", "ok"]
+    assert KEY not in repr(rebuilt)

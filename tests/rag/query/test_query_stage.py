@@ -15,10 +15,11 @@ from rag.config import PipelineConfig, load_preset, with_overrides
 from rag.embed import get_embedder
 from rag.embed.embedder import TextEmbedder
 from rag.pipeline import ranked_candidates, run_query
-from rag.retrieve.search import clear_candidate_cache
+from rag.query.understand import Understanding
+from rag.retrieve.search import Retrieved, clear_candidate_cache
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/rag: the shared collection
-from pipeline_collection import MemoryCollection, make_chunks  # noqa: E402
+from pipeline_collection import MemoryCollection, make_chunks
 
 MODEL = "hashed-bow-query-stage-tests"
 
@@ -70,14 +71,19 @@ def test_understand_adds_query_variants_that_retrieval_runs(collection: MemoryCo
     trace = run_query("how are the documents scored by term frequency", cfg, collection)
     understand = trace.stage("understand")
     assert understand is not None and understand.status == "ok"
-    labels = [q.label for q in understand.outputs["queries"]]
+    found = trace.output(Understanding)
+    assert found is not None and found is understand.output
+    labels = [q.label for q in found.search_queries]
     assert labels == ["", "mq1"]
-    assert {"bm25", "dense", "bm25#mq1", "dense#mq1"} <= set(trace.stage("retrieve").outputs["lists"])
-    found = understand.outputs["understanding"]
+    assert understand.inputs["llm"] == "none (offline forms)"
+    retrieved = trace.output(Retrieved)
+    assert retrieved is not None
+    assert {"bm25", "dense", "bm25#mq1", "dense#mq1"} <= set(retrieved.lists)
+    assert found.intent is not None
     assert found.intent.intent == "question" and found.route is not None
     exported = json.loads(trace.to_json())["records"]
     record = next(r for r in exported if r["stage"] == "understand")
-    assert record["outputs"]["understanding"]["intent"]["layer"] == found.intent.layer
+    assert record["output"]["intent"]["layer"] == found.intent.layer
 
 
 def test_a_greeting_is_answered_without_retrieval(collection: MemoryCollection) -> None:
@@ -90,7 +96,8 @@ def test_a_greeting_is_answered_without_retrieval(collection: MemoryCollection) 
 def test_semantic_cache_serves_the_second_run(collection: MemoryCollection) -> None:
     cfg = config(**{"query.cache.enabled": True})
     first = run_query("what does reciprocal rank fusion add", cfg, collection)
-    assert first.stage("understand").outputs["understanding"].cache.hit is False
+    found = first.output(Understanding)
+    assert found is not None and found.cache is not None and found.cache.hit is False
     assert first.answer and ranked_candidates(first)
     searches = len(collection.searches)
     second = run_query("What does reciprocal rank fusion add?", cfg, collection)
@@ -98,3 +105,5 @@ def test_semantic_cache_serves_the_second_run(collection: MemoryCollection) -> N
     assert understand.status == "cache_hit" and "precision threshold" in understand.reason
     assert second.answer == first.answer and len(collection.searches) == searches
     assert second.stage("retrieve").status == "skipped"
+    hit = second.output(Understanding)
+    assert hit is not None and hit.cache_hit and hit.reply == first.answer

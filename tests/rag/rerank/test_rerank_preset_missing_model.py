@@ -13,6 +13,7 @@ from tiny_cross_encoder import build_tiny_cross_encoder
 from rag.config import load_preset, with_overrides
 from rag.pipeline import StageEnv, initial_state
 from rag.rerank import build_scorer, cross_encoder
+from rag.rerank.base import RerankResult
 from rag.rerank.cross_encoder import resolve_model
 from rag.rerank.rerank import rerank
 from rag.rerank.stage import run_rerank
@@ -31,7 +32,10 @@ def test_preset_with_a_missing_model_folder_skips_the_stage_and_keeps_the_rankin
     assert result.status == "skipped"
     assert "rerank.model" in result.reason and "could not be loaded" in result.reason
     assert result.state.candidates == candidates()  # skipped: the ranking stays as it was
-    assert result.outputs["pairs"] == 0 and result.warnings == (result.reason,)
+    output = result.output
+    assert isinstance(output, RerankResult) and output.status == "skipped"
+    assert output.pairs == 0 and result.warnings == (result.reason,)
+    assert output.candidates == output.before == candidates()  # fewer than the 30-wide window
 
 
 def test_relative_model_resolves_against_the_project_root(

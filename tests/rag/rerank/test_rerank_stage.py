@@ -15,11 +15,15 @@ from tiny_cross_encoder import build_tiny_cross_encoder
 from rag.config import PipelineConfig, load_preset, with_overrides
 from rag.embed import get_embedder
 from rag.pipeline import ranked_candidates, run_query
+from rag.rerank.base import RerankResult
+from rag.rerank.rerank import clear_score_cache
+from rag.retrieve.base import Candidate
 from rag.retrieve.search import clear_candidate_cache
+from rag.retrieve.stage import FuseOutput
 from rag.trace import Trace
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/rag: the shared collection
-from pipeline_collection import CORPUS, MemoryCollection, make_chunks  # noqa: E402
+from pipeline_collection import CORPUS, MemoryCollection, make_chunks
 
 QUERY = "how does reciprocal rank fusion combine lists"
 
@@ -47,6 +51,12 @@ def collection(server: FakeOpenAI) -> MemoryCollection:
     return MemoryCollection("mem", make_chunks(), get_embedder(config().embedding))
 
 
+def fused_of(trace: Trace) -> tuple[Candidate, ...]:
+    fuse = trace.output(FuseOutput)
+    assert fuse is not None
+    return fuse.candidates
+
+
 def test_cross_encoder_rerank_is_recorded_with_both_rankings(
     collection: MemoryCollection, tmp_path: Path
 ) -> None:
@@ -54,15 +64,19 @@ def test_cross_encoder_rerank_is_recorded_with_both_rankings(
     trace = run_query(QUERY, config(**{"rerank.model": str(model)}), collection)
     record = trace.stage("rerank")
     assert record is not None and record.status == "ok", record.reason if record else ""
-    fused = trace.stage("fuse").outputs["candidates"]
-    before, after = record.outputs["before"], record.outputs["candidates"]
+    fused = fused_of(trace)
+    result = trace.output(RerankResult)
+    assert result is not None and result is record.output and result.path == "cross_encoder"
+    before, after = result.before, result.after
+    assert result.candidates == after
     assert [c.chunk_id for c in before] == [c.chunk_id for c in fused[:4]]  # 2 x overfetch 2
     assert len(after) == 2 and all("rerank" in c.stage_scores for c in after)
     assert ranked_candidates(trace) == tuple(after)
-    assert record.outputs["pairs"] == 4 and record.outputs["pairs_per_second"] > 0
+    assert result.pairs == 4 and (result.pairs_per_second or 0) > 0
     assert record.settings["model"] == str(model)
     exported = Trace.from_dict(json.loads(trace.to_json()))  # every score survives the export
     assert [c.stage_scores for c in ranked_candidates(exported)] == [c.stage_scores for c in after]
+    assert exported.output(RerankResult) == result
 
 
 def test_without_a_model_the_stage_is_skipped_and_the_ranking_kept(collection: MemoryCollection) -> None:
@@ -70,8 +84,11 @@ def test_without_a_model_the_stage_is_skipped_and_the_ranking_kept(collection: M
     record = trace.stage("rerank")
     assert record is not None and record.status == "skipped"
     assert "rerank.model" in record.reason and any("rerank.model" in w for w in trace.warnings)
-    fused = trace.stage("fuse").outputs["candidates"]
+    fused = fused_of(trace)
     assert ranked_candidates(trace) == tuple(fused[:10])  # select's top_k, untouched by rerank
+    result = trace.output(RerankResult)
+    assert result is not None and result.status == "skipped" and result.pairs == 0
+    assert result.candidates == result.before == tuple(fused[:4])  # the input, handed on
 
 
 def test_llm_rerank_in_the_pipeline_and_its_failure(server: FakeOpenAI, collection: MemoryCollection) -> None:
@@ -80,9 +97,12 @@ def test_llm_rerank_in_the_pipeline_and_its_failure(server: FakeOpenAI, collecti
     server.reset()
     server.script(reply("1: 1\n2: 2\n3: 8\n4: 3"))
     trace = run_query(QUERY, llm, collection)
-    fused = trace.stage("fuse").outputs["candidates"]
+    fused = fused_of(trace)
     assert ranked_candidates(trace)[0].chunk_id == fused[2].chunk_id
+    result = trace.output(RerankResult)
+    assert result is not None and result.path == "llm" and result.pairs == 4
     clear_candidate_cache()
+    clear_score_cache()  # else the window's grades come from the score cache, with no call
     server.script(reply("no grades today"))
     failed = run_query(QUERY, llm, collection)
     assert failed.stage("rerank").status == "fallback"

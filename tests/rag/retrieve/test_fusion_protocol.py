@@ -8,9 +8,9 @@ import pytest
 from retrieve_helpers import ranked, snapshot
 
 from rag.retrieve.base import RankedList
-from rag.retrieve.fuse_filter import select_top
 from rag.retrieve.fusion import FUSION, fuse
 from rag.retrieve.settings import FusionConfig
+from rag.retrieve.stage import select_top
 
 METHODS = FUSION.names()
 MULTI = [m for m in METHODS if m != "none"]  # "none" takes exactly one list
