@@ -3,8 +3,6 @@
 A method computes, per list, each candidate's additive term (its contribution) and the
 normalized score behind it; `assemble` turns that into Candidates whose `contributions` sum to
 their `score`, sorted best first with ties broken by chunk_id so runs are reproducible.
-A method may also register a scores-only function in FUSION_SCORES (`summed` over the same
-terms), which sweeps use to re-score thousands of lists without building Candidates.
 """
 
 from __future__ import annotations
@@ -35,12 +33,6 @@ class Pool:
     names: tuple[str, ...]
     chunks: Mapping[str, Chunk]  # chunk_id -> chunk, in first-seen order
     placed: Mapping[str, Mapping[str, tuple[int, float]]]  # list -> chunk_id -> (rank, raw)
-
-
-ScoresFn = Callable[[Pool, FusionConfig], dict[str, float]]
-
-# method name -> chunk_id -> fused score, equal to FUSION's Candidate scores (see `summed`).
-FUSION_SCORES: Registry[ScoresFn] = Registry("fusion scores")
 
 
 def pool(lists: Sequence[RankedList]) -> Pool:
@@ -97,21 +89,6 @@ def assemble(
         )
     fused.sort(key=lambda c: (-c.score, c.chunk.chunk_id))
     return tuple(fused)
-
-
-def summed(
-    found: Pool,
-    terms: Mapping[str, Mapping[str, float]],
-    absent: Mapping[str, float] | None = None,
-) -> dict[str, float]:
-    """chunk_id -> the score `assemble` gives it (the same fsum over the same terms), without
-    building Candidates: the fast path of sweeps."""
-    absent = absent or {}
-    per_list = [(terms[name], absent.get(name, 0.0)) for name in found.names]
-    if len(per_list) == 2:  # a + b is rounded once, exactly as fsum rounds: same float, faster
-        (first, miss1), (second, miss2) = per_list
-        return {cid: first.get(cid, miss1) + second.get(cid, miss2) for cid in found.chunks}
-    return {cid: math.fsum(t.get(cid, missing) for t, missing in per_list) for cid in found.chunks}
 
 
 def alpha_weights(names: Sequence[str], alpha: float) -> dict[str, float]:

@@ -8,14 +8,12 @@ from typing import Literal
 from rag.retrieve.base import Candidate, RankedList
 from rag.retrieve.fusion.base import (
     FUSION,
-    FUSION_SCORES,
     Pool,
     alpha_weights,
     assemble,
     min_max,
     pool,
     raw_scores,
-    summed,
     z_score,
 )
 from rag.retrieve.settings import FusionConfig
@@ -65,9 +63,3 @@ def convex(
 @FUSION.register("convex")
 def _from_config(lists: Sequence[RankedList], config: FusionConfig) -> tuple[Candidate, ...]:
     return convex(lists, alpha=config.alpha, normalization=config.normalization)
-
-
-@FUSION_SCORES.register("convex")
-def _scores(found: Pool, config: FusionConfig) -> dict[str, float]:
-    _, terms, absent = convex_terms(found, config.alpha, config.normalization)
-    return summed(found, terms, absent)

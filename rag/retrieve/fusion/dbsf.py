@@ -8,12 +8,10 @@ from collections.abc import Mapping, Sequence
 from rag.retrieve.base import Candidate, RankedList
 from rag.retrieve.fusion.base import (
     FUSION,
-    FUSION_SCORES,
     Pool,
     assemble,
     pool,
     raw_scores,
-    summed,
 )
 from rag.retrieve.settings import FusionConfig
 
@@ -47,8 +45,3 @@ def dbsf(lists: Sequence[RankedList]) -> tuple[Candidate, ...]:
 @FUSION.register("dbsf")
 def _from_config(lists: Sequence[RankedList], config: FusionConfig) -> tuple[Candidate, ...]:
     return dbsf(lists)
-
-
-@FUSION_SCORES.register("dbsf")
-def _scores(found: Pool, config: FusionConfig) -> dict[str, float]:
-    return summed(found, dbsf_terms(found))

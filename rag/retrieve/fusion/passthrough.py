@@ -7,12 +7,10 @@ from collections.abc import Sequence
 from rag.retrieve.base import Candidate, RankedList
 from rag.retrieve.fusion.base import (
     FUSION,
-    FUSION_SCORES,
     Pool,
     assemble,
     pool,
     raw_scores,
-    summed,
 )
 from rag.retrieve.settings import FusionConfig
 
@@ -34,8 +32,3 @@ def passthrough_terms(found: Pool) -> dict[str, dict[str, float]]:
 @FUSION.register("none")
 def _from_config(lists: Sequence[RankedList], config: FusionConfig) -> tuple[Candidate, ...]:
     return passthrough(lists)
-
-
-@FUSION_SCORES.register("none")
-def _scores(found: Pool, config: FusionConfig) -> dict[str, float]:
-    return summed(found, passthrough_terms(found))

@@ -7,14 +7,12 @@ from collections.abc import Sequence
 from rag.retrieve.base import Candidate, RankedList
 from rag.retrieve.fusion.base import (
     FUSION,
-    FUSION_SCORES,
     Pool,
     alpha_weights,
     assemble,
     min_max,
     pool,
     raw_scores,
-    summed,
 )
 from rag.retrieve.settings import FusionConfig
 
@@ -45,8 +43,3 @@ def relative_score(lists: Sequence[RankedList], alpha: float = 0.5) -> tuple[Can
 @FUSION.register("relative_score")
 def _from_config(lists: Sequence[RankedList], config: FusionConfig) -> tuple[Candidate, ...]:
     return relative_score(lists, alpha=config.alpha)
-
-
-@FUSION_SCORES.register("relative_score")
-def _scores(found: Pool, config: FusionConfig) -> dict[str, float]:
-    return summed(found, relative_terms(found, config.alpha)[1])

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rag.retrieve.base import Candidate, RankedList
-from rag.retrieve.fusion.base import FUSION, FUSION_SCORES, Pool, assemble, pool, summed
+from rag.retrieve.fusion.base import FUSION, Pool, assemble, pool
 from rag.retrieve.settings import FusionConfig
 
 
@@ -29,8 +29,3 @@ def rrf(lists: Sequence[RankedList], k: int = 60) -> tuple[Candidate, ...]:
 @FUSION.register("rrf")
 def _from_config(lists: Sequence[RankedList], config: FusionConfig) -> tuple[Candidate, ...]:
     return rrf(lists, k=config.k)
-
-
-@FUSION_SCORES.register("rrf")
-def _scores(found: Pool, config: FusionConfig) -> dict[str, float]:
-    return summed(found, rrf_terms(found, config.k))

@@ -7,12 +7,10 @@ from collections.abc import Mapping, Sequence
 from rag.retrieve.base import Candidate, RankedList
 from rag.retrieve.fusion.base import (
     FUSION,
-    FUSION_SCORES,
     Pool,
     assemble,
     list_weight,
     pool,
-    summed,
 )
 from rag.retrieve.fusion.rrf import rrf_terms
 from rag.retrieve.settings import FusionConfig
@@ -42,8 +40,3 @@ def weighted_rrf(
 @FUSION.register("weighted_rrf")
 def _from_config(lists: Sequence[RankedList], config: FusionConfig) -> tuple[Candidate, ...]:
     return weighted_rrf(lists, config.weights, k=config.k)
-
-
-@FUSION_SCORES.register("weighted_rrf")
-def _scores(found: Pool, config: FusionConfig) -> dict[str, float]:
-    return summed(found, weighted_terms(found, rrf_terms(found, config.k), config.weights))
