@@ -36,7 +36,11 @@ _SCORES_LOCK = threading.Lock()
 def _score_key(query: str, window: Sequence[Candidate], cfg: RerankConfig, scorer: Scorer
                ) -> tuple[str, ...]:
     texts = hashlib.sha256("\0".join(c.chunk.text for c in window).encode()).hexdigest()
-    return (scorer.name, scorer.model, str(cfg.max_length), query, texts)
+    # an LLM scorer is also keyed by where it is served: two endpoints never share grades
+    describe = getattr(getattr(scorer, "chat", None), "describe", None)
+    served = repr([{k: v for k, v in e.items() if k != "breaker"} for e in describe()]
+                  ) if callable(describe) else ""
+    return (scorer.name, scorer.model, served, str(cfg.max_length), query, texts)
 
 
 def _cached_score(query: str, window: Sequence[Candidate], cfg: RerankConfig, scorer: Scorer
