@@ -10,9 +10,9 @@ from pydantic import ValidationError
 
 from pages.ui import resources
 from pages.ui import retrieval as retrieval_view
+from pages.ui.configs import page_config
 from pages.ui.figures import rank_movement
 from pages.ui.rerank_view import movement_table, rank_maps, ranked_table, score_histogram
-from pages.ui.configs import page_config
 from pages.ui.run_status import show_stopped
 from pages.ui.state import session_cache
 from rag.pipeline import head_key, run_head, run_tail

@@ -96,10 +96,14 @@ def _empty() -> Mapping[str, Any]:
 
 
 class ConversationTurn(Protocol):
-    """One earlier message of a conversation (rag.memory's messages fit)."""
+    """One earlier message of a conversation (rag.memory's messages fit). Read-only, so frozen
+    dataclasses (rag.generate.base.Message) fit too."""
 
-    role: str
-    content: str
+    @property
+    def role(self) -> str: ...
+
+    @property
+    def content(self) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -307,7 +311,8 @@ def run_stages(
     record per stage to `trace`. `state.overrides` (set by a routing stage, or carried in a
     seeded state) are applied to `env.config` for every stage that runs after they appear."""
     failed = ""
-    base, applied = env.config, MappingProxyType({})
+    base = env.config
+    applied: Mapping[str, Any] = MappingProxyType({})
     for name in stage_slice(first, last):
         if state.overrides != applied:
             applied = state.overrides

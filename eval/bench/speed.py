@@ -10,8 +10,8 @@ import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
-from types import MappingProxyType
 from pathlib import Path
+from types import MappingProxyType
 
 import numpy as np
 

@@ -74,10 +74,7 @@ def start_turn(
 
     history = store.history(conversation_id, config.generation.history_messages)
     store.add(conversation_id, "user", question)
-    # Messages are frozen; pipeline.ConversationTurn declares writable attributes (mypy only)
-    return StreamingRun(
-        lambda: run_query(question, config, collection, conversation=history)  # type: ignore[arg-type]
-    )
+    return StreamingRun(lambda: run_query(question, config, collection, conversation=history))
 
 
 def finish_turn(
