@@ -45,7 +45,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from types import MappingProxyType
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar, cast
 
 from pydantic import BaseModel
 
@@ -455,7 +455,7 @@ def ranked_candidates(trace: Trace) -> tuple[Candidate, ...]:
     for name in ("select", "rerank", "authority", "postprocess", "fuse"):
         record = trace.stage(name)
         if record is not None and record.status != "skipped" and record.output is not None:
-            found: HasCandidates = record.output  # type: ignore[assignment]
+            found = cast(HasCandidates, record.output)  # these stages' outputs carry candidates
             return tuple(found.candidates)
     return ()
 

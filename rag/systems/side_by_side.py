@@ -148,8 +148,9 @@ def _later_facts(trace: Trace) -> list[str]:
         facts.append(f"Self-RAG ({verified.method}) dropped {dropped} chunk(s)")
     context = trace.output(BuiltContext, "context")
     if context is not None:
-        if context.no_rag:
-            facts.append(trace.stage("context").reason)  # type: ignore[union-attr]
+        context_record = trace.stage("context")  # recorded: it has an output
+        if context.no_rag and context_record is not None:
+            facts.append(context_record.reason)
         for step in context.steps:
             if step.name.startswith(("expand:", "compress:", "order:")) and not step.name.endswith(
                     (":none", ":rank")):
