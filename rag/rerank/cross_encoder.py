@@ -28,9 +28,29 @@ NOT_CONFIGURED = (
 )
 
 
+def available_offline(model: str) -> bool:
+    """A local folder, or a hub name whose config is in the Hugging Face cache. Checked before
+    importing sentence-transformers (and torch), which takes seconds only to find nothing."""
+    if Path(model).is_dir():
+        return True
+    from huggingface_hub import try_to_load_from_cache
+
+    try:
+        return isinstance(try_to_load_from_cache(model, "config.json"), str)
+    except ValueError:  # HFValidationError: neither a folder nor a valid hub name
+        return False
+
+
 @functools.lru_cache(maxsize=4)
 def load_cross_encoder(model: str, max_length: int, allow_download: bool = False) -> CrossEncoder:
     """Load once per (model, max_length); raises RerankUnavailable naming `rerank.model`."""
+    if not allow_download and not available_offline(model):
+        raise RerankUnavailable(
+            f"cross-encoder {model!r} could not be loaded (no such folder, and not in the Hugging "
+            "Face cache). Set rerank.model to a local folder holding a cross-encoder, or to a hub "
+            "name that is cached here (rerank.allow_download: true fetches it where a hub is "
+            "reachable)."
+        )
     from sentence_transformers import CrossEncoder
 
     try:
