@@ -14,6 +14,13 @@ PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "query_lab.py")
 pytestmark = pytest.mark.slow  # loads all-MiniLM-L6-v2 for the semantic router
 
 
+@pytest.fixture(autouse=True)
+def no_collection(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An empty data folder: the page runs the preset's own embedder (MiniLM, whose router
+    accuracy is under test), not that of a collection another test built."""
+    monkeypatch.setenv("RAG_WORKBENCH_DATA", str(tmp_path))
+
+
 def open_page() -> AppTest:
     """The default preset (hybrid) searches the query as typed: switch understanding, the
     semantic cache and the guard on, as a user exploring them would."""
