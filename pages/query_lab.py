@@ -99,7 +99,8 @@ understand_record = run.trace.stage("understand")
 found = run.trace.output(Understanding)
 if found is None:
     reason = understand_record.reason if understand_record else "not run"
-    st.info(f"Query understanding did not run: {reason}")
+    st.info(f"Query understanding did not run: {reason}. Switch it on above, or pick a preset "
+            "that understands queries (axiom, echomind, adaptive, vexora) in the sidebar.")
     st.stop()
 chat = understand_record.inputs.get("llm") == "configured" if understand_record else False
 st.caption(f"LLM forms: {'on' if chat else 'off (no OPENAI_BASE_URL): offline forms ran'} · "
