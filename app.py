@@ -64,6 +64,10 @@ def sidebar() -> None:
             st.info("No collection yet.")
         if resources.sample_collection_button("app_build_samples"):
             st.rerun()  # redraw the sidebar with the new collection selected
+        if st.button("Refresh collections", key="app_refresh", icon=":material/refresh:",
+                     help="Re-read collections another process (the command line) changed"):
+            resources.refresh_collections()
+            st.rerun()
         presets = available_presets()
         if presets:
             st.session_state[APP_PRESET] = current_preset(st.session_state, presets)

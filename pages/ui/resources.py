@@ -35,8 +35,16 @@ def _open(root: str, name: str) -> Collection:  # keyed by data dir too: tests s
 
 
 def cached_collection(name: str) -> Collection:
-    """The shared Collection object for `name` in the current data dir."""
-    return _open(str(collections_root()), name)
+    """The shared Collection object for `name` in the current data dir, re-reading its manifest
+    when another process (a CLI ingest) changed it."""
+    collection = _open(str(collections_root()), name)
+    collection.refresh()
+    return collection
+
+
+def refresh_collections() -> None:
+    """Forget the open collections: the next run re-reads every manifest and the list."""
+    _open.clear()
 
 
 def collection_summary(collection: Collection) -> str:

@@ -27,9 +27,12 @@ def build_parser(prog: str, commands: dict[str, str]) -> argparse.ArgumentParser
 def dispatch(prog: str, commands: dict[str, str], argv: list[str] | None = None) -> int:
     args = build_parser(prog, commands).parse_args(argv)
     module = importlib.import_module(commands[args.command])
+    from rag.index.store_lease import StoreBusyError  # late: imports qdrant-client
+
     try:
         return int(module.run(args) or 0)
-    except (ValueError, FileNotFoundError) as exc:  # user errors: one clear line, no traceback
+    # user errors and a store another process keeps busy: one clear line, no traceback
+    except (ValueError, FileNotFoundError, StoreBusyError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
 

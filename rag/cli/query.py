@@ -63,6 +63,7 @@ def run(args: argparse.Namespace) -> int:
     from rag.index import open_collection  # late: opens the Qdrant client
 
     collection = open_collection(config.index.collection)  # a missing one: one clear error line
+    collection.store.exists()  # take the store now: a busy one is one clear line, before any work
     trace = run_query(args.text, config, collection, user=args.user)
     print(trace.to_json() if args.json else render(trace))
     return 1 if trace.status == "failed" else 0

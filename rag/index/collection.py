@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
 import shutil
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from types import MappingProxyType
@@ -35,6 +36,7 @@ from rag.index.qdrant_store import Point, QdrantStore
 from rag.index.settings import IndexConfig
 from rag.index.sparse import BM25Params, SparseContext, SparseIndex, get_sparse_index
 from rag.index.sparse.vectors import document_vector
+from rag.index.store_lease import exclusive
 from rag.index.tokenizer import Tokenizer
 from rag.paths import data_dir
 from rag.retrieve.base import Candidate, RankedList, RetrieverHit
@@ -74,13 +76,42 @@ class Collection:
     def __init__(self, name: str, directory: Path) -> None:
         self.name = name
         self.directory = directory
-        manifest_path = directory / "manifest.json"
-        self.manifest = (
-            Manifest.load(manifest_path) if manifest_path.exists() else Manifest.new(name)
-        )
+        self.manifest = Manifest.new(name)
+        self._stamp: tuple[int, int] | None = None
         self.store = QdrantStore(name)
         self._sparse: SparseIndex | None = None
         self._tokenizer: Tokenizer | None = None
+        self.refresh()
+
+    # -- other processes ---------------------------------------------------------------------------
+    @property
+    def _manifest_path(self) -> Path:
+        return self.directory / "manifest.json"
+
+    def refresh(self) -> bool:
+        """Re-read the manifest (and drop the loaded BM25 index) when another process or object
+        changed it since; True when it did. Reads call this, so a long-lived process (the app)
+        sees documents a CLI ingest added."""
+        try:
+            stat = self._manifest_path.stat()
+        except FileNotFoundError:
+            return False
+        stamp = (stat.st_mtime_ns, stat.st_size)
+        if stamp == self._stamp:
+            return False
+        self.manifest = Manifest.load(self._manifest_path)
+        self._stamp = stamp
+        self._sparse, self._tokenizer = None, None
+        return True
+
+    def writing(self) -> contextlib.AbstractContextManager[None]:
+        """Exclusive write access across processes; the manifest is current inside the block."""
+        return _writing(self)
+
+    def _save_manifest(self) -> None:
+        self.manifest.save(self._manifest_path)
+        stat = self._manifest_path.stat()
+        self._stamp = (stat.st_mtime_ns, stat.st_size)
 
     # -- settings ------------------------------------------------------------------------------
     def _index_config(self) -> IndexConfig:
@@ -133,6 +164,17 @@ class Collection:
     ) -> IngestSummary:
         """Chunk, embed and index new or changed documents; unchanged ones (same source and
         content hash) add nothing, and a changed one replaces all of its old chunks."""
+        with self.writing():
+            return self._add_documents(documents, config, access, embedder, progress)
+
+    def _add_documents(
+        self,
+        documents: Sequence[Document],
+        config: PipelineConfig,
+        access: Access | None,
+        embedder: Embedder | None,
+        progress: bool,
+    ) -> IngestSummary:
         started = time.perf_counter()
         self.check_compatible(config)
         access = access or Access()
@@ -153,10 +195,7 @@ class Collection:
         pairs = [(doc, chunk) for doc in todo for chunk in chunker.chunk(doc)]
         texts = [chunk.text for _, chunk in pairs]
         tokens = self.tokenizer.many(texts)
-        if pairs:  # nothing new: no model is loaded at all
-            vectors = self._embed(texts, config, embedder, progress)
-            self._write_points(pairs, vectors, tokens, access, progress)
-
+        vectors = self._embed(texts, config, embedder, progress) if pairs else None
         new_ids = {c.chunk_id for _, c in pairs}
         old_ids = [
             c
@@ -165,7 +204,10 @@ class Collection:
             for c in known[d.metadata.source].chunk_ids
         ]
         stale = [c for c in old_ids if c not in new_ids]  # ids a changed file kept were overwritten
-        self.store.delete(stale)
+        with self.store.session():  # one hold of the store for the whole write
+            if vectors is not None:  # nothing new: no model is loaded at all
+                self._write_points(pairs, vectors, tokens, access, progress)
+            self.store.delete(stale)
         self.sparse.remove(stale)
         self.sparse.add([c.chunk_id for _, c in pairs], tokens)
         self.sparse.save()
@@ -243,17 +285,42 @@ class Collection:
                 doc.doc_id, meta.source, meta.title, meta.content_hash, ids, stamp
             )
         self.manifest = self.manifest.with_documents(documents)
-        self.manifest.save(self.directory / "manifest.json")
+        self._save_manifest()
+
+    def remove_document(self, source: str) -> int:
+        """Take one document (by source) and all of its chunks out; returns the chunks removed."""
+        with self.writing():
+            entry = self.manifest.documents.get(source)
+            if entry is None:
+                known = ", ".join(sorted(self.manifest.documents)) or "(none)"
+                raise KeyError(f"collection {self.name!r} has no document {source!r}; it has: {known}")
+            ids = list(entry.chunk_ids)
+            self.store.delete(ids)
+            self.sparse.remove(ids)
+            self.sparse.save()
+            documents = {s: d for s, d in self.manifest.documents.items() if s != source}
+            self.manifest = self.manifest.with_documents(documents)
+            self._save_manifest()
+            return len(ids)
+
+    def disk_bytes(self) -> int:
+        """Bytes on disk: the collection folder (manifest, BM25) plus its embedded Qdrant points."""
+        from rag.index.qdrant_store import qdrant_location  # late: server mode has no folder
+
+        folders = [self.directory, Path(qdrant_location()) / "collection" / self.name]
+        return sum(f.stat().st_size for d in folders if d.is_dir() for f in d.rglob("*") if f.is_file())
 
     # -- reading ----------------------------------------------------------------------------------
     def chunks(self) -> list[Chunk]:
         """Every chunk, in document then offset order."""
+        self.refresh()
         if self.is_empty:
             return []
         chunks = [chunk_from_payload(p) for p in self.store.scroll()]
         return sorted(chunks, key=lambda c: (c.doc_id, c.start, c.chunk_id))
 
     def get_chunk(self, chunk_id: str) -> Chunk:
+        self.refresh()
         payloads = {} if self.is_empty else self.store.payloads([chunk_id])
         if chunk_id not in payloads:
             raise KeyError(f"collection {self.name!r} has no chunk {chunk_id!r}")
@@ -264,6 +331,7 @@ class Collection:
 
     def vectors(self, chunk_ids: Sequence[str]) -> dict[str, np.ndarray]:
         """The stored dense vectors of these chunks (no model runs); unknown ids are left out."""
+        self.refresh()
         return {} if self.is_empty else self.store.dense_vectors(chunk_ids)
 
     def dense_search(
@@ -274,6 +342,7 @@ class Collection:
         since: float | None = None,
     ) -> RankedList:
         """Cosine similarity in Qdrant's `dense` vector, filtered inside Qdrant."""
+        self.refresh()
         if self.is_empty:
             return RankedList("dense", ())
         hits = self.store.search_dense(query_vector, depth, self._filter(filters, since))
@@ -287,6 +356,7 @@ class Collection:
         since: float | None = None,
     ) -> RankedList:
         """BM25 over the collection's tokenizer with its sparse backend; raw BM25 scores."""
+        self.refresh()
         if self.is_empty:
             return RankedList("bm25", ())
         hits = self.sparse.search(self.tokenizer(query), depth, self._filter(filters, since))
@@ -335,7 +405,16 @@ def open_collection(name: str, *, create: bool = False) -> Collection:
     return Collection(name, directory)
 
 
+@contextlib.contextmanager
+def _writing(collection: Collection) -> Iterator[None]:
+    with exclusive(collection.directory / ".write.lock", f"collection {collection.name!r}"):
+        collection._stamp = None  # another writer may have finished while this one waited
+        collection.refresh()
+        yield
+
+
 def delete_collection(name: str) -> None:
     collection = open_collection(name)
-    collection.store.drop()
-    shutil.rmtree(collection.directory)
+    with collection.writing():
+        collection.store.drop()
+        shutil.rmtree(collection.directory)

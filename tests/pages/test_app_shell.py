@@ -6,7 +6,9 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from pages.ui.nav import available_pages
-from rag.config import available_presets
+from rag.config import available_presets, load_preset
+from rag.documents import ingest_paths
+from rag.index import open_collection
 from rag.paths import SAMPLES_DIR
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
@@ -29,7 +31,7 @@ def test_overview_lists_every_existing_page_and_sidebar_offers_presets(data_dir:
     assert preset.options == available_presets()
     assert preset.value == "hybrid"
     assert "No collection yet." in [i.value for i in at.sidebar.info]
-    assert [b.label for b in at.sidebar.button] == ["Build sample collection"]
+    assert [b.label for b in at.sidebar.button] == ["Build sample collection", "Refresh collections"]
 
 
 def test_preset_choice_is_shared_with_pages(data_dir: Path) -> None:
@@ -56,5 +58,21 @@ def test_sidebar_builds_the_sample_collection_and_selects_it(data_dir: Path) -> 
     summary = at.sidebar.caption[0].value
     samples = sum(1 for p in SAMPLES_DIR.iterdir() if p.is_file())
     assert summary.startswith(f"{samples} documents") and "recursive" in summary
-    assert not at.sidebar.button  # the build button is gone once the collection exists
+    # the build button is gone once the collection exists
+    assert [b.label for b in at.sidebar.button] == ["Refresh collections"]
     assert "samples" in at.main.caption[-1].value
+
+
+def test_sidebar_shows_documents_another_process_added(data_dir: Path) -> None:
+    """A CLI ingest writes through its own Collection object; the app's cached one re-reads."""
+    config = load_preset("hybrid")
+    faq, handbook = SAMPLES_DIR / "lumen-notes-faq.txt", SAMPLES_DIR / "lumen-notes-handbook.md"
+    open_collection("mine", create=True).add_documents(
+        ingest_paths([faq]).documents, config, progress=False)
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    assert at.sidebar.caption[0].value.startswith("1 documents")
+    open_collection("mine").add_documents(ingest_paths([handbook]).documents, config,
+                                          progress=False)  # "the command line"
+    at.sidebar.button(key="app_refresh").click().run()
+    assert not at.exception
+    assert at.sidebar.caption[0].value.startswith("2 documents")
