@@ -163,7 +163,7 @@ def show_details(trace: Trace) -> None:
             st.dataframe(view.sources_frame(blocks), width="stretch", hide_index=True)
             st.code(context.render() or "(no context: no-RAG answer)", language=None)
             for step in context.steps:
-                st.caption(f"{step.name}: {step.blocks_in} → {step.blocks_out} blocks. {step.detail}")
+                st.caption(f"{step.step}: {step.n_in} → {step.n_out} blocks. {step.reason}")
     st.plotly_chart(view.timeline_figure(trace), key="ans_timeline")
     st.download_button(
         "Download trace (JSON)",

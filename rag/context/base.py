@@ -9,6 +9,7 @@ from typing import Literal, Protocol
 
 from rag.chunking.base import Chunk
 from rag.generate.base import Message
+from rag.steps import StepReport, StepStatus
 
 BlockOrigin = Literal["retrieved", "parent", "document", "summary"]
 
@@ -97,15 +98,12 @@ class TokenBudget:
         ]
 
 
-@dataclass(frozen=True)
-class ContextStep:
-    """What one context step did: how many blocks went in and out, and why."""
-
-    name: str
-    blocks_in: int
-    blocks_out: int
-    detail: str = ""
-    warnings: tuple[str, ...] = ()
+def context_step(
+    name: str, blocks_in: int, blocks_out: int, detail: str = "", warnings: tuple[str, ...] = ()
+) -> StepReport:
+    """A context step's report: blocks in and out, what it did (fell back when it warned)."""
+    status: StepStatus = "fallback" if warnings else "ok"
+    return StepReport(name, status, detail, n_in=blocks_in, n_out=blocks_out, warnings=warnings)
 
 
 @dataclass(frozen=True)
@@ -115,7 +113,7 @@ class BuiltContext:
     query: str
     blocks: tuple[ContextBlock, ...]
     budget: TokenBudget
-    steps: tuple[ContextStep, ...] = ()
+    steps: tuple[StepReport, ...] = ()
     no_rag: bool = False
     reason: str = ""
     best_score: float | None = None

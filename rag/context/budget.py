@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from rag.context.base import ContextBlock, ContextStep, TokenBudget
+from rag.context.base import ContextBlock, StepReport, TokenBudget, context_step
 from rag.context.settings import BudgetSplit
 from rag.context.tokens import TokenCounter
 from rag.generate.base import Message
@@ -30,7 +30,7 @@ def block_tokens(block: ContextBlock, counter: TokenCounter) -> int:
 @dataclass(frozen=True)
 class Fitted:
     blocks: tuple[ContextBlock, ...]
-    step: ContextStep
+    step: StepReport
     dropped: int
     truncated: int
 
@@ -61,7 +61,7 @@ def fit_blocks(blocks: Sequence[ContextBlock], limit: int, counter: TokenCounter
     warnings = (
         (f"{dropped + truncated} block(s) cut to fit the chunk budget",) if dropped or truncated else ()
     )
-    step = ContextStep("budget", len(blocks), len(kept), detail, warnings)
+    step = context_step("budget", len(blocks), len(kept), detail, warnings)
     return Fitted(tuple(kept), step, dropped, truncated)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rag.chunking.base import Chunk
-from rag.context.base import BuiltContext, ChunkLookup, ContextStep
+from rag.context.base import BuiltContext, ChunkLookup, StepReport, context_step
 from rag.context.budget import allot, fit_blocks, fit_history, make_budget
 from rag.context.compress import COMPRESSORS
 from rag.context.expand import EXPANSIONS
@@ -36,7 +36,7 @@ def build_context(
 
     def result(
         blocks: Sequence,
-        steps: list[ContextStep],
+        steps: list[StepReport],
         no_rag: bool = False,
         reason: str = "",
         dropped: int = 0,
@@ -65,14 +65,14 @@ def build_context(
         )
 
     if not candidates:
-        return result([], [ContextStep("gate", 0, 0, "nothing retrieved")], True, "nothing was retrieved")
+        return result([], [context_step("gate", 0, 0, "nothing retrieved")], True, "nothing was retrieved")
     threshold = settings.relevance_threshold
     if threshold is not None and best is not None and best < threshold:
         reason = f"best score {best:.3f} < relevance threshold {threshold}"
-        return result([], [ContextStep("gate", len(candidates), 0, reason)], True, reason)
+        return result([], [context_step("gate", len(candidates), 0, reason)], True, reason)
 
     top = list(candidates[: settings.top_k])
-    steps = [ContextStep("gate", len(candidates), len(top), f"top {settings.top_k} taken")]
+    steps = [context_step("gate", len(candidates), len(top), f"top {settings.top_k} taken")]
     blocks, step = EXPANSIONS.get(settings.expansion)(top, lookup, settings)
     steps.append(step)
     blocks, step = COMPRESSORS.get(settings.compression)(query, blocks, chat)

@@ -7,12 +7,12 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from rag.context.base import ContextBlock, ContextStep
+from rag.context.base import ContextBlock, StepReport, context_step
 from rag.context.text import content_words, split_sentences
 from rag.generate.base import ChatModel, LLMError, Message
 from rag.registry import Registry
 
-Compressor = Callable[[str, Sequence[ContextBlock], ChatModel | None], tuple[list[ContextBlock], ContextStep]]
+Compressor = Callable[[str, Sequence[ContextBlock], ChatModel | None], tuple[list[ContextBlock], StepReport]]
 COMPRESSORS: Registry[Compressor] = Registry("context compression")
 
 MARKERS = ("[Partial]", "[Conflicting]")
@@ -32,8 +32,8 @@ excerpt helps, reply exactly NONE."""
 @COMPRESSORS.register("none")
 def no_compression(
     query: str, blocks: Sequence[ContextBlock], chat: ChatModel | None = None
-) -> tuple[list[ContextBlock], ContextStep]:
-    return list(blocks), ContextStep("compress:none", len(blocks), len(blocks))
+) -> tuple[list[ContextBlock], StepReport]:
+    return list(blocks), context_step("compress:none", len(blocks), len(blocks))
 
 
 def _filter_block(query_words: set[str], block: ContextBlock) -> ContextBlock | None:
@@ -50,12 +50,12 @@ def _filter_block(query_words: set[str], block: ContextBlock) -> ContextBlock | 
 @COMPRESSORS.register("sentence_filter")
 def sentence_filter(
     query: str, blocks: Sequence[ContextBlock], chat: ChatModel | None = None
-) -> tuple[list[ContextBlock], ContextStep]:
+) -> tuple[list[ContextBlock], StepReport]:
     """Offline: keep sentences sharing a content word with the query; [Partial] when the kept
     sentences cover under half of the query's content words. Blocks with nothing kept are dropped."""
     query_words = set(content_words(query))
     if not query_words:
-        return list(blocks), ContextStep(
+        return list(blocks), context_step(
             "compress:sentence_filter",
             len(blocks),
             len(blocks),
@@ -63,7 +63,7 @@ def sentence_filter(
         )
     out = [b for b in (_filter_block(query_words, b) for b in blocks) if b is not None]
     if blocks and not out:  # never compress the context away entirely
-        return list(blocks), ContextStep(
+        return list(blocks), context_step(
             "compress:sentence_filter",
             len(blocks),
             len(blocks),
@@ -72,7 +72,7 @@ def sentence_filter(
     before = sum(len(b.text) for b in blocks)
     after = sum(len(b.text) for b in out)
     detail = f"{before} → {after} characters; {len(blocks) - len(out)} block(s) dropped"
-    return out, ContextStep("compress:sentence_filter", len(blocks), len(out), detail)
+    return out, context_step("compress:sentence_filter", len(blocks), len(out), detail)
 
 
 def parse_compressed(text: str) -> tuple[str, tuple[str, ...]] | None:
@@ -91,14 +91,15 @@ def parse_compressed(text: str) -> tuple[str, tuple[str, ...]] | None:
 @COMPRESSORS.register("llm")
 def llm_compression(
     query: str, blocks: Sequence[ContextBlock], chat: ChatModel | None = None
-) -> tuple[list[ContextBlock], ContextStep]:
+) -> tuple[list[ContextBlock], StepReport]:
     """EchoMind's compress(question, chunk): one LLM call per block; on failure the block is
     filtered offline instead and the failure is named in the step's warnings."""
     if chat is None:
         offline, step = sentence_filter(query, blocks, None)
         return offline, replace(
             step,
-            name="compress:llm",
+            step="compress:llm",
+            status="fallback",
             warnings=("no LLM endpoint: used offline sentence filtering", *step.warnings),
         )
     out: list[ContextBlock] = []
@@ -121,4 +122,4 @@ def llm_compression(
                 replace(block, text=body, markers=markers, verbatim=block.verbatim and body == block.text)
             )
     detail = f"{len(blocks) - len(out)} block(s) judged irrelevant (NONE)"
-    return out, ContextStep("compress:llm", len(blocks), len(out), detail, tuple(warnings))
+    return out, context_step("compress:llm", len(blocks), len(out), detail, tuple(warnings))

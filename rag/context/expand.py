@@ -7,13 +7,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from rag.chunking.base import Chunk
-from rag.context.base import BlockOrigin, ChunkLookup, ContextBlock, ContextStep
+from rag.context.base import BlockOrigin, ChunkLookup, ContextBlock, StepReport, context_step
 from rag.context.settings import ContextConfig
 from rag.registry import Registry
 from rag.retrieve.base import Candidate
 
 Expansion = Callable[
-    [Sequence[Candidate], ChunkLookup | None, ContextConfig], tuple[list[ContextBlock], ContextStep]
+    [Sequence[Candidate], ChunkLookup | None, ContextConfig], tuple[list[ContextBlock], StepReport]
 ]
 EXPANSIONS: Registry[Expansion] = Registry("context expansion")
 
@@ -67,25 +67,25 @@ def _window(chunk: Chunk, around: Chunk, max_chars: int) -> Chunk:
 @EXPANSIONS.register("none")
 def as_retrieved(
     candidates: Sequence[Candidate], lookup: ChunkLookup | None, settings: ContextConfig
-) -> tuple[list[ContextBlock], ContextStep]:
+) -> tuple[list[ContextBlock], StepReport]:
     """One block per candidate, in rank order."""
     blocks = [block_for(c.chunk, c, rank) for rank, c in enumerate(candidates, 1)]
-    return blocks, ContextStep("expand:none", len(candidates), len(blocks), "chunks as retrieved")
+    return blocks, context_step("expand:none", len(candidates), len(blocks), "chunks as retrieved")
 
 
 def _as_retrieved_because(
     name: str, candidates: Sequence[Candidate], what: str
-) -> tuple[list[ContextBlock], ContextStep]:
+) -> tuple[list[ContextBlock], StepReport]:
     """Without a chunk lookup an expansion degrades to the chunks as retrieved, and says so."""
     blocks = [block_for(c.chunk, c, rank) for rank, c in enumerate(candidates, 1)]
     warning = f"no chunk lookup given: {what}"
-    return blocks, ContextStep(name, len(candidates), len(blocks), warnings=(warning,))
+    return blocks, context_step(name, len(candidates), len(blocks), warnings=(warning,))
 
 
 @EXPANSIONS.register("parent")
 def parent_expansion(
     candidates: Sequence[Candidate], lookup: ChunkLookup | None, settings: ContextConfig
-) -> tuple[list[ContextBlock], ContextStep]:
+) -> tuple[list[ContextBlock], StepReport]:
     """Axiom: replace each child by its parent's text, once per parent_id, keeping the best score."""
     if lookup is None:
         return _as_retrieved_because("expand:parent", candidates, "parents not expanded")
@@ -109,7 +109,7 @@ def parent_expansion(
     detail = (
         f"{len(where)} parent(s) replaced their children; {len(candidates) - len(blocks)} duplicate(s) folded"
     )
-    return blocks, ContextStep("expand:parent", len(candidates), len(blocks), detail, warnings)
+    return blocks, context_step("expand:parent", len(candidates), len(blocks), detail, warnings)
 
 
 def _with_hit(block: ContextBlock, hit_id: str) -> ContextBlock:
@@ -119,7 +119,7 @@ def _with_hit(block: ContextBlock, hit_id: str) -> ContextBlock:
 @EXPANSIONS.register("document")
 def document_expansion(
     candidates: Sequence[Candidate], lookup: ChunkLookup | None, settings: ContextConfig
-) -> tuple[list[ContextBlock], ContextStep]:
+) -> tuple[list[ContextBlock], StepReport]:
     """Vexora: after the hits, add sibling chunks of the top documents whose best hit scores at
     least `expand_threshold` (at most `expand_documents` documents, `expand_max_chunks` each)."""
     if lookup is None:
@@ -146,16 +146,16 @@ def document_expansion(
         f"{len(chosen)} document(s) with best score >= {settings.expand_threshold} "
         f"expanded by {added} chunk(s)"
     )
-    return blocks, ContextStep("expand:document", len(candidates), len(blocks), detail)
+    return blocks, context_step("expand:document", len(candidates), len(blocks), detail)
 
 
 @EXPANSIONS.register("summarize")
 def summarize_path(
     candidates: Sequence[Candidate], lookup: ChunkLookup | None, settings: ContextConfig
-) -> tuple[list[ContextBlock], ContextStep]:
+) -> tuple[list[ContextBlock], StepReport]:
     """Axiom summarize: every chunk of the top hit's document in order, one block per parent."""
     if not candidates:
-        return [], ContextStep("expand:summarize", 0, 0, "nothing retrieved")
+        return [], context_step("expand:summarize", 0, 0, "nothing retrieved")
     if lookup is None:
         return _as_retrieved_because("expand:summarize", candidates, "document not loaded")
     top = candidates[0]
@@ -170,4 +170,4 @@ def summarize_path(
         seen.add(source.chunk_id)
         blocks.append(block_for(source, top, 1, "summary", hit_ids=(top.chunk_id,)))
     detail = f"document {top.chunk.doc_id}: {len(chunks)} chunk(s) as {len(blocks)} block(s) in order"
-    return blocks, ContextStep("expand:summarize", len(candidates), len(blocks), detail)
+    return blocks, context_step("expand:summarize", len(candidates), len(blocks), detail)

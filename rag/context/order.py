@@ -6,14 +6,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from rag.context.base import ContextBlock, ContextStep
+from rag.context.base import ContextBlock, StepReport, context_step
 from rag.context.text import content_words, jaccard, split_sentences
 from rag.registry import Registry
 
 
 def dedupe_sentences(
     blocks: Sequence[ContextBlock], threshold: float
-) -> tuple[list[ContextBlock], ContextStep]:
+) -> tuple[list[ContextBlock], StepReport]:
     """EchoMind `_dedupe_overlapping_sentences`: drop a sentence whose content-word set has Jaccard
     similarity >= `threshold` with a sentence kept earlier; blocks left empty are dropped."""
     kept_sets: list[set[str]] = []
@@ -35,7 +35,7 @@ def dedupe_sentences(
         elif kept:
             out.append(replace(block, text=" ".join(s.text for s in kept), verbatim=False))
     detail = f"{dropped} sentence(s) with Jaccard >= {threshold} dropped"
-    return out, ContextStep("dedupe", len(blocks), len(out), detail)
+    return out, context_step("dedupe", len(blocks), len(out), detail)
 
 
 Ordering = Callable[[Sequence[ContextBlock]], list[ContextBlock]]
@@ -66,9 +66,9 @@ def in_document_order(blocks: Sequence[ContextBlock]) -> list[ContextBlock]:
     return sorted(blocks, key=lambda b: (first_seen[b.doc_id], b.start, b.end))
 
 
-def order_blocks(name: str, blocks: Sequence[ContextBlock]) -> tuple[list[ContextBlock], ContextStep]:
+def order_blocks(name: str, blocks: Sequence[ContextBlock]) -> tuple[list[ContextBlock], StepReport]:
     """Order with the named strategy, then number the blocks [Source 1..n] in prompt order."""
     ordered = ORDERINGS.get(name)(blocks)
     numbered = [replace(b, n=i) for i, b in enumerate(ordered, 1)]
     detail = "prompt order by rank: " + ", ".join(str(b.rank) for b in numbered)
-    return numbered, ContextStep(f"order:{name}", len(blocks), len(numbered), detail)
+    return numbered, context_step(f"order:{name}", len(blocks), len(numbered), detail)

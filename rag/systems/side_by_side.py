@@ -152,9 +152,9 @@ def _later_facts(trace: Trace) -> list[str]:
         if context.no_rag and context_record is not None:
             facts.append(context_record.reason)
         for step in context.steps:
-            if step.name.startswith(("expand:", "compress:", "order:")) and not step.name.endswith(
+            if step.step.startswith(("expand:", "compress:", "order:")) and not step.step.endswith(
                     (":none", ":rank")):
-                facts.append(f"context {step.name}: {step.blocks_in} → {step.blocks_out} blocks")
+                facts.append(f"context {step.step}: {step.n_in} → {step.n_out} blocks")
     generated = trace.output(GenerateOutput)
     if generated is not None:
         facts.append(f"answer: {generated.answer.mode}")

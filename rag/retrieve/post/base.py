@@ -10,15 +10,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 
 from rag.registry import Registry
 from rag.retrieve.base import Candidate
 from rag.retrieve.settings import PostprocessConfig
-
-StepStatus = Literal["ok", "skipped", "fallback"]
+from rag.steps import StepReport, StepStatus
 
 
 def _frozen(mapping: Mapping[str, Any] | None = None) -> Mapping[str, Any]:
@@ -32,19 +31,6 @@ class PostContext:
     query: str = ""
     now: datetime | None = None  # None: steps that need a clock use datetime.now(UTC)
     vectors: Mapping[str, np.ndarray] = field(default_factory=_frozen)  # chunk_id -> embedding
-
-
-@dataclass(frozen=True)
-class StepReport:
-    """What one step did: per-candidate decisions, what it removed, and whether it fell back."""
-
-    step: str
-    status: StepStatus = "ok"
-    reason: str = ""
-    decisions: Mapping[str, str] = field(default_factory=_frozen)  # chunk_id -> decision
-    removed: tuple[str, ...] = ()
-    n_in: int = 0
-    n_out: int = 0
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ def test_nothing_retrieved_or_nothing_relevant_falls_back_to_no_rag() -> None:
 def test_steps_run_in_order_and_blocks_are_numbered_in_prompt_order() -> None:
     settings = ContextConfig(top_k=3, compression="sentence_filter", dedupe_jaccard=0.8, ordering="sandwich")
     ctx = build_context("capital Paris Berlin trains", candidates(PARIS, BERLIN, TRAINS), settings)
-    assert [s.name for s in ctx.steps] == [
+    assert [s.step for s in ctx.steps] == [
         "gate",
         "expand:none",
         "compress:sentence_filter",

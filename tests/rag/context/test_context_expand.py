@@ -42,7 +42,7 @@ def test_parent_expansion_replaces_children_once_per_parent_keeping_the_best_sco
         ("pb", "parent", 0.8, 2),
     ]
     assert blocks[0].hit_ids == ("c1", "c0") and blocks[0].text == PARENT_A.text
-    assert step.blocks_in == 3 and step.blocks_out == 2
+    assert step.n_in == 3 and step.n_out == 2
 
 
 def test_long_parents_are_windowed_around_the_hit_at_word_boundaries() -> None:
@@ -70,7 +70,7 @@ def test_document_expansion_adds_siblings_of_documents_above_the_threshold() -> 
     cands = [Candidate(CHILDREN[0], 0.9), Candidate(other, 0.2)]
     blocks, step = EXPANSIONS.get("document")(cands, table, ContextConfig())
     assert [b.chunk_id for b in blocks] == ["c0", "z", "c1", "c2", "c3"]  # hits first, then siblings
-    assert {b.origin for b in blocks[2:]} == {"document"} and "1 document(s)" in step.detail
+    assert {b.origin for b in blocks[2:]} == {"document"} and "1 document(s)" in step.reason
     capped, _ = EXPANSIONS.get("document")(cands, table, ContextConfig(expand_max_chunks=1))
     assert [b.chunk_id for b in capped] == ["c0", "z", "c1"]
     none, _ = EXPANSIONS.get("document")(cands, table, ContextConfig(expand_threshold=0.95))

@@ -30,7 +30,7 @@ def test_sentence_filter_keeps_query_sentences_marks_partial_and_drops_empty_blo
         "The Eiffel Tower was completed in 1889 for the World's Fair. It is 330 metres tall."
     ]
     assert out[0].verbatim is False and out[0].markers == ()  # covers "eiffel", "tower", "metres"
-    assert step.blocks_out == 1 and "1 block(s) dropped" in step.detail
+    assert step.n_out == 1 and "1 block(s) dropped" in step.reason
     partial, _ = COMPRESSORS.get("sentence_filter")("Eiffel Tower architect budget wind", blocks(PARIS))
     assert partial[0].markers == ("[Partial]",)
 
@@ -58,9 +58,9 @@ def test_llm_compression_parses_markers_and_none_and_survives_failures() -> None
 def test_dedupe_drops_near_duplicate_sentences_across_blocks() -> None:
     out, step = dedupe_sentences(blocks(PARIS, "Paris is the capital of France! Lyon is smaller."), 0.8)
     assert out[0].text == PARIS and out[1].text == "Lyon is smaller." and not out[1].verbatim
-    assert "1 sentence(s)" in step.detail
+    assert "1 sentence(s)" in step.reason
     gone, step = dedupe_sentences(blocks(BERLIN, BERLIN), 0.8)
-    assert len(gone) == 1 and "2 sentence(s)" in step.detail
+    assert len(gone) == 1 and "2 sentence(s)" in step.reason
 
 
 @pytest.mark.parametrize(
