@@ -1,9 +1,7 @@
 """Retrieval: ranked lists from the collection, fusion, post-retrieval steps.
 
-    lists = retrieve_candidates(query, config, collection)   # runs models; cached
-
-Fusion, post-steps and top-k run as pipeline stages (rag.retrieve.stage) through
-rag.pipeline.run_slice, the one way stages are composed.
+Searching (search.retrieve_lists, cached), fusion, post-steps and top-k run as pipeline stages
+(rag.retrieve.stage) through rag.pipeline, the one way stages are composed.
 
 Exports load lazily (PEP 562): `rag.config` imports `rag.retrieve.settings`, which must not pull
 in modules that need `rag.config` themselves.
@@ -25,7 +23,6 @@ _EXPORTS = {
     "postprocess": "rag.retrieve.post",
     "clear_candidate_cache": "rag.retrieve.search",
     "candidate_vectors": "rag.retrieve.search",
-    "retrieve_candidates": "rag.retrieve.search",
     "retrieve_lists": "rag.retrieve.search",
 }
 

@@ -152,13 +152,6 @@ def retrieve_lists(
     return Retrieved(MappingProxyType(lists), tuple(cached), MappingProxyType(timings))
 
 
-def retrieve_candidates(
-    query: str, config: PipelineConfig, collection: SearchableCollection
-) -> dict[str, RankedList]:
-    """BM25 and/or dense lists for `query` per `config.retrieval`, cached (see module docstring)."""
-    return dict(retrieve_lists((SearchQuery(query),), config, collection).lists)
-
-
 def candidate_vectors(
     candidates: Sequence[Candidate], config: PipelineConfig, collection: object | None = None
 ) -> dict[str, np.ndarray]:
