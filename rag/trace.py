@@ -98,11 +98,21 @@ class Trace:
                 return bad
         return "ok"
 
+    @property
+    def error(self) -> str | None:
+        """The failed stage and why ("retrieve: …"), or None; later stages say they skipped."""
+        for record in self.records:
+            if record.status == "failed":
+                return f"{record.stage}: {record.reason}"
+        return None
+
     def to_dict(self) -> dict[str, Any]:
         return jsonable(
             {
                 "query": self.query,
                 "preset": self.preset,
+                "status": self.status,
+                "error": self.error,  # at the top, where a script looks first
                 "answer": self.answer,
                 "total_ms": self.total_ms,
                 "collection": self.collection,

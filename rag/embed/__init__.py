@@ -53,17 +53,20 @@ _LOADED: dict[tuple[str, str, str | None, int, str | None], EmbeddingBackend] = 
 _LOAD_LOCK = threading.Lock()
 
 
+def _key(cfg: EmbeddingConfig) -> tuple[str, str, str | None, int, str | None]:
+    # the endpoint is part of an OpenAI-compatible model's identity
+    return (cfg.backend, cfg.model, cfg.model_path, cfg.batch_size, os.environ.get("OPENAI_BASE_URL"))
+
+
+def is_loaded(cfg: EmbeddingConfig) -> bool:
+    """This process already holds the backend `cfg` asks for (using it loads nothing)."""
+    return _key(cfg) in _LOADED
+
+
 def load_backend(cfg: EmbeddingConfig) -> EmbeddingBackend:
     """The process-wide backend for this backend + model (+ batch size, which backends hold)."""
     factory = BACKENDS.get(cfg.backend)
-    # the endpoint is part of an OpenAI-compatible model's identity
-    key = (
-        cfg.backend,
-        cfg.model,
-        cfg.model_path,
-        cfg.batch_size,
-        os.environ.get("OPENAI_BASE_URL"),
-    )
+    key = _key(cfg)
     with _LOAD_LOCK:
         if key not in _LOADED:
             _LOADED[key] = factory(cfg)
@@ -83,6 +86,7 @@ __all__ = [
     "EmbeddingModelError",
     "TextEmbedder",
     "get_embedder",
+    "is_loaded",
     "l2_normalize",
     "load_backend",
 ]
