@@ -12,7 +12,13 @@ import streamlit as st
 
 from pages.ui import resources
 from pages.ui.nav import PageEntry, available_pages
-from pages.ui.state import APP_COLLECTION, APP_PRESET, current_collection, current_preset
+from pages.ui.state import (
+    APP_COLLECTION,
+    APP_NEXT_COLLECTION,
+    APP_PRESET,
+    current_collection,
+    current_preset,
+)
 from rag.config import PresetError, available_presets, load_preset
 
 ROOT = Path(__file__).resolve().parent
@@ -57,6 +63,7 @@ def sidebar() -> None:
         existing = resources.collection_names()
         if existing:
             st.session_state[APP_COLLECTION] = current_collection(st.session_state, existing)
+            st.session_state.pop(APP_NEXT_COLLECTION, None)  # a page's pick is now the sidebar's
             name = st.selectbox("Collection", existing, key=APP_COLLECTION)
             st.caption(resources.collection_summary(resources.cached_collection(name)))
         else:

@@ -1,54 +1,28 @@
-"""Documents: bring files in (upload or bundled samples), read the ingest report, and inspect
-one document's text, detected type, PII and redacted view."""
+"""Documents: bring files in (upload, a folder on the server, or the bundled samples), ingest
+them into a new or existing collection, manage collections, and inspect one document's text,
+detected type, PII and redacted view."""
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import PurePath
 
 import streamlit as st
 
-from pages.ui import resources
+from pages.ui import collections_view, ingest, resources
 from pages.ui.html import PII_COLOR, Mark, highlight_spans, pattern_marks
-from pages.ui.state import APP_DOCUMENTS, session_cache
+from pages.ui.state import APP_DOCUMENTS
 from pages.ui.tables import ingest_report_frame, pii_frame
-from rag.documents import SUPPORTED_EXTENSIONS, ingest_paths, ingest_uploads
 from rag.documents.base import Document, IngestReport
 from rag.documents.pii import PII_KINDS, describe_counts, find_pii, redact
-from rag.paths import SAMPLES_DIR
 
 PREVIEW_CHARS = 20_000  # longer texts are cut in the preview, never in the index
 PLACEHOLDER = r"\[REDACTED_[A-Z]+\]"
 
 
-def load_report() -> IngestReport | None:
-    """Ingest the chosen samples or uploads, once per distinct selection (session cache)."""
-    cache = session_cache(st.session_state, "docs_reports", max_entries=8)
-    source = st.segmented_control(
-        "Source", ["Bundled samples", "Upload files"], default="Bundled samples", key="docs_source"
-    )
-    if source == "Upload files":
-        uploads = st.file_uploader("Files", accept_multiple_files=True, key="docs_uploads")
-        if not uploads:
-            st.info(f"Drop files here: {', '.join(SUPPORTED_EXTENSIONS)}. Others are reported.")
-            return None
-        files = [(f.name, f.getvalue()) for f in uploads]
-        hashes = tuple((name, hashlib.sha256(data).hexdigest()) for name, data in files)
-        return cache.get_or_compute(hashes, lambda: ingest_uploads(files))
-    samples = [p.name for p in resources.sample_files()]
-    names = st.multiselect("Samples", samples, default=samples, key="docs_samples")
-    if not names:
-        st.info("Pick at least one sample, or upload files.")
-        return None
-    paths = [SAMPLES_DIR / name for name in names]
-    stamps = tuple((p.name, p.stat().st_mtime_ns) for p in paths)
-    return cache.get_or_compute(stamps, lambda: ingest_paths(paths))
-
-
 def show_report(report: IngestReport) -> None:
     ok, skipped = len(report.documents), len(report.skipped)
-    st.subheader("Ingest report")
-    st.caption(f"{ok} ingested · {skipped} skipped")
+    st.subheader("Parsed files")
+    st.caption(f"{ok} parsed · {skipped} skipped (with the reason and what to do)")
     st.dataframe(ingest_report_frame(report), width="stretch", hide_index=True)
 
 
@@ -80,13 +54,21 @@ def show_document(doc: Document) -> None:
 
 
 st.title("Documents")
-st.caption("Parse files into text with metadata; bad files are reported and skipped, never lost.")
-report = load_report()
-if report is not None:
-    show_report(report)
-    st.session_state[APP_DOCUMENTS] = report.documents  # the Chunk Lab offers these
-    if report.documents:
-        st.subheader("Document")
-        by_name = {PurePath(d.metadata.source).name: d for d in report.documents}
-        name = st.selectbox("Document", list(by_name), key="docs_doc")
-        show_document(by_name[name])
+st.caption("Start here: upload files or name a folder, ingest them into a collection, then ask "
+           "questions on the Answer page or compare retrievers on Retrieval.")
+st.caption(f"Collection in use: **{resources.session_collection_name() or 'none yet'}** "
+           "(change it in the sidebar)")
+add_tab, manage_tab = st.tabs(["Add documents", "Collections"])
+with add_tab:
+    report = ingest.load_report()
+    if report is not None:
+        show_report(report)
+        st.session_state[APP_DOCUMENTS] = report.documents  # the Chunk Lab offers these
+        ingest.ingest_form(report)
+        if report.documents:
+            st.subheader("Inspect a document")
+            by_name = {PurePath(d.metadata.source).name: d for d in report.documents}
+            name = st.selectbox("Document", list(by_name), key="docs_doc")
+            show_document(by_name[name])
+with manage_tab:
+    collections_view.manager()

@@ -22,6 +22,7 @@ from rag.config import PipelineConfig, available_presets, load_preset
 from rag.documents import Document, ingest_paths
 from rag.index import Collection, IngestSummary, list_collections, open_collection
 from rag.index.collection import collections_root
+from rag.index.manifest import describe_settings
 from rag.paths import SAMPLES_DIR
 
 
@@ -52,7 +53,7 @@ def collection_summary(collection: Collection) -> str:
     manifest = collection.manifest
     chunks = sum(len(entry.chunk_ids) for entry in manifest.documents.values())
     chunking = manifest.settings.get("chunking", {})
-    built = f" · {chunking.get('strategy')} {chunking.get('params', {})}" if chunking else ""
+    built = f" · {describe_settings(manifest.settings)}" if chunking else ""
     return f"{len(manifest.documents)} documents · {chunks} chunks{built}"
 
 
@@ -74,6 +75,16 @@ def sample_documents() -> tuple[Document, ...]:
 def session_documents() -> tuple[Document, ...]:
     """What the Documents page ingested this session, else the bundled samples."""
     return st.session_state.get(APP_DOCUMENTS) or sample_documents()
+
+
+def session_preset_name() -> str | None:
+    """The name of the preset the sidebar selected (or the default preset)."""
+    return current_preset(st.session_state, available_presets())
+
+
+def session_collection_name() -> str | None:
+    """The name of the collection the sidebar selected (or the sample/first one)."""
+    return current_collection(st.session_state, collection_names())
 
 
 def session_config() -> PipelineConfig | None:

@@ -12,6 +12,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 APP_COLLECTION = "app_collection"  # name of the collection the sidebar selected, or None
 APP_PRESET = "app_preset"  # name of the preset the sidebar selected
+APP_NEXT_COLLECTION = "app_next_collection"  # a page's pick (a new collection) for the next run
 APP_DOCUMENTS = "app_documents"  # Documents the Documents page ingested this session
 SAMPLE_COLLECTION = "samples"  # the collection built from datasets/samples/
 PREFERRED_PRESETS = ("hybrid", "intellidocs", "bm25")
@@ -44,10 +45,11 @@ def current_preset(state: State, available: list[str]) -> str | None:
 
 
 def current_collection(state: State, existing: list[str]) -> str | None:
-    """The sidebar's collection if it still exists, else the sample or first existing one."""
-    name = state.get(APP_COLLECTION)
-    if name in existing:
-        return name
+    """A page's pending pick or the sidebar's collection if it exists, else the sample or the
+    first existing one."""
+    for name in (state.get(APP_NEXT_COLLECTION), state.get(APP_COLLECTION)):
+        if name in existing:
+            return name
     if SAMPLE_COLLECTION in existing:
         return SAMPLE_COLLECTION
     return existing[0] if existing else None

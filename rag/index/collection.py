@@ -6,7 +6,7 @@ import contextlib
 import re
 import shutil
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from types import MappingProxyType
@@ -47,6 +47,8 @@ if TYPE_CHECKING:  # rag.config imports rag.index.settings
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 _UPSERT_BATCH = 256
+_EMBED_SLICE = 64  # chunks per progress step while embedding
+OnProgress = Callable[[str, int, int], None]  # (phase, done, total)
 
 
 class CollectionNotFoundError(ValueError):
@@ -161,11 +163,13 @@ class Collection:
         access: Access | None = None,
         embedder: Embedder | None = None,
         progress: bool = True,
+        on_progress: OnProgress | None = None,
     ) -> IngestSummary:
         """Chunk, embed and index new or changed documents; unchanged ones (same source and
-        content hash) add nothing, and a changed one replaces all of its old chunks."""
+        content hash) add nothing, and a changed one replaces all of its old chunks.
+        `on_progress(phase, done, total)` follows "embedding" and "indexing" chunk by chunk."""
         with self.writing():
-            return self._add_documents(documents, config, access, embedder, progress)
+            return self._add_documents(documents, config, access, embedder, progress, on_progress)
 
     def _add_documents(
         self,
@@ -174,6 +178,7 @@ class Collection:
         access: Access | None,
         embedder: Embedder | None,
         progress: bool,
+        on_progress: OnProgress | None,
     ) -> IngestSummary:
         started = time.perf_counter()
         self.check_compatible(config)
@@ -195,7 +200,7 @@ class Collection:
         pairs = [(doc, chunk) for doc in todo for chunk in chunker.chunk(doc)]
         texts = [chunk.text for _, chunk in pairs]
         tokens = self.tokenizer.many(texts)
-        vectors = self._embed(texts, config, embedder, progress) if pairs else None
+        vectors = self._embed(texts, config, embedder, progress, on_progress) if pairs else None
         new_ids = {c.chunk_id for _, c in pairs}
         old_ids = [
             c
@@ -206,7 +211,7 @@ class Collection:
         stale = [c for c in old_ids if c not in new_ids]  # ids a changed file kept were overwritten
         with self.store.session():  # one hold of the store for the whole write
             if vectors is not None:  # nothing new: no model is loaded at all
-                self._write_points(pairs, vectors, tokens, access, progress)
+                self._write_points(pairs, vectors, tokens, access, progress, on_progress)
             self.store.delete(stale)
         self.sparse.remove(stale)
         self.sparse.add([c.chunk_id for _, c in pairs], tokens)
@@ -226,13 +231,23 @@ class Collection:
 
     @staticmethod
     def _embed(
-        texts: list[str], config: PipelineConfig, embedder: Embedder | None, progress: bool
+        texts: list[str],
+        config: PipelineConfig,
+        embedder: Embedder | None,
+        progress: bool,
+        on_progress: OnProgress | None,
     ) -> np.ndarray:
         if embedder is None:
             text_embedder = get_embedder(config.embedding)
             text_embedder.show_progress = progress
             embedder = text_embedder
-        return embedder.embed_documents(texts)
+        if on_progress is None:
+            return embedder.embed_documents(texts)
+        parts = []
+        for start in range(0, len(texts), _EMBED_SLICE):
+            parts.append(embedder.embed_documents(texts[start : start + _EMBED_SLICE]))
+            on_progress("embedding", min(start + _EMBED_SLICE, len(texts)), len(texts))
+        return np.concatenate(parts)
 
     def _fix_settings(self, config: PipelineConfig) -> None:
         """The first ingest fixes the collection's index settings (and so its tokenizer/backend)."""
@@ -249,6 +264,7 @@ class Collection:
         tokens: list[list[str]],
         access: Access,
         progress: bool,
+        on_progress: OnProgress | None = None,
     ) -> None:
         if not self.store.exists():
             self.store.create(int(vectors.shape[1]))
@@ -271,6 +287,8 @@ class Collection:
                 batch = points[start : start + _UPSERT_BATCH]
                 self.store.upsert(batch)
                 bar.update(len(batch))
+                if on_progress is not None:
+                    on_progress("indexing", start + len(batch), len(points))
 
     def _record(self, todo: list[Document], pairs: list[tuple[Document, Chunk]]) -> None:
         chunk_ids: dict[str, list[str]] = {d.doc_id: [] for d in todo}
@@ -377,7 +395,8 @@ def _ranked(retriever: str, scored: list[tuple[float, dict[str, Any]]]) -> Ranke
     return RankedList(retriever, candidates)
 
 
-def _check_name(name: str) -> None:
+def check_name(name: str) -> None:
+    """A ValueError saying what a collection name may hold, unless `name` is one."""
     if not _NAME.match(name):
         raise ValueError(
             f"collection name {name!r} must start with a letter or digit and use only "
@@ -392,7 +411,7 @@ def list_collections() -> list[str]:
 
 def open_collection(name: str, *, create: bool = False) -> Collection:
     """An existing collection, or (create=True) a new empty one."""
-    _check_name(name)
+    check_name(name)
     directory = collections_root() / name
     if not (directory / "manifest.json").exists():
         if not create:

@@ -135,3 +135,23 @@ class Manifest:
     @classmethod
     def load(cls, path: Path) -> Manifest:
         return cls.from_json(path.read_text(encoding="utf-8"))
+
+
+def describe_settings(settings: Mapping[str, Any]) -> str:
+    """A collection's index settings as text: "recursive, size 512, overlap 50 · embedding
+    all-MiniLM-L6-v2 (sentence-transformers)". Nested and list parameters are left out."""
+    chunking = settings.get("chunking") or {}
+    if not chunking:
+        return "no documents yet"
+    params = chunking.get("params") or {}
+    shown = [
+        f"{k.replace('_', ' ')} {v}"
+        for k, v in params.items()
+        if not isinstance(v, Mapping | list | tuple)
+    ]
+    text = ", ".join([str(chunking.get("strategy", "?")), *shown])
+    embedding = settings.get("embedding") or {}
+    if embedding:
+        model = embedding.get("model_path") or embedding.get("model")
+        text += f" · embedding {model} ({embedding.get('backend')})"
+    return text

@@ -1,0 +1,86 @@
+"""Documents page, "Collections": every collection with its documents, chunks, size on disk,
+the settings it was built with and when; remove one document; delete a collection (confirmed)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import PurePath
+
+import pandas as pd
+import streamlit as st
+
+from pages.ui import resources
+from rag.index import Collection, delete_collection
+from rag.index.manifest import describe_settings
+
+
+def _when(stamp: str) -> str:
+    return datetime.fromisoformat(stamp).strftime("%Y-%m-%d %H:%M") if stamp else "-"
+
+
+def collections_frame(names: list[str]) -> pd.DataFrame:
+    rows = []
+    for name in names:
+        collection = resources.cached_collection(name)
+        manifest = collection.manifest
+        rows.append({
+            "collection": name, "documents": len(manifest.documents),
+            "chunks": manifest.chunk_count, "size on disk (MB)": collection.disk_bytes() / 1e6,
+            "built with": describe_settings(manifest.settings),
+            "created": _when(manifest.created_at), "updated": _when(manifest.updated_at),
+        })  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def documents_frame(collection: Collection) -> pd.DataFrame:
+    return pd.DataFrame(
+        [{"document": PurePath(d.source).name, "title": d.title, "chunks": len(d.chunk_ids),
+          "added": _when(d.added_at), "source": d.source}
+         for d in sorted(collection.manifest.documents.values(), key=lambda d: d.source)],
+        columns=["document", "title", "chunks", "added", "source"],
+    )  # fmt: skip
+
+
+def _remove_document(collection: Collection) -> None:
+    sources = sorted(collection.manifest.documents)
+    if not sources:
+        return
+    source = st.selectbox("Document to remove", sources, key="docs_remove_source",
+                          format_func=lambda s: PurePath(s).name)
+    if st.button("Remove document", key="docs_remove", icon=":material/delete:"):
+        removed = collection.remove_document(source)
+        st.session_state["docs_manage_note"] = f"Removed {PurePath(source).name} ({removed} chunks)."
+        resources.refresh_collections()
+        st.rerun()
+
+
+def _delete_collection(name: str) -> None:
+    with st.expander(f"Delete collection '{name}'"):
+        st.caption("Removes its index, its points in Qdrant and its manifest. The files you "
+                   "ingested are not touched.")
+        typed = st.text_input("Type the collection's name to confirm", key="docs_delete_confirm")
+        if st.button("Delete collection", key="docs_delete", type="primary",
+                     disabled=typed.strip() != name):
+            delete_collection(name)
+            st.session_state["docs_manage_note"] = f"Deleted collection '{name}'."
+            resources.refresh_collections()
+            st.rerun()
+
+
+def manager() -> None:
+    """The collections table, then one collection's documents with remove and delete."""
+    if note := st.session_state.pop("docs_manage_note", None):
+        st.success(note)
+    names = resources.collection_names()
+    if not names:
+        st.info("No collections yet: add documents in the first tab.")
+        return
+    st.dataframe(collections_frame(names), width="stretch", hide_index=True,
+                 column_config={"size on disk (MB)": st.column_config.NumberColumn(format="%.2f")})
+    current = resources.session_collection_name()
+    name = st.selectbox("Collection", names, key="docs_manage_collection",
+                        index=names.index(current) if current in names else 0)
+    collection = resources.cached_collection(name)
+    st.dataframe(documents_frame(collection), width="stretch", hide_index=True)
+    _remove_document(collection)
+    _delete_collection(name)
