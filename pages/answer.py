@@ -13,6 +13,7 @@ from streamlit.delta_generator import DeltaGenerator
 from pages.ui import answer as view
 from pages.ui import resources
 from pages.ui.configs import page_config
+from rag.abstain.stage import AbstainDecision
 from rag.config import PipelineConfig
 from rag.context.base import BuiltContext
 from rag.context.compress import COMPRESSORS
@@ -39,12 +40,13 @@ def settings_panel(preset: PipelineConfig) -> dict[str, object]:
         endpoint = "set" if os.environ.get("OPENAI_BASE_URL") else "not set: offline extractive answers"
         st.caption(f"OPENAI_BASE_URL is {endpoint}. Every control starts at preset "
                    f"**{preset.name}**'s value.")
-        row = st.columns(3)
+        row = st.columns(4)
         stages = {f"{section}.enabled": row[i].toggle(label, getattr(preset, section).enabled,
                                                       key=f"ans_{section}")
                   for i, (section, label) in enumerate([("context", "Context building"),
                                                         ("generation", "Generation"),
-                                                        ("grounding", "Grounding check")])}
+                                                        ("grounding", "Grounding check"),
+                                                        ("abstain", "Abstain when unsupported")])}
         row = st.columns(4)
         mode = _pick(row[0], "Generation mode", list(get_args(GenerationMode)), generation.mode,
                      "ans_mode")
@@ -56,7 +58,13 @@ def settings_panel(preset: PipelineConfig) -> dict[str, object]:
         timeout = row[0].number_input("LLM timeout (s)", 0.1, 600.0, generation.timeout_s,
                                       key="ans_timeout")
         retries = row[1].number_input("Retries", 0, 10, generation.retries, key="ans_retries")
+        evidence = row[2].number_input("Decline below evidence", -1.0, 1.0, preset.abstain.min_evidence,
+                                       0.01, key="ans_min_evidence",
+                                       help="Best question–passage cosine under which the answer is "
+                                            "declined (empty: off). Calibrate: python -m eval "
+                                            "calibrate-abstention")
     return {
+        "abstain.min_evidence": evidence,
         **stages,
         "generation.mode": mode,
         "context.expansion": expansion,
@@ -135,6 +143,9 @@ def show_details(trace: Trace) -> None:
     st.subheader("Last answer, checked")
     if generated is not None:
         st.info(generated.answer.label, icon=":material/smart_toy:")
+    decision = trace.output(AbstainDecision)
+    if decision is not None:
+        view.show_decision(decision)
     for warning in trace.warnings:
         st.warning(warning)
     blocks = context.blocks if context is not None else ()
@@ -146,8 +157,8 @@ def show_details(trace: Trace) -> None:
         report = grounded.report
         st.html(view.answer_html(grounded.answer.text, sentences))
         st.caption(
-            f"Grounded share {report.grounded_share:.2f} · confidence "
-            f"{report.confidence:.2f} ({report.confidence_level}) · retries {grounded.retried}"
+            f"Grounded share {report.grounded_share:.2f} · {view.relevance_text(decision)} · "
+            f"confidence {report.confidence:.2f} ({report.confidence_level}) · retries {grounded.retried}"
         )
         cited = sorted({n for s in sentences for n in s.cited if any(b.n == n for b in blocks)})
         if cited:

@@ -14,6 +14,7 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from rag.abstain.settings import AbstainConfig
 from rag.chunking.settings import ChunkingConfig
 from rag.context.settings import ContextConfig
 from rag.documents.settings import DocumentsConfig
@@ -46,6 +47,7 @@ class PipelineConfig(BaseModel):
     context: ContextConfig = Field(default_factory=ContextConfig)
     generation: GenerationConfig = Field(default_factory=GenerationConfig)
     grounding: GroundingConfig = Field(default_factory=GroundingConfig)
+    abstain: AbstainConfig = Field(default_factory=AbstainConfig)
 
 
 class PresetError(ValueError):

@@ -3,7 +3,7 @@
 Stages run in STAGE_ORDER:
 
     guard → understand → adapt → retrieve → fuse → postprocess → authority → rerank → select
-    → graph → verify → context → generate → ground
+    → graph → verify → context → generate → ground → abstain
 
 A stage is a `StageSpec` registered in STAGES under one of those names. It reads the frozen
 `PipelineState` and returns a `StageResult`: the next state and its `output`, a frozen typed
@@ -59,7 +59,7 @@ T = TypeVar("T")
 
 STAGE_ORDER = (
     "guard", "understand", "adapt", "retrieve", "fuse", "postprocess", "authority",
-    "rerank", "select", "graph", "verify", "context", "generate", "ground",
+    "rerank", "select", "graph", "verify", "context", "generate", "ground", "abstain",
 )  # fmt: skip
 
 # stage -> module that registers it (imported lazily; absent modules mean "not installed").
@@ -78,17 +78,18 @@ STAGE_MODULES: Mapping[str, str] = MappingProxyType({
     "context": "rag.context.stage",
     "generate": "rag.generate.stage",
     "ground": "rag.grounding.stage",
+    "abstain": "rag.abstain.stage",
 })  # fmt: skip
 
 # stage -> config section whose `enabled` flag explains a stage that is not installed
 _SECTION = MappingProxyType({
     "guard": "query", "understand": "query", "rerank": "rerank", "context": "context",
-    "generate": "generation", "ground": "grounding",
+    "generate": "generation", "ground": "grounding", "abstain": "abstain",
 })  # fmt: skip
 
 # Config sections read only by the stages after `retrieve`: the lists a run retrieves do not
 # depend on them, so a page may cache the head of a run and re-run the tail as they change.
-TAIL_SECTIONS = ("fusion", "postprocess", "rerank", "context", "generation", "grounding")
+TAIL_SECTIONS = ("fusion", "postprocess", "rerank", "context", "generation", "grounding", "abstain")
 
 
 def _empty() -> Mapping[str, Any]:
@@ -181,7 +182,8 @@ def _always_on(config: PipelineConfig) -> str | None:
 @dataclass(frozen=True)
 class StageSpec:
     """A registered stage: how to run it, the type of its output, why it might be off, which
-    config section it records, and what to do once a whole run has finished."""
+    config section it records, what to do once a whole run has finished, and whether it runs
+    after a halt."""
 
     name: str
     run: Callable[[PipelineState, StageEnv], StageResult]
@@ -189,6 +191,7 @@ class StageSpec:
     off_reason: Callable[[PipelineConfig], str | None] = _always_on
     settings: Callable[[PipelineConfig], BaseModel] | None = None
     after_run: Callable[[PipelineState, PipelineConfig], object] | None = None
+    runs_after_halt: bool = False  # still runs when an earlier stage halted (abstain decides on it)
 
 
 class StageRegistry:
@@ -297,6 +300,14 @@ def _run_one(
     return record, next_state, ""
 
 
+def _runs_after_halt(stages: StageRegistry, name: str) -> bool:
+    try:
+        spec = stages.find(name)
+    except ImportError:
+        return False
+    return spec is not None and spec.runs_after_halt
+
+
 def run_stages(
     state: PipelineState,
     env: StageEnv,
@@ -317,7 +328,7 @@ def run_stages(
         if state.overrides != applied:
             applied = state.overrides
             env.config = with_overrides(base, dict(applied))
-        if failed or state.halted:
+        if failed or (state.halted and not _runs_after_halt(stages, name)):
             why = f"{failed} failed" if failed else f"not reached: {state.halted}"
             trace.add(StageRecord(name, "skipped", reason=why))
             continue

@@ -7,8 +7,10 @@ from collections.abc import Sequence
 
 import pandas as pd
 import plotly.graph_objects as go
+import streamlit as st
 
 from pages.ui.html import Mark, highlight_spans
+from rag.abstain.stage import AbstainDecision
 from rag.context.base import ContextBlock, TokenBudget
 from rag.grounding.base import SentenceCheck
 from rag.trace import Trace
@@ -27,6 +29,29 @@ STATUS_COLORS = {
     "skipped": "#94a3b8",
     "blocked": "#a855f7",
 }
+
+
+def relevance_text(decision: AbstainDecision | None) -> str:
+    """"answer relevance 0.84 (offline)", or why there is no figure."""
+    relevance = decision.signals.relevance if decision is not None else None
+    if relevance is None:
+        return "answer relevance not measured (abstain stage off)"
+    return f"answer relevance {relevance.score:.2f} ({relevance.method})"
+
+
+def show_decision(decision: AbstainDecision) -> None:
+    """A declined answer says so and why (the withheld answer one click away); notes such as
+    "grounded but irrelevant" are shown either way."""
+    if decision.abstained:
+        st.warning(f"**Declined** ({decision.kind}): {decision.reason}", icon=":material/block:")
+        if decision.original_answer:
+            with st.expander("The answer that was withheld"):
+                st.markdown(decision.original_answer)
+    for note in decision.notes:
+        st.warning(note, icon=":material/report:")
+    evidence = decision.signals.evidence
+    if evidence is not None:
+        st.caption(f"Retrieval evidence (best question–passage cosine): {evidence:.3f}")
 
 
 def _sentence_label(check: SentenceCheck) -> str:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from rag.config import PipelineConfig
 from rag.context.base import BuiltContext
@@ -17,6 +17,9 @@ from rag.grounding.retry import GroundedAnswer
 from rag.memory import MemoryStore, running_summary
 from rag.retrieve.search import SearchableCollection
 from rag.trace import Trace
+
+if TYPE_CHECKING:
+    from rag.abstain.stage import AbstainDecision
 
 
 @dataclass(frozen=True)
@@ -30,6 +33,12 @@ def _sources(trace: Trace) -> list[dict[str, Any]]:
     context = trace.output(BuiltContext, "context")
     blocks = context.blocks if context is not None else ()
     return [{"n": b.n, "chunk_id": b.chunk_id, "doc_id": b.doc_id, "title": b.title} for b in blocks]
+
+
+def _decision(trace: Trace) -> AbstainDecision | None:
+    from rag.abstain.stage import AbstainDecision  # late: the stage module imports the pipeline
+
+    return trace.output(AbstainDecision)
 
 
 def turn_outcome(trace: Trace) -> TurnOutcome:
@@ -51,6 +60,12 @@ def turn_outcome(trace: Trace) -> TurnOutcome:
                 "grounded_share": grounded.report.grounded_share,
                 "confidence": grounded.report.confidence,
             }
+        if (decision := _decision(trace)) is not None:
+            relevance = decision.signals.relevance
+            meta |= {"abstained": decision.kind or "", "abstain_reason": decision.reason,
+                     "answer_relevance": relevance.score if relevance is not None else None}
+            if decision.abstained:
+                meta["label"] = f"Declined ({decision.kind}): {decision.reason}"
         return TurnOutcome("assistant", trace.answer, MappingProxyType(meta))
     failed = next((r for r in trace.records if r.status == "failed"), None)
     if failed is not None:

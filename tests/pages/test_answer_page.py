@@ -58,7 +58,30 @@ def test_offline_answer_is_extractive_cited_coloured_and_inspectable(page: AppTe
     assert "[Source 1: " in at.code[0].value  # the context exactly as sent
     assert len(at.get("download_button")) == 2  # conversation export + trace JSON
     trace = json.loads(at.session_state["ans_trace"].to_json())
-    assert [r["stage"] for r in trace["records"]][-3:] == ["context", "generate", "ground"]
+    assert [r["stage"] for r in trace["records"]][-4:] == ["context", "generate", "ground", "abstain"]
+    assert any("answer relevance 0." in c.value and "(offline)" in c.value for c in at.caption)
+    assert not any("Declined" in w.value for w in at.warning)
+
+
+def test_a_question_the_documents_cannot_answer_is_declined_and_says_why(page: AppTest) -> None:
+    at = ask(page, "What is the capital of France?")
+    assert "find this in the indexed documents" in at.chat_message[-1].markdown[0].value
+    declined = [w.value for w in at.warning if "Declined" in w.value]
+    assert declined and "no_relevant_sentence" in declined[0]
+    assert any(w.value.startswith("grounded but irrelevant") for w in at.warning)
+    assert any("Declined (no_relevant_sentence)" in c.value for c in at.caption)  # history label
+
+
+def test_abstain_toggle_and_evidence_bar_start_from_the_preset_and_drive_the_run(page: AppTest) -> None:
+    assert page.toggle(key="ans_abstain").value is True
+    assert page.number_input(key="ans_min_evidence").value is None  # the preset's bar
+    page.number_input(key="ans_min_evidence").set_value(0.99).run()
+    at = ask(page)  # in-domain, but no passage is that close
+    assert any("weak_evidence" in w.value for w in at.warning if "Declined" in w.value)
+    at.toggle(key="ans_abstain").set_value(False).run()
+    at = ask(at)
+    assert "30 days" in at.chat_message[-1].markdown[0].value
+    assert any("answer relevance not measured" in c.value for c in at.caption)
 
 
 def test_a_hanging_llm_falls_back_with_a_warning_and_the_conversation_keeps_both_turns(

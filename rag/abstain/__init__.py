@@ -1,0 +1,1 @@
+"""Abstention: the pipeline's decision to decline rather than answer, and answer relevance."""

@@ -1,0 +1,44 @@
+"""Abstain section: when the pipeline declines to answer, and the wording it declines with.
+
+Each rule is one reason a RAG answer should not be given; a rule whose bar is None is off. The
+seeds' own mechanisms map onto the rules (see the presets' comments): EchoMind's no-RAG fallback
+is `on_no_context`, Axiom's off-topic intent is `on_out_of_scope` and its relevance threshold
+`min_evidence`, Axiom's hallucination retry ending ungrounded is `on_ungrounded`, 002's
+confidence (relevance × grounding) is `min_confidence`.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+RelevanceMethod = Literal["auto", "offline", "llm"]
+
+DEFAULT_MESSAGE = "I can't find this in the indexed documents."
+
+
+class AbstainConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    enabled: bool = False
+    message: str = Field(DEFAULT_MESSAGE, min_length=1)  # what the user sees instead of an answer
+    # Weak retrieval evidence: the best cosine between the question and a passage the answer is
+    # written from (the preset's embedder) below this bar. Calibrate it: python -m eval
+    # calibrate-abstention (the scale is the embedder's: MiniLM cosines differ from bge's).
+    min_evidence: float | None = Field(None, ge=-1, le=1)
+    # The answer does not answer the question: answer relevance (see rag.abstain.relevance)
+    # below this bar, or, for the extractive answerer, no picked sentence shares a word with it.
+    min_answer_relevance: float | None = Field(None, ge=0, le=1)
+    on_no_relevant_sentence: bool = True
+    min_confidence: float | None = Field(None, ge=0, le=1)  # 002: relevance × grounded share
+    on_ungrounded: bool = True  # the grounding check still fails after its retries
+    on_no_context: bool = True  # the context stage found nothing relevant (no-RAG fallback)
+    on_out_of_scope: bool = True  # the intent router called the question off-topic
+    on_llm_declined: bool = True  # the LLM said the sources do not answer the question
+    # Answer relevance: offline = embedding cosine of question and answer mixed with term overlap;
+    # llm = ragas answer relevancy (questions the answer would answer, Es et al. 2023); auto = llm
+    # when an endpoint is configured.
+    relevance_method: RelevanceMethod = "auto"
+    embedding_weight: float = Field(0.5, ge=0, le=1)  # offline: weight of the cosine vs overlap
+    llm_questions: int = Field(3, ge=1, le=10)  # ragas: questions generated per answer

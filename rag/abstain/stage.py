@@ -1,0 +1,204 @@
+"""Pipeline stage "abstain": decide whether to give the answer or decline, and say why.
+
+Runs after `ground`. It gathers the signals the earlier stages left (the context, the answer, the
+grounding report, the intent) plus two of its own — retrieval evidence (best cosine between the
+question and a passage the answer was written from) and answer relevance — and applies the
+abstain section's rules in a fixed order; the first that fires is the reason. A declined run's
+answer becomes the preset's `abstain.message`; the answer it replaced stays in the output.
+A run the intent router halted as off-topic reaches this stage too (`runs_after_halt`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Literal
+
+from rag.abstain.relevance import AnswerRelevance, TextVectors, answer_relevance, cosines
+from rag.abstain.settings import AbstainConfig
+from rag.config import PipelineConfig
+from rag.context.stage import built_context
+from rag.generate.llm import make_client
+from rag.generate.prompts import INSUFFICIENT
+from rag.generate.stage import generated
+from rag.grounding.retry import GroundedAnswer
+from rag.pipeline import STAGES, PipelineState, StageEnv, StageResult, StageSpec
+from rag.query.understand import Understanding
+
+AbstainKind = Literal[
+    "out_of_scope", "no_context", "weak_evidence", "llm_declined", "no_relevant_sentence",
+    "irrelevant_answer", "ungrounded", "low_confidence",
+]  # fmt: skip
+EVIDENCE_PASSAGES = 5  # without a context stage: the first candidates stand for the context
+# Below this answer relevance a grounded answer is called "grounded but irrelevant" (a note; the
+# decision uses abstain.min_answer_relevance). Offline relevance mixes cosine and term overlap:
+# an answer that shares no question word and little meaning with it lands under 0.25.
+IRRELEVANT_BELOW = 0.25
+
+
+@dataclass(frozen=True)
+class AbstainSignals:
+    """What the decision rests on; None where a signal was not available for this run."""
+
+    evidence: float | None = None  # best cosine of the question with a passage
+    relevance: AnswerRelevance | None = None
+    answer_mode: str = ""  # the generate stage's mode (extractive, llm, no_rag, error)
+    grounded: bool | None = None  # None: the ground stage did not run
+    grounded_share: float | None = None
+    confidence: float | None = None  # 002: relevance × grounded share
+    retries: int = 0
+    no_context: str = ""  # why the context stage fell back to no-RAG ("" = it did not)
+    out_of_scope: str = ""  # the intent router's reason, when it said off-topic
+
+
+@dataclass(frozen=True)
+class AbstainDecision:
+    """Answered or declined; `kind` and `reason` name the first rule that fired, `fired` all."""
+
+    abstained: bool
+    signals: AbstainSignals
+    kind: AbstainKind | None = None
+    reason: str = ""
+    fired: tuple[str, ...] = ()  # "kind: reason" for every rule that fired
+    message: str = ""  # what the user was told instead (when abstained)
+    original_answer: str = ""  # the answer the decision withheld (or gave)
+    notes: tuple[str, ...] = ()  # e.g. "grounded but irrelevant: …"
+
+
+def rules_fired(signals: AbstainSignals, settings: AbstainConfig) -> list[tuple[AbstainKind, str]]:
+    """Every rule that fires for these signals, in decision order (first = the reason)."""
+    s = signals
+    fired: list[tuple[AbstainKind, str]] = []
+    if settings.on_out_of_scope and s.out_of_scope:
+        fired.append(("out_of_scope", f"the intent router called it off-topic ({s.out_of_scope})"))
+    if settings.on_no_context and s.no_context:
+        fired.append(("no_context", f"no passage was relevant enough ({s.no_context})"))
+    if settings.min_evidence is not None and s.evidence is not None and s.evidence < settings.min_evidence:
+        fired.append(("weak_evidence", f"best question–passage similarity {s.evidence:.3f} "
+                                       f"< {settings.min_evidence:g}"))
+    if settings.on_llm_declined and s.answer_mode in ("llm", "no_rag") and s.relevance is not None \
+            and s.relevance.noncommittal:
+        fired.append(("llm_declined", "the LLM said the sources do not answer the question"))
+    rel = s.relevance
+    if settings.on_no_relevant_sentence and s.answer_mode == "extractive" and rel is not None \
+            and rel.overlap == 0:
+        fired.append(("no_relevant_sentence", "no answer sentence shares a word with the question"))
+    if settings.min_answer_relevance is not None and rel is not None \
+            and rel.score < settings.min_answer_relevance:
+        fired.append(("irrelevant_answer", f"answer relevance {rel.score:.3f} "
+                                           f"< {settings.min_answer_relevance:g}"))
+    if settings.on_ungrounded and s.grounded is False:
+        share = f"{s.grounded_share:.2f}" if s.grounded_share is not None else "?"
+        fired.append(("ungrounded", f"grounding failed after {s.retries} retr"
+                                    f"{'y' if s.retries == 1 else 'ies'} (grounded share {share})"))
+    if settings.min_confidence is not None and s.confidence is not None \
+            and s.confidence < settings.min_confidence:
+        fired.append(("low_confidence", f"confidence {s.confidence:.2f} < {settings.min_confidence:g}"))
+    return fired
+
+
+def notes_for(signals: AbstainSignals) -> tuple[str, ...]:
+    """What the figures say together that neither says alone."""
+    rel = signals.relevance
+    if signals.grounded and rel is not None and rel.score < IRRELEVANT_BELOW:
+        return (f"grounded but irrelevant: the sentences are in the sources, but the answer's "
+                f"relevance to the question is {rel.score:.2f} (< {IRRELEVANT_BELOW:g})",)
+    return ()
+
+
+def decide(signals: AbstainSignals, settings: AbstainConfig, answer: str = "") -> AbstainDecision:
+    """The decision for these signals (pure: calibration replays it with other bars)."""
+    fired = rules_fired(signals, settings)
+    notes = notes_for(signals)
+    if not fired:
+        return AbstainDecision(False, signals, original_answer=answer, notes=notes)
+    kind, reason = fired[0]
+    return AbstainDecision(True, signals, kind, reason, tuple(f"{k}: {r}" for k, r in fired),
+                           settings.message, answer, notes)
+
+
+def _out_of_scope(state: PipelineState) -> str:
+    found = state.artifact("understand", Understanding)
+    intent = found.intent if found is not None else None
+    return intent.reason or intent.layer if intent is not None and intent.intent == "off_topic" else ""
+
+
+def _passages(state: PipelineState) -> list[str]:
+    context = built_context(state)
+    if context is not None and not context.no_rag:
+        return [b.text for b in context.blocks]
+    return [c.chunk.text for c in state.candidates[:EVIDENCE_PASSAGES]]
+
+
+def _declined_by_llm(text: str) -> bool:
+    return INSUFFICIENT.rstrip(".").lower() in text.lower()
+
+
+def gather(state: PipelineState, env: StageEnv, embedder: TextVectors) -> AbstainSignals:
+    """The signals of a run that reached this stage with an answer."""
+    settings = env.config.abstain
+    question = state.queries[0].text if state.queries else state.query
+    passages = _passages(state)
+    evidence = max(cosines(embedder, question, passages)) if passages else None
+    answer = generated(state)
+    grounded = state.artifact("ground", GroundedAnswer)
+    context = built_context(state)
+    relevance = None
+    text = state.answer or ""
+    if answer is not None and text:
+        use_llm = settings.relevance_method == "llm" or (
+            settings.relevance_method == "auto" and answer.mode == "llm")
+        chat = make_client(env.config.generation)[0] if use_llm else None
+        relevance = answer_relevance(state.query, text, embedder, chat=chat,
+                                     n_questions=settings.llm_questions,
+                                     embedding_weight=settings.embedding_weight)
+        if answer.mode in ("llm", "no_rag") and _declined_by_llm(text):
+            relevance = replace(relevance, noncommittal=True)
+    report = grounded.report if grounded is not None else None
+    return AbstainSignals(
+        evidence=evidence,
+        relevance=relevance,
+        answer_mode=answer.mode if answer is not None else "",
+        grounded=report.is_grounded if report is not None else None,
+        grounded_share=report.grounded_share if report is not None else None,
+        confidence=report.confidence if report is not None else None,
+        retries=grounded.retried if grounded is not None else 0,
+        no_context=(context.reason or "no-RAG fallback") if context is not None and context.no_rag else "",
+    )
+
+
+def _embedder(config: PipelineConfig) -> TextVectors:
+    from rag.embed import get_embedder  # late: loads the preset's model on first use
+
+    return get_embedder(config.embedding)
+
+
+def run_abstain(state: PipelineState, env: StageEnv) -> StageResult:
+    settings = env.config.abstain
+    if state.halted:
+        out = _out_of_scope(state)
+        if not out:
+            return StageResult(state, status="skipped", reason=f"not reached: {state.halted}")
+        decision = decide(AbstainSignals(out_of_scope=out), settings, state.answer or "")
+    elif not state.answer:
+        return StageResult(state, status="skipped", reason="no answer to decide on")
+    else:
+        decision = decide(gather(state, env, _embedder(env.config)), settings, state.answer)
+    relevance = decision.signals.relevance
+    warnings = relevance.warnings if relevance is not None else ()
+    if not decision.abstained:
+        return StageResult(state, decision, {"answer_chars": len(state.answer or "")}, "ok", warnings)
+    declined = replace(state, answer=settings.message)
+    return StageResult(declined, decision, {"answer_chars": len(state.answer or "")}, "ok",
+                       warnings, f"declined ({decision.kind}): {decision.reason}")
+
+
+def declined(decision: AbstainDecision | None) -> bool:
+    return decision is not None and decision.abstained
+
+
+def _off(config: PipelineConfig) -> str | None:
+    return None if config.abstain.enabled else "abstain.enabled is false"
+
+
+STAGES.add("abstain", StageSpec("abstain", run_abstain, AbstainDecision, _off,
+                                settings=lambda c: c.abstain, runs_after_halt=True))
