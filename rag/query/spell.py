@@ -3,11 +3,15 @@
 A word the collection never uses is replaced by the most frequent collection word one edit away
 (two for words of 8+ letters), edits as in Norvig 2007 ("How to Write a Spelling Corrector").
 002's guards then revert the whole correction when it shares < 50% of the words with the
-original or is < 60% similar by edit distance — no "of them" -> "too the java".
+original or is < 60% similar by edit distance — no "of them" -> "too the java". A word that is
+itself common English is never changed, even when the collection does not use it ("recover"
+stays "recover", not "recovery"): the list is the whole words of the BERT uncased vocabulary
+that ships with all-MiniLM-L6-v2 (about 21,000 words of three letters or more).
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
@@ -113,10 +117,26 @@ def _best(word: str, vocabulary: Vocabulary, min_count: int) -> SpellChange | No
     return None
 
 
+@functools.lru_cache(maxsize=1)
+def common_words() -> frozenset[str]:
+    """Lower-case English words of 3+ letters (BERT uncased whole words; empty if not installed)."""
+    from rag.embed.base import EmbeddingModelError
+    from rag.embed.local_models import minilm_folder
+
+    try:
+        lines = (minilm_folder() / "vocab.txt").read_text(encoding="utf-8").split()
+    except (EmbeddingModelError, OSError):
+        return frozenset()
+    return frozenset(w for w in lines if len(w) >= 3 and w.isascii() and w.isalpha() and w.islower())
+
+
 def _candidate(word: str, vocabulary: Vocabulary, cfg: SpellConfig) -> bool:
-    """Only unknown, plain ASCII words long enough to judge; acronyms and stopwords never."""
+    """Only unknown, plain ASCII words long enough to judge; acronyms, stopwords and common
+    English words never."""
+    lower = word.lower()
     return (len(word) >= cfg.min_word_length and word.isascii() and word.isalpha()
-            and not word.isupper() and word.lower() not in STOPWORDS and word not in vocabulary)
+            and not word.isupper() and lower not in STOPWORDS and word not in vocabulary
+            and lower not in common_words())
 
 
 def correct(query: str, vocabulary: Vocabulary | None, cfg: SpellConfig) -> SpellResult:

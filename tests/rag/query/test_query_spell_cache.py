@@ -45,6 +45,13 @@ def test_002_guards_revert_corrections_that_change_too_much() -> None:
     assert loose.reverted and "similar by edit distance" in loose.reason
 
 
+def test_a_common_english_word_is_never_changed_even_when_the_collection_lacks_it() -> None:
+    vocab = Vocabulary.from_texts(["Deleted notes: recovery of a deleted note from the trash."])
+    result = correct("how do i recover a deleetd note", vocab, SPELL)  # issue 12's newcomer
+    assert result.corrected == "how do i recover a deleted note"
+    assert [(c.word, c.replacement) for c in result.changes] == [("deleetd", "deleted")]
+
+
 def test_spell_skips_say_why() -> None:
     assert correct("restor", VOCAB, SpellConfig()).reason == "spell correction disabled"
     assert "no collection vocabulary" in correct("restor", None, SPELL).reason
