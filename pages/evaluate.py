@@ -13,6 +13,7 @@ from eval.runs.beir_index import MODES
 from eval.scoring.compare import compare, is_relevant, query_deltas, ranked_queries, trace_query
 from pages.ui import eval_figures as figures
 from pages.ui import eval_session as ev
+from pages.ui.abstain_eval import abstain_section
 from pages.ui.answer_eval import answer_section
 from pages.ui.eval_tables import deltas_frame, results_frame
 from pages.ui.state import APP_PRESET, session_cache
@@ -128,6 +129,7 @@ st.title("Evaluate")
 evalset = choose_set()
 fresh = run_controls(evalset)
 answer_section(evalset)
+abstain_section(evalset)
 if fresh is not None:  # new results: earlier ceilings and traces belong to the old ones
     st.session_state[ev.RESULTS] = fresh
     for stale in ("eval_ceilings", "eval_traces"):

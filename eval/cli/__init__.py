@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from rag.cli import dispatch
 
-COMMANDS = {"run": "eval.cli.run", "sweep": "eval.cli.sweep", "bench": "eval.cli.bench"}
+COMMANDS = {"run": "eval.cli.run", "sweep": "eval.cli.sweep", "bench": "eval.cli.bench",
+            "calibrate-abstention": "eval.cli.calibrate"}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -49,7 +49,11 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument("--answers", type=Path, default=None, metavar="QA_FILE",
                         help="also answer this QA file (reference answers, spans over the "
                              "bundled samples) with every preset's full pipeline and add "
-                             "ragas + groundedness figures under answer_metrics")
+                             "ragas + groundedness figures under answer_metrics; rows marked "
+                             "\"answerable\": false add abstention figures under abstention")
+    parser.add_argument("--answers-corpus", type=Path, default=None, metavar="DIR",
+                        help="what the --answers questions are asked of: a documents folder or a "
+                             "BEIR folder (default: the bundled samples)")
 
 
 def limit_queries(dataset: BeirDataset, n: int | None) -> BeirDataset:
@@ -110,22 +114,33 @@ def print_comparisons(runs: Sequence[PresetRun], seed: int) -> None:
 def add_answer_metrics(args: argparse.Namespace) -> None:
     """Answer the --answers QA file with each preset; add the figures to the report JSON."""
     from eval.data.qa import load_qa_file
+    from eval.scoring.abstention import abstention_report
     from eval.scoring.answers import (  # loads ragas
+        abstain_outcomes,
         answer_metrics,
+        answered,
         qa_answer_samples,
         scores_json,
     )
+    from rag.paths import SAMPLES_DIR
 
     qa = load_qa_file(args.answers)
     report = json.loads(args.out.read_text(encoding="utf-8"))
-    report["answer_metrics"] = {}
+    report["answer_metrics"], report["abstention"] = {}, {}
     for preset in args.presets:
         config = load_preset(preset)
-        samples = qa_answer_samples(qa, with_overrides(config, parse_set_options(args.set)))
-        figures = scores_json(answer_metrics(samples), args.resamples, args.seed)
+        samples = qa_answer_samples(qa, with_overrides(config, parse_set_options(args.set)),
+                                    args.answers_corpus or SAMPLES_DIR)
+        given = answered(samples)  # the answer metrics score what was answered
+        figures = scores_json(answer_metrics(given), args.resamples, args.seed)
+        abstention = abstention_report(abstain_outcomes(samples), args.resamples, args.seed)
         report["answer_metrics"][config.name] = figures
-        print(f"{config.name} answers ({len(samples)}): " + "  ".join(
+        report["abstention"][config.name] = abstention
+        print(f"{config.name} answers ({len(given)} answered of {len(samples)}): " + "  ".join(
             f"{k} {_fmt(v['mean'])} ({v['failed']} failed)" for k, v in figures.items()))
+        print(f"{config.name} abstention: " + "  ".join(
+            f"{k} {_fmt(v['value'])} [{_fmt(v['ci95'][0])}, {_fmt(v['ci95'][1])}]"
+            for k, v in abstention.items() if k != "counts") + f"  {abstention['counts']}")
     args.out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
 
 

@@ -22,6 +22,7 @@ from eval.data.beir import (
     Span,
     files_hash,
     load_beir,
+    load_corpus,
     load_qa_file,
     span_relevance,
 )
@@ -107,6 +108,24 @@ def qa_eval_set(qa: QASet, documents_dir: Path = SAMPLES_DIR) -> EvalSet:
         # the documents and the labels: a changed span makes it another dataset
         content_hash=hashlib.sha256((files_hash(files) + repr(qa.items)).encode()).hexdigest(),
         source=qa.source,
+    )
+    return EvalSet(dataset, MappingProxyType(qa.spans_by_query()))
+
+
+def qa_corpus_set(qa: QASet, corpus: Path = SAMPLES_DIR) -> EvalSet:
+    """A QA set over a folder of documents (`qa_eval_set`) or over a BEIR folder's corpus.jsonl
+    (passage ids are the documents; one collection per corpus, whatever the questions)."""
+    if not (corpus / "corpus.jsonl").is_file():
+        return qa_eval_set(qa, corpus)
+    passages = load_corpus(corpus / "corpus.jsonl")
+    for item in qa.items:
+        missing = sorted(set(item.relevant_docs) - passages.keys())
+        if missing:
+            raise DatasetError(qa.source, f"question {item.qid!r} names passages not in "
+                               f"{corpus}/corpus.jsonl: {', '.join(missing[:5])}", field="doc_ids")
+    dataset = BeirDataset(
+        name=corpus.name, corpus=passages, queries={i.qid: i.question for i in qa.items},
+        qrels=qa.doc_qrels(), content_hash=files_hash([corpus / "corpus.jsonl"]), source=str(corpus),
     )
     return EvalSet(dataset, MappingProxyType(qa.spans_by_query()))
 

@@ -7,6 +7,8 @@ changes: `span_relevance` marks a chunk relevant when it overlaps a labeled span
 Row fields: `question` (required), `answer` (or `reference_answer`), `id` (default: row number),
 `doc_ids` (list; in CSV a `;`-separated string), `spans` (list of {doc, start, end, text?}; in CSV
 a JSON string). `text`, when given, is the exact labeled text, so a set can be re-validated.
+`answerable` (default true): false marks a question the corpus cannot answer — it carries no
+reference answer and no labels, and the right outcome is to decline (eval.scoring.abstention).
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ class QAItem:
     answer: str = ""
     doc_ids: tuple[str, ...] = ()
     spans: tuple[Span, ...] = ()
+    answerable: bool = True
 
     @property
     def relevant_docs(self) -> tuple[str, ...]:
@@ -121,6 +124,10 @@ def item_from_row(
     if len(doc_ids) != len(raw_ids):
         raise DatasetError(where, "must be a list of non-empty strings", line, "doc_ids")
     spans = _list_field(row.get("spans"), where, line, "spans", csv_mode)
+    answerable = _answerable(row.get("answerable", True), where, line)
+    if not answerable and (answer or doc_ids or spans):
+        raise DatasetError(where, "an unanswerable question has no answer, doc_ids or spans", line,
+                           "answerable")
     qid = row.get("id")
     return QAItem(
         qid=str(qid) if qid not in (None, "") else f"q{line}",
@@ -128,7 +135,20 @@ def item_from_row(
         answer=answer,
         doc_ids=tuple(doc_ids),
         spans=tuple(_span(raw, where, line, i) for i, raw in enumerate(spans)),
+        answerable=answerable,
     )
+
+
+def _answerable(value: object, where: Path | str, line: int) -> bool:
+    """JSON true/false; in CSV "true"/"false" (also 1/0, yes/no; empty = true)."""
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower() if value is not None else ""
+    if text in ("", "true", "1", "yes"):
+        return True
+    if text in ("false", "0", "no"):
+        return False
+    raise DatasetError(where, f"must be true or false, got {value!r}", line, "answerable")
 
 
 def _rows(path: Path) -> Iterator[tuple[int, Mapping[str, Any], bool]]:

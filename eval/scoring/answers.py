@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import math
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,11 +30,13 @@ from ragas.metrics import collections as rc
 from ragas.metrics._context_precision import NonLLMContextPrecisionWithReference
 from ragas.metrics._context_recall import NonLLMContextRecall
 
-from eval.data.evalsets import qa_eval_set
+from eval.data.evalsets import qa_corpus_set
 from eval.data.qa import QAItem, QASet
 from eval.runs.beir_index import beir_collection
+from eval.scoring.abstention import AbstainOutcome
 from eval.scoring.metrics import MetricScores
 from eval.scoring.stats import bootstrap_ci
+from rag.abstain.stage import AbstainDecision
 from rag.config import PipelineConfig, with_overrides
 from rag.context.base import BuiltContext
 from rag.grounding.retry import GroundedAnswer
@@ -55,6 +57,8 @@ class AnswerSample:
     reference_contexts: tuple[str, ...] = ()  # labeled passages (span texts)
     grounded_share: float | None = None  # None: the ground stage did not run
     citation_validity: float | None = None  # None: no sentence cites a source
+    answerable: bool = True  # False: the QA row says the corpus cannot answer it
+    abstained: str | None = None  # the abstain rule that declined it; None: answered (or no stage)
 
 
 @dataclass(frozen=True)
@@ -256,16 +260,29 @@ def trace_contexts(trace: Trace) -> tuple[str, ...]:
 
 
 def sample_from_trace(
-    qid: str, trace: Trace, reference: str = "", reference_contexts: Sequence[str] = ()
+    qid: str, trace: Trace, reference: str = "", reference_contexts: Sequence[str] = (),
+    answerable: bool = True,
 ) -> AnswerSample:
     """An AnswerSample from a full pipeline run's trace and the question's labels."""
     grounded, validity = grounding_figures(trace)
+    decision = trace.output(AbstainDecision)
     return AnswerSample(
         qid=qid, question=trace.query, answer=trace.answer or "",
         contexts=trace_contexts(trace), reference=reference,
         reference_contexts=tuple(reference_contexts),
-        grounded_share=grounded, citation_validity=validity,
+        grounded_share=grounded, citation_validity=validity, answerable=answerable,
+        abstained=decision.kind if decision is not None and decision.abstained else None,
     )
+
+
+def abstain_outcomes(samples: Sequence[AnswerSample]) -> list[AbstainOutcome]:
+    return [AbstainOutcome(s.qid, s.answerable, s.abstained is not None, s.abstained or "")
+            for s in samples]
+
+
+def answered(samples: Sequence[AnswerSample]) -> list[AnswerSample]:
+    """The samples the pipeline answered (the answer metrics' population)."""
+    return [s for s in samples if s.abstained is None]
 
 
 # the stages that turn a ranking into a checked answer
@@ -277,30 +294,41 @@ def reference_passages(item: QAItem, corpus: Mapping[str, Mapping[str, str]]) ->
     return tuple(s.text or corpus[s.doc]["text"][s.start:s.end] for s in item.spans)
 
 
+def qa_traces(
+    qa: QASet,
+    config: PipelineConfig,
+    documents_dir: Path = SAMPLES_DIR,
+    progress: Callable[[int, int], None] | None = None,
+) -> Iterator[tuple[QAItem, Trace, Mapping[str, Mapping[str, str]]]]:
+    """Run every question of a QA set through the full pipeline of `config`: (item, trace,
+    corpus) per question.
+
+    `documents_dir` is a folder of documents (span `doc` = a file name) or a BEIR folder (its
+    corpus.jsonl; `doc_ids` = passage ids). The collection is the one eval.runs.evalset_runner
+    scores, indexed once per index settings. Context, generation and grounding are switched on
+    (an answer is what is scored); everything else is the preset's own, so
+    `generation.mode="auto"` answers with the LLM when OPENAI_BASE_URL is set and extractively
+    otherwise.
+    """
+    evalset = qa_corpus_set(qa, documents_dir)
+    collection = beir_collection(evalset.dataset, config, progress=False)
+    config = with_overrides(config, {"index.collection": collection.name, **ANSWER_STAGES})
+    for done, item in enumerate(qa.items, start=1):
+        yield item, run_query(item.question, config, collection), evalset.dataset.corpus
+        if progress is not None:
+            progress(done, len(qa.items))
+
+
 def qa_answer_samples(
     qa: QASet,
     config: PipelineConfig,
     documents_dir: Path = SAMPLES_DIR,
     progress: Callable[[int, int], None] | None = None,
 ) -> list[AnswerSample]:
-    """Answer every question of a span-labeled QA set with the full pipeline of `config`.
-
-    The collection is the one eval.runs.evalset_runner scores (documents of `documents_dir`, indexed once per
-    index settings). Context, generation and grounding are switched on (an answer is what is
-    scored); everything else is the preset's own, so `generation.mode="auto"` answers with the
-    LLM when OPENAI_BASE_URL is set and extractively otherwise.
-    """
-    evalset = qa_eval_set(qa, documents_dir)
-    collection = beir_collection(evalset.dataset, config, progress=False)
-    config = with_overrides(config, {"index.collection": collection.name, **ANSWER_STAGES})
-    samples = []
-    for done, item in enumerate(qa.items, start=1):
-        trace = run_query(item.question, config, collection)
-        samples.append(sample_from_trace(item.qid, trace, item.answer,
-                                         reference_passages(item, evalset.dataset.corpus)))
-        if progress is not None:
-            progress(done, len(qa.items))
-    return samples
+    """Answer every question of a QA set with the full pipeline of `config` (see `qa_traces`)."""
+    return [sample_from_trace(item.qid, trace, item.answer, reference_passages(item, corpus),
+                              item.answerable)
+            for item, trace, corpus in qa_traces(qa, config, documents_dir, progress)]
 
 
 def scores_json(scores: Mapping[str, MetricScores], n_resamples: int = 1000,
