@@ -3,6 +3,7 @@ the token budget and the stage timeline — all rendered from a Trace, nothing r
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 import pandas as pd
@@ -62,10 +63,19 @@ def _sentence_label(check: SentenceCheck) -> str:
     return f"{check.verdict} ({score}{source}){problem}{note}"
 
 
+_BOLD = re.compile(r"\*\*([^*<>]+?)\*\*")
+_CODE = re.compile(r"`([^`<>]+?)`")
+
+
+def inline_markdown(escaped: str) -> str:
+    """**bold** and `code` of (already escaped) HTML as tags: sources' Markdown reads as text."""
+    return _CODE.sub(r"<code>\1</code>", _BOLD.sub(r"<strong>\1</strong>", escaped))
+
+
 def answer_html(answer: str, sentences: Sequence[SentenceCheck]) -> str:
     """The answer with every sentence coloured by its verdict; hover shows score and evidence."""
     marks = [Mark(s.start, s.end, _sentence_label(s), VERDICT_COLORS[s.verdict]) for s in sentences]
-    return highlight_spans(answer, marks)
+    return inline_markdown(highlight_spans(answer, marks))
 
 
 def block_html(block: ContextBlock, sentences: Sequence[SentenceCheck]) -> str:
