@@ -16,6 +16,7 @@ from pages.ui import eval_session as ev
 from pages.ui.abstain_eval import abstain_section
 from pages.ui.answer_eval import answer_section
 from pages.ui.eval_tables import deltas_frame, results_frame
+from pages.ui.failure_eval import failure_section
 from pages.ui.state import APP_PRESET, session_cache
 from rag.config import PresetError, available_presets
 
@@ -153,5 +154,7 @@ if len(results.runs) >= 2:
     wins_and_losses(results, metric)
 st.subheader("Ceilings: fix retrieval or ranking?")
 ceilings(results, labels)
+st.subheader("Why each query failed")
+failure_section(results, labels)
 st.subheader("Drill down to a query's trace")
 drill_down(results, labels, metric)
