@@ -54,13 +54,27 @@ def controls(defaults: view.FusionControls) -> view.FusionControls:
 
 
 def ranked_columns(lists: Mapping[str, Sequence[Candidate]], labels: dict[str, str]) -> None:
+    """Rank, score and chunk per list (the text is read in full below, one expander per row)."""
     for column, (name, candidates) in zip(st.columns(len(lists)), lists.items(), strict=True):
         column.markdown(f"**{view.TITLES.get(name, name)}** top {len(candidates)}")
-        column.dataframe(ranked_frame(candidates, labels), width="stretch", hide_index=True,
+        column.dataframe(ranked_frame(candidates, labels).drop(columns="text"), width="stretch",
+                         hide_index=True,
                          column_config={"score": st.column_config.NumberColumn(format="%.4f")})
 
 
+def read_ranking(candidates: Sequence[Candidate], labels: dict[str, str], terms: list[str]) -> None:
+    """The final ranking's chunks in full, query terms marked: one expander per row."""
+    st.subheader("Read the final ranking")
+    for rank, candidate in enumerate(candidates, start=1):
+        with st.expander(f"#{rank} · {labels[candidate.chunk_id]} · score {candidate.score:.4f}",
+                         expanded=rank == 1):
+            st.html(highlight_terms(candidate.chunk.text, terms))
+            st.dataframe(breakdown_frame(candidate), width="stretch", hide_index=True)
+
+
 st.title("Retrieval")
+st.caption("Compare BM25, dense and fused rankings for one query: type a question, then move the "
+           "fusion controls — the cached lists are re-fused, nothing is searched again.")
 collection, preset = resources.require_collection_and_preset("ret_")
 fetch = view.fetch_config(preset, collection.manifest.settings, collection.name)
 st.caption(f"Collection **{collection.name}** · preset **{preset.name}**: chunking, embedding and "
@@ -96,7 +110,11 @@ tops = {name: found[:live.top_k] for name, found in cut.items()} | {"fused": top
 ranked_columns(tops, labels)
 ranks, shown = view.movement(cut, fused.candidates, live.top_k)
 left, right = st.columns(2)
-left.plotly_chart(rank_movement(ranks, shown, labels, cap=max(live.top_k * 2, 10)), width="stretch")
+cap = max(live.top_k * 2, 10)
+movers = view.top_movers(ranks, shown, cap)
+left.plotly_chart(rank_movement(ranks, movers, labels, cap), width="stretch")
+left.caption(f"The {len(movers)} candidates whose rank moved most between the lists and the "
+             "final ranking.")
 right.plotly_chart(score_breakdown(fused.candidates[:live.top_k], labels,
                                    view.threshold_line(live)), width="stretch")
 post = tail.trace.output(PostprocessOutput)
@@ -113,11 +131,5 @@ if reranked is not None and reranked.status != "skipped":
 st.download_button("Download trace (JSON)", tail.trace.to_json(), "retrieval-trace.json",
                    "application/json", key="ret_download_trace", icon=":material/download:")
 
-st.subheader("Read a candidate")
-by_label = {labels[c.chunk_id]: c for c in top.candidates}
-chosen = st.selectbox("Candidate", list(by_label), key="ret_pick")
-if chosen:
-    candidate = by_label[chosen]
-    terms = view.query_terms(query, collection.manifest.settings.get("index", {}).get("tokenizer"))
-    st.html(highlight_terms(candidate.chunk.text, terms))
-    st.dataframe(breakdown_frame(candidate), width="stretch", hide_index=True)
+terms = view.query_terms(query, collection.manifest.settings.get("index", {}).get("tokenizer"))
+read_ranking(top.candidates, labels, terms)

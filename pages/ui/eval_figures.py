@@ -22,9 +22,18 @@ PALETTE = ("#3b82f6", "#f59e0b", "#10b981", "#ef4444", "#8b5cf6", "#64748b")
 
 
 def _layout(fig: go.Figure, title: str, height: int = 380) -> go.Figure:
-    fig.update_layout(title=title, height=height, margin={"l": 10, "r": 10, "t": 50, "b": 40},
-                      legend={"orientation": "h", "yanchor": "top", "y": -0.2, "x": 0})
+    fig.update_layout(title=title, height=height, margin={"l": 10, "r": 40, "t": 50, "b": 40},
+                      legend={"orientation": "h", "yanchor": "top", "y": -0.2, "x": 0},
+                      modebar={"orientation": "v"})  # down the right edge, never over a title
     return fig
+
+
+def log_ticks(values: Sequence[float]) -> dict[str, object]:
+    """A log axis labelled at the values plotted, written out in full (1, 5, 20, 200 — never a
+    bare "2" that could be 20 or 200)."""
+    ticks = sorted({float(v) for v in values if v > 0})
+    return {"type": "log", "tickmode": "array", "tickvals": ticks,
+            "ticktext": [f"{v:g}" for v in ticks]}
 
 
 def _band(hex_color: str, alpha: float = 0.18) -> str:
@@ -75,7 +84,7 @@ def sweep_curves(
             hovertemplate=f"{key}=%{{x}}<br>{metric} %{{y:.4f}}<extra>{label}</extra>",
         ))
     if numeric and min(values) > 0 and max(values) / min(values) >= 20:
-        fig.update_xaxes(type="log")
+        fig.update_xaxes(**log_ticks(values))
     elif not numeric:
         fig.update_xaxes(type="category")
     fig.update_layout(xaxis_title=key, yaxis_title=metric)
@@ -138,6 +147,8 @@ def ceiling_chart(report: CeilingReport) -> go.Figure:
                          marker_color=["#3b82f6", "#a5b4fc"], name=f"nDCG@{c.k}",
                          text=[f"{c.actual_ndcg:.3f}", f"{c.oracle_ndcg:.3f}"],
                          textposition="outside", showlegend=False), row=1, col=2)
-    fig.update_xaxes(type="log", title="depth (list positions)", row=1, col=1)
+    depths = [d for by_depth in report.recall.values() for d in by_depth]
+    fig.update_xaxes(**log_ticks([*depths, report.pool_depth]), title="depth (list positions)",
+                     row=1, col=1)
     fig.update_yaxes(range=[0, 1.1])
     return _layout(fig, f"Ceilings of {report.label} over {c.n_queries} queries", 400)

@@ -19,8 +19,9 @@ def retriever_color(name: str, index: int = 0) -> str:
 
 def _layout(fig: go.Figure, title: str, height: int) -> go.Figure:
     fig.update_layout(
-        title=title, height=height, margin={"l": 10, "r": 10, "t": 40, "b": 40},
+        title=title, height=height, margin={"l": 10, "r": 40, "t": 40, "b": 40},
         legend={"orientation": "h", "yanchor": "top", "y": -0.18, "xanchor": "left", "x": 0},
+        modebar={"orientation": "v"},  # down the right edge, never over the title
     )
     return fig
 
@@ -49,14 +50,18 @@ def rank_movement(
         ys = [min(ranks[col].get(chunk_id, floor), floor) for col in columns]
         true = [ranks[col].get(chunk_id) for col in columns]
         text = [f"rank {r}" if r else "not retrieved" for r in true]
+        name = labels.get(chunk_id, chunk_id)
         fig.add_trace(
             go.Scatter(
-                x=columns, y=ys, mode="lines+markers", name=labels.get(chunk_id, chunk_id),
-                text=text, hovertemplate="%{fullData.name}<br>%{x}: %{text}<extra></extra>",
+                x=columns, y=ys, mode="lines+markers+text", name=name, customdata=text,
+                hovertemplate="%{fullData.name}<br>%{x}: %{customdata}<extra></extra>",
+                text=[""] * (len(columns) - 1) + [name],  # each line labelled at its end
+                textposition="middle right", textfont={"size": 11},
                 marker={"size": 9, "symbol": ["circle" if y < floor else "x" for y in ys]},
-                line={"width": 2}, opacity=0.85, showlegend=False,
+                line={"width": 2}, opacity=0.85, showlegend=False, cliponaxis=False,
             )
         )
+    fig.update_xaxes(range=[-0.2, len(columns) - 1 + 0.9])  # room for the end labels
     fig.update_yaxes(
         autorange="reversed", title="rank", tickmode="array",
         tickvals=[*range(1, floor, max(1, cap // 10)), floor],

@@ -20,7 +20,7 @@ class PageEntry:
 # A new page is one file under pages/ plus one row here; rows whose file is missing are hidden.
 PAGES: tuple[PageEntry, ...] = (
     PageEntry("Ingest", "pages/documents.py", "Documents", ":material/description:",
-              "Parse files, see the detected type, PII and the redacted text."),
+              "Bring your files in: upload or a folder, ingest into a collection, manage them."),
     PageEntry("Ingest", "pages/chunk_lab.py", "Chunk Lab", ":material/view_agenda:",
               "Compare chunking strategies side by side on one document."),
     PageEntry("Retrieve", "pages/query_lab.py", "Query Lab", ":material/psychology:",

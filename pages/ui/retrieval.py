@@ -95,6 +95,23 @@ def movement(
     return ranks, list(dict.fromkeys(c.chunk_id for group in tops for c in group))
 
 
+def top_movers(
+    ranks: Mapping[str, Mapping[str, int]], shown: Sequence[str], cap: int, n: int = 8
+) -> list[str]:
+    """The `n` chunks of `shown` whose fused rank differs most from their rank in a first-stage
+    list (absent or beyond `cap` counts as cap + 1); ties keep the fused order."""
+    floor = cap + 1
+    fused = ranks.get("fused", {})
+
+    def moved(chunk_id: str) -> int:
+        end = min(fused.get(chunk_id, floor), floor)
+        return max((abs(min(r.get(chunk_id, floor), floor) - end)
+                    for name, r in ranks.items() if name != "fused"), default=0)
+
+    order = sorted(shown, key=lambda c: (-moved(c), fused.get(c, floor)))
+    return order[:n]
+
+
 def threshold_line(controls: FusionControls) -> float | None:
     """Where to draw the threshold on the fused-score axis (None when it compares another score)."""
     return controls.threshold if controls.threshold_on in ("score", "fusion") else None

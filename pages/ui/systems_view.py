@@ -8,10 +8,16 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from pages.ui.tables import snippet
+from rag.pipeline import STAGE_ORDER
 from rag.systems import FeatureMatrix, SystemRun
 
 STATUS_COLORS = {"ok": "#2e7d32", "cache_hit": "#00838f", "fallback": "#f9a825",
                  "skipped": "#bdbdbd", "failed": "#c62828", "blocked": "#6a1b9a"}
+STATUS_PATTERNS = {"fallback": "/", "failed": "x", "blocked": "x"}  # ok / cache hit: plain
+# one colour per stage, in pipeline order (plotly's qualitative "Plotly" + "D3" palettes)
+STAGE_COLORS = ("#636EFA", "#EF553B", "#00CC96", "#AB63FA", "#FFA15A", "#19D3F3", "#FF6692",
+                "#B6E880", "#FF97FF", "#FECB52", "#1f77b4", "#8c564b", "#e377c2", "#7f7f7f",
+                "#bcbd22", "#17becf")
 
 
 def matrix_frame(matrix: FeatureMatrix) -> pd.DataFrame:
@@ -28,17 +34,26 @@ def timeline_frame(runs: Sequence[SystemRun]) -> pd.DataFrame:
 
 
 def timeline_figure(runs: Sequence[SystemRun]) -> go.Figure:
-    """One horizontal bar per system, stacked by stage wall time, coloured by stage status."""
+    """One horizontal bar per system, stacked by stage wall time: one colour per stage (in the
+    legend), hatched when the stage fell back ("/") or failed ("x"); status and time on hover."""
     fig = go.Figure()
+    shown: set[str] = set()
     for run in runs:
         for record in run.trace.records:
             if record.status == "skipped":
                 continue
+            color = STAGE_COLORS[STAGE_ORDER.index(record.stage) % len(STAGE_COLORS)] \
+                if record.stage in STAGE_ORDER else "#777"
             fig.add_bar(y=[run.preset], x=[max(record.wall_ms, 0.05)], orientation="h",
-                        name=record.stage, marker_color=STATUS_COLORS.get(record.status, "#777"),
-                        text=record.stage, textposition="inside", showlegend=False,
-                        hovertemplate=f"{record.stage}: {record.wall_ms:.1f} ms ({record.status})"
-                                      "<extra></extra>")
-    fig.update_layout(barmode="stack", height=80 + 50 * len(runs), xaxis_title="ms",
-                      margin={"l": 10, "r": 10, "t": 30, "b": 30}, title="Stage timeline")
+                        name=record.stage, legendgroup=record.stage, marker_color=color,
+                        marker_pattern_shape=STATUS_PATTERNS.get(record.status, ""),
+                        showlegend=record.stage not in shown,
+                        hovertemplate=f"{run.preset} · {record.stage}: {record.wall_ms:.1f} ms "
+                                      f"({record.status})<extra></extra>")
+            shown.add(record.stage)
+    fig.update_layout(barmode="stack", height=140 + 40 * len(runs), xaxis_title="ms",
+                      margin={"l": 10, "r": 10, "t": 30, "b": 30}, title="Stage timeline",
+                      legend={"orientation": "h", "yanchor": "top", "y": -0.35, "x": 0,
+                              "traceorder": "normal"},
+                      modebar={"orientation": "v"})
     return fig

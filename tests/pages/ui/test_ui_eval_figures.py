@@ -49,6 +49,9 @@ def test_numeric_sweeps_draw_a_band_per_series_and_go_log_over_wide_ranges() -> 
     assert len(bands) == len(lines) == 2 and [t.name for t in lines] == ["a", "b"]
     assert len(bands[0].x) == 6  # out along the upper bound, back along the lower
     assert fig.layout.xaxis.type == "log"
+    assert list(fig.layout.xaxis.ticktext) == ["1", "10", "100"]  # labelled in full
+    wide = sweep_curves(_points("fusion.k", [2, 20, 200]), "fusion.k", "mrr@10")
+    assert list(wide.layout.xaxis.ticktext) == ["2", "20", "200"]  # never "2" for all three
     narrow = sweep_curves(_points("fusion.k", [40, 60]), "fusion.k", "mrr@10")
     assert narrow.layout.xaxis.type != "log"
 
@@ -97,6 +100,8 @@ def test_ceiling_chart_shows_each_list_the_union_and_oracle_vs_actual() -> None:
     assert names[:3] == [ANY, "bm25", "dense"] and "kept by post-steps" in names
     bars = next(t for t in fig.data if t.type == "bar")
     assert list(bars.y) == [0.7, 0.95]
+    assert fig.layout.xaxis.type == "log" and list(fig.layout.xaxis.ticktext) == ["10", "50"]
+    assert fig.layout.modebar.orientation == "v"  # the toolbar stays off the titles
 
 
 def _candidate(chunk_id: str, doc: str, rank: int) -> Candidate:

@@ -28,6 +28,7 @@ def test_rank_movement_puts_missing_and_deep_ranks_on_the_floor() -> None:
     assert a.name == "A" and list(a.y) == [1, 11, 2]
     assert list(b.y) == [11, 1, 1]
     assert list(a.x) == ["bm25", "dense", "fused"]
+    assert list(a.text) == ["", "", "A"]  # each line is labelled at its end, no legend needed
 
 
 def test_score_breakdown_stacks_contributions_and_draws_threshold() -> None:

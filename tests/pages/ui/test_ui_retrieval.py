@@ -11,6 +11,7 @@ from pages.ui.retrieval import (
     query_terms,
     rank_map,
     threshold_line,
+    top_movers,
 )
 from pages.ui.tables import breakdown_frame, ranked_frame
 from rag.chunking.base import Chunk
@@ -121,3 +122,11 @@ def test_threshold_is_drawn_only_on_the_fused_axis() -> None:
     on_dense = base.__class__(**{**base.__dict__, "threshold": 0.3, "threshold_on": "dense"})
     assert threshold_line(on_score) == 0.3
     assert threshold_line(on_dense) is None
+
+
+def test_top_movers_are_the_chunks_whose_rank_changed_most() -> None:
+    ranks = {"bm25": {"a": 1, "b": 2, "c": 3, "d": 30}, "dense": {"a": 1, "c": 2, "d": 3},
+             "fused": {"a": 1, "c": 2, "d": 3, "b": 4}}
+    # d: 30 (floor 11) -> 3 moves 8; b: absent from dense (11) -> 4 moves 7; c moves 1; a 0
+    assert top_movers(ranks, ["a", "b", "c", "d"], cap=10, n=2) == ["d", "b"]
+    assert top_movers(ranks, ["a", "b", "c", "d"], cap=10) == ["d", "b", "c", "a"]
