@@ -5,6 +5,8 @@ router's exemplars can be edited here and the router re-scored on datasets/inten
 
 from __future__ import annotations
 
+from typing import Any
+
 import streamlit as st
 from pydantic import ValidationError
 
@@ -32,8 +34,9 @@ DEFAULT_QUERY = "what about the Team plan?"
 DEFAULT_HISTORY = "user: How much storage does the Plus plan include?\nassistant: Plus adds 20 GB."
 
 
-def options(defaults: QueryConfig) -> dict[str, object]:
-    """The understanding settings this page lets you change, each starting at the preset's."""
+def options(defaults: QueryConfig) -> tuple[dict[str, object], Any]:
+    """The understanding settings this page lets you change, each starting at the preset's, and
+    where to show the threshold in use when leave-one-out picks it (None when the slider rules)."""
     row = st.columns(4)
     enabled = row[0].toggle("Query understanding", defaults.enabled, key="ql_enabled",
                             help="query.enabled: off in presets that search the query as typed")
@@ -41,19 +44,25 @@ def options(defaults: QueryConfig) -> dict[str, object]:
     spell = row[2].toggle("Spell correction", defaults.spell.enabled, key="ql_spell")
     cache = row[3].toggle("Semantic cache", defaults.cache.enabled, key="ql_cache")
     row = st.columns([1, 1, 2])
-    threshold = row[0].slider("Semantic threshold", 0.0, 1.0, defaults.intent.semantic_threshold,
-                              0.01, key="ql_threshold", help="Axiom: 0.85 (for bge-small)")
     calibrated = row[1].toggle("Leave-one-out threshold", defaults.intent.calibrate_threshold,
                                key="ql_calibrate", help="pick the embedder's own threshold")
+    slot = row[0].empty()  # with leave-one-out on, the threshold in use is shown here after the run
+    threshold = (st.session_state.get("ql_threshold", defaults.intent.semantic_threshold)
+                 if calibrated else
+                 slot.slider("Semantic threshold", 0.0, 1.0, defaults.intent.semantic_threshold,
+                             0.01, key="ql_threshold", help="Axiom: 0.85 (for bge-small)"))
     methods = row[2].multiselect("Expansions", EXPANDERS.names(), list(defaults.expand.methods),
                                  key="ql_expand")
     return {"query.enabled": enabled, "query.guard.enabled": guard_on,
             "query.spell.enabled": spell, "query.cache.enabled": cache,
             "query.intent.semantic_threshold": threshold,
-            "query.intent.calibrate_threshold": calibrated, "query.expand.methods": methods}
+            "query.intent.calibrate_threshold": calibrated,
+            "query.expand.methods": methods}, slot if calibrated else None
 
 
 st.title("Query Lab")
+st.caption("See how a query is understood before anything is searched: guardrails, intent, "
+           "routing, rewrites and expansions. Type a question (and optionally the conversation).")
 preset = resources.session_config()
 if preset is None:
     st.error("No presets found in rag/presets/.")
@@ -64,7 +73,7 @@ history = view.parse_conversation(st.text_area(
     "Conversation so far (optional): one message per line, `user: …` / `assistant: …`",
     DEFAULT_HISTORY, key="ql_history", height=90))
 try:
-    choices = options(preset.query)
+    choices, threshold_slot = options(preset.query)
     config = (with_overrides(preset, choices) if collection is None else
               page_config(preset, collection.name, collection.manifest.settings, choices))
 except (ValidationError, ValueError) as exc:
@@ -113,6 +122,10 @@ if found.intent is not None:
     cells[0].metric("Intent", intent.intent)
     cells[1].metric("Decided by", intent.layer)
     cells[2].metric("Confidence", f"{intent.confidence:.2f}")
+    if threshold_slot is not None:
+        threshold_slot.slider("Semantic threshold (in use)", 0.0, 1.0, float(intent.threshold or 0.0),
+                    disabled=True, key="ql_threshold_used",
+                    help="picked by leave-one-out on the labelled exemplars for this embedder")
     st.caption(intent.reason)
     left, right = st.columns(2)
     left.dataframe(view.intent_layers(intent, chat is not None), hide_index=True, width="stretch")
