@@ -1,6 +1,10 @@
 """`python -m eval run --dataset DIR --preset P [--preset P2 …] --out FILE.json`
+`python -m eval run --dataset MY_DOCS --answers QA_FILE --mode full --preset P --out FILE.json`
+`python -m eval run --collection NAME --answers QA_FILE --mode full --preset P --out FILE.json`
 
-Scores each preset on a BEIR folder: metrics with bootstrap 95% CIs and latency percentiles in
+Scores each preset on a BEIR folder — or on your own documents: a folder of them, or a collection
+you built, with a QA file whose spans / doc_ids (file names) are the relevance labels. Metrics
+with bootstrap 95% CIs and latency percentiles in
 FILE.json, one line per (preset, query) in FILE.perquery.jsonl, each run also stored under the
 runs folder (config, dataset hash, package versions). With two or more presets, every later
 preset is compared with the first by a paired randomization test.
@@ -19,7 +23,7 @@ from typing import Any
 from eval.data.beir import load_beir
 from eval.data.shapes import BeirDataset
 from eval.runs.beir_index import MODES, eval_config, make_searcher
-from eval.runs.preset_run import PresetRun, run_preset, write_report
+from eval.runs.preset_run import PresetRun, Searcher, run_preset, write_report
 from eval.runs.store import save_run
 from eval.scoring.metrics import DEFAULT_METRICS, parse_metric
 from eval.scoring.stats import paired_test
@@ -29,7 +33,12 @@ from rag.config import PipelineConfig, load_preset, parse_set_options, with_over
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser("run", help="score presets on a BEIR dataset",
                                    description=__doc__)
-    parser.add_argument("--dataset", required=True, type=Path, help="BEIR folder")
+    parser.add_argument("--dataset", type=Path,
+                        help="a BEIR folder, or a folder of your documents (then --answers "
+                             "names the questions and its spans are the relevance labels)")
+    parser.add_argument("--collection", metavar="NAME",
+                        help="score an existing collection instead of --dataset (needs --answers; "
+                             "labels name documents by file name)")
     parser.add_argument("--preset", required=True, action="append", dest="presets",
                         help="preset name or YAML path (repeat to compare)")
     parser.add_argument("--out", required=True, type=Path, help="report JSON file")
@@ -48,12 +57,12 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument("--no-store", action="store_true", help="do not store runs")
     parser.add_argument("--answers", type=Path, default=None, metavar="QA_FILE",
                         help="also answer this QA file (reference answers, spans over the "
-                             "bundled samples) with every preset's full pipeline and add "
+                             "dataset's documents) with every preset's full pipeline and add "
                              "ragas + groundedness figures under answer_metrics; rows marked "
                              "\"answerable\": false add abstention figures under abstention")
     parser.add_argument("--answers-corpus", type=Path, default=None, metavar="DIR",
                         help="what the --answers questions are asked of: a documents folder or a "
-                             "BEIR folder (default: the bundled samples)")
+                             "BEIR folder (default: --dataset, or --collection)")
 
 
 def limit_queries(dataset: BeirDataset, n: int | None) -> BeirDataset:
@@ -114,6 +123,7 @@ def print_comparisons(runs: Sequence[PresetRun], seed: int) -> None:
 def add_answer_metrics(args: argparse.Namespace) -> None:
     """Answer the --answers QA file with each preset; add the figures to the report JSON."""
     from eval.data.qa import load_qa_file
+    from eval.runs.own_corpus import collection_answer_samples
     from eval.scoring.abstention import abstention_report
     from eval.scoring.answers import (  # loads ragas
         abstain_outcomes,
@@ -122,15 +132,17 @@ def add_answer_metrics(args: argparse.Namespace) -> None:
         qa_answer_samples,
         scores_json,
     )
-    from rag.paths import SAMPLES_DIR
+    from rag.index import open_collection
 
     qa = load_qa_file(args.answers)
     report = json.loads(args.out.read_text(encoding="utf-8"))
     report["answer_metrics"], report["abstention"] = {}, {}
     for preset in args.presets:
-        config = load_preset(preset)
-        samples = qa_answer_samples(qa, with_overrides(config, parse_set_options(args.set)),
-                                    args.answers_corpus or SAMPLES_DIR)
+        config = with_overrides(load_preset(preset), parse_set_options(args.set))
+        if args.collection and not args.answers_corpus:
+            samples = collection_answer_samples(qa, config, open_collection(args.collection))
+        else:
+            samples = qa_answer_samples(qa, config, args.answers_corpus or args.dataset)
         given = answered(samples)  # the answer metrics score what was answered
         figures = scores_json(answer_metrics(given), args.resamples, args.seed)
         abstention = abstention_report(abstain_outcomes(samples), args.resamples, args.seed)
@@ -144,17 +156,50 @@ def add_answer_metrics(args: argparse.Namespace) -> None:
     args.out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
 
 
+def load_dataset(args: argparse.Namespace) -> BeirDataset:
+    """--collection (questions and labels from --answers), a BEIR folder, or a documents folder
+    whose --answers spans are the labels."""
+    if (args.dataset is None) == (args.collection is None):
+        raise ValueError("give one of --dataset DIR or --collection NAME")
+    if args.collection or not (args.dataset / "corpus.jsonl").is_file():
+        if args.answers is None:
+            where = f"collection {args.collection!r}" if args.collection else f"{args.dataset}"
+            raise ValueError(f"{where} has no relevance labels of its own: add --answers QA_FILE "
+                             "(questions with spans or doc_ids over its documents)")
+        from eval.data.evalsets import qa_eval_set
+        from eval.data.qa import load_qa_file
+        from eval.runs.own_corpus import qa_dataset
+        from rag.index import open_collection
+
+        qa = load_qa_file(args.answers)
+        if args.collection:
+            return qa_dataset(qa, open_collection(args.collection))
+        return qa_eval_set(qa, args.dataset).dataset
+    return load_beir(args.dataset, args.split)
+
+
+def searcher_for(
+    dataset: BeirDataset, config: PipelineConfig, args: argparse.Namespace
+) -> Searcher:
+    if args.collection is None:
+        return make_searcher(dataset, config, args.mode)
+    from eval.runs.own_corpus import collection_searcher
+    from rag.index import open_collection
+
+    return collection_searcher(config, open_collection(args.collection), args.mode)
+
+
 def run(args: argparse.Namespace) -> int:
     for metric in args.metrics:
         parse_metric(metric)  # fail before any indexing
-    dataset = limit_queries(load_beir(args.dataset, args.split), args.max_queries)
+    dataset = limit_queries(load_dataset(args), args.max_queries)
     overrides = parse_set_options(args.set)
     runs = []
     for preset in args.presets:
         config = load_preset(preset)
         if overrides:
             config = with_overrides(config, overrides)
-        searcher = make_searcher(dataset, config, args.mode)
+        searcher = searcher_for(dataset, config, args)
         result = run_preset(dataset, config.name, searcher, args.metrics, args.resamples,
                             args.seed)
         runs.append(result)

@@ -104,7 +104,8 @@ def test_eval_run_reports_abstention_with_cis_and_scores_only_answered(
     code = eval_main(["run", "--dataset", "datasets/beir_sample", "--preset", "hybrid",
                       "--max-queries", "2", "--resamples", "50", "--no-store",
                       "--set", "abstain.min_evidence=0.99",  # declines everything: all counted
-                      "--answers", str(abstain_qa), "--out", str(out)])
+                      "--answers", str(abstain_qa), "--answers-corpus", "datasets/samples",
+                      "--out", str(out)])
     assert code == 0
     report = json.loads(out.read_text())
     abstention = report["abstention"]["hybrid"]

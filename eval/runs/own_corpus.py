@@ -1,0 +1,100 @@
+"""Scoring a user's own documents: a QA file over a folder of documents, or over a collection
+they already built (in the app or with `python -m rag ingest`).
+
+A QA file's labels name documents by file name (span `doc`, `doc_ids`). Over a folder, the
+harness builds its own collection per index settings (eval.data.evalsets.qa_eval_set). Over an
+existing collection, each chunk's document is its source's file name, the collection's own index
+settings apply (whatever the preset says about chunking and embedding), and the documents' text
+for reference passages is put back together from the chunks (`text == doc.text[start:end]`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+from pathlib import PurePath
+
+from eval.data.qa import QASet
+from eval.data.shapes import BeirDataset, DatasetError
+from eval.runs.beir_index import Mode, full_searcher, retrieval_searcher
+from eval.runs.preset_run import Searcher
+from eval.scoring.answers import ANSWER_STAGES, AnswerSample, reference_passages, sample_from_trace
+from rag.config import PipelineConfig, with_overrides
+from rag.index import Collection
+from rag.pipeline import run_query
+from rag.retrieve.base import Candidate
+
+
+def document_name(candidate: Candidate) -> str:
+    """The file name a chunk came from: what QA labels call a document."""
+    return PurePath(str(candidate.chunk.metadata.get("source") or candidate.chunk.doc_id)).name
+
+
+def collection_config(config: PipelineConfig, collection: Collection) -> PipelineConfig:
+    """`config` over `collection`: its index-side sections as built, everything else the preset's."""
+    built = {f"{section}.{name}": value for section, fields in collection.manifest.settings.items()
+             for name, value in fields.items()}
+    return with_overrides(config, {**built, "index.collection": collection.name})
+
+
+def qa_dataset(qa: QASet, collection: Collection) -> BeirDataset:
+    """The QA file's questions and document qrels; every labelled document must be in the
+    collection (by file name), else the message lists the ones it has."""
+    names = {PurePath(source).name for source in collection.manifest.documents}
+    for item in qa.items:
+        missing = sorted(set(item.relevant_docs) - names)
+        if missing:
+            raise DatasetError(qa.source, f"question {item.qid!r} names documents not in "
+                               f"collection {collection.name!r}: {', '.join(missing)} (it has "
+                               f"{', '.join(sorted(names)) or 'none'})", field="spans")
+    stamp = f"{collection.name}:{collection.manifest.updated_at}:{qa.items!r}"
+    return BeirDataset(qa.name, {}, {i.qid: i.question for i in qa.items}, qa.doc_qrels(),
+                       hashlib.sha256(stamp.encode()).hexdigest(), qa.source)
+
+
+def collection_searcher(config: PipelineConfig, collection: Collection, mode: Mode) -> Searcher:
+    """The preset's ranking over the collection, each candidate's document named by file."""
+    config = with_overrides(collection_config(config, collection),
+                            {"retrieval.top_k": config.retrieval.depth})
+    factory = retrieval_searcher if mode == "retrieval" else full_searcher
+    search = factory(config, collection, None)
+
+    def by_file(query: str) -> Sequence[Candidate]:
+        return [replace(c, chunk=replace(c.chunk, doc_id=document_name(c))) for c in search(query)]
+
+    return by_file
+
+
+def collection_texts(collection: Collection) -> dict[str, dict[str, str]]:
+    """{file name: {"title", "text"}} rebuilt from the chunks (uncovered characters are spaces)."""
+    pieces: dict[str, list[tuple[int, str]]] = {}
+    titles: dict[str, str] = {}
+    for chunk in collection.chunks():
+        name = PurePath(str(chunk.metadata.get("source") or chunk.doc_id)).name
+        pieces.setdefault(name, []).append((chunk.start, chunk.text))
+        titles.setdefault(name, str(chunk.metadata.get("title", "")))
+    corpus = {}
+    for name, parts in pieces.items():
+        chars = [" "] * max(start + len(text) for start, text in parts)
+        for start, text in parts:
+            chars[start : start + len(text)] = text
+        corpus[name] = {"title": titles[name], "text": "".join(chars)}
+    return corpus
+
+
+def collection_answer_samples(
+    qa: QASet, config: PipelineConfig, collection: Collection,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[AnswerSample]:
+    """Answer every question with the full pipeline over an existing collection."""
+    config = with_overrides(collection_config(config, collection), ANSWER_STAGES)
+    corpus: Mapping[str, Mapping[str, str]] = collection_texts(collection)
+    samples = []
+    for done, item in enumerate(qa.items, start=1):
+        trace = run_query(item.question, config, collection)
+        samples.append(sample_from_trace(item.qid, trace, item.answer,
+                                         reference_passages(item, corpus), item.answerable))
+        if progress is not None:
+            progress(done, len(qa.items))
+    return samples
