@@ -16,7 +16,8 @@ from rag.paths import PROJECT_ROOT
 DATASETS = PROJECT_ROOT / "datasets"
 
 
-def test_a_span_set_sweep_scores_chunks_as_a_plain_run_does() -> None:
+def test_a_span_set_sweep_scores_chunks_as_a_plain_run_does(hashing_presets: None) -> None:
+    # bm25 ranks: the chunks' vectors (hashing backend, no model) are never searched
     qa = load_eval_set(DATASETS / "qa_samples.jsonl").limit(6)
     sweep = sweep_grid(qa, load_preset("bm25"), parse_grid(["retrieval.depth=5,100"]),
                        n_resamples=50)
@@ -30,8 +31,8 @@ def test_a_span_set_sweep_scores_chunks_as_a_plain_run_does() -> None:
     assert [o.ranking for o in deep.run.outcomes] == [o.ranking for o in plain.run.outcomes]
 
 
-@pytest.mark.slow  # indexes the eight sample documents (MiniLM embeds every chunk)
-def test_a_span_set_is_scored_chunk_by_chunk_with_progress() -> None:
+def test_a_span_set_is_scored_chunk_by_chunk_with_progress(hashing_presets: None) -> None:
+    # indexes the eight sample documents; bm25 ranks, so the hashing backend embeds the chunks
     qa = load_eval_set(DATASETS / "qa_samples.jsonl").limit(4)
     seen: list[tuple[int, int, str]] = []
     scored = score_config(qa, load_preset("bm25"), progress=lambda *step: seen.append(step))
