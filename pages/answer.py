@@ -12,6 +12,7 @@ from streamlit.delta_generator import DeltaGenerator
 
 from pages.ui import answer as view
 from pages.ui import resources
+from pages.ui.answer_examples import example_questions
 from pages.ui.configs import page_config
 from rag.abstain.stage import AbstainDecision
 from rag.config import PipelineConfig
@@ -94,9 +95,12 @@ def conversation_bar(store: MemoryStore) -> str:
     ids = [c.id for c in conversations]
     if st.session_state.get("ans_conversation") not in ids:
         st.session_state["ans_conversation"] = ids[0]
-    titles = {c.id: f"{c.title} ({c.message_count} messages)" for c in conversations}
+    titles = {c.id: c.title for c in conversations}
+    counts = {c.id: c.message_count for c in conversations}
     row = st.columns([4, 1, 1, 1], vertical_alignment="bottom")
     current = row[0].selectbox("Conversation", ids, format_func=titles.get, key="ans_conversation")
+    # the count is read fresh every run (a selectbox's option labels can lag in the browser)
+    row[0].caption(f"{counts[current]} messages in this conversation")
     row[1].button("New", key="ans_new", icon=":material/add:", on_click=new_conversation, args=(store,))
     row[2].download_button(
         "Export",
@@ -187,14 +191,20 @@ def show_details(trace: Trace) -> None:
 
 
 st.title("Answer")
+st.caption("Ask questions about your documents: the answer cites its sources as [Source N] and "
+           "each sentence is checked against them. Type below, or try one of these:")
 collection, preset = resources.require_collection_and_preset("ans_")
+for column, example in zip(st.columns(3), example_questions(collection), strict=False):
+    column.button(example, key=f"ans_example_{example}", width="stretch",
+                  on_click=st.session_state.__setitem__, args=("ans_pending", example))
 config = page_config(preset, collection.name, collection.manifest.settings, settings_panel(preset))
 st.caption(f"Collection **{collection.name}** · preset **{preset.name}**")
 store = MemoryStore()
 conversation = conversation_bar(store)
 show_history(store, conversation)
 
-if question := st.chat_input("Ask about your documents", key="ans_input"):
+typed = st.chat_input("Ask about your documents", key="ans_input")
+if question := typed or st.session_state.pop("ans_pending", None):
     with st.chat_message("user"):
         st.markdown(question)
     with st.chat_message("assistant"):
