@@ -91,7 +91,8 @@ def wins_and_losses(results: ev.EvalResults, metric: str) -> None:
         test = compare(run_a, run_b, metric)
         st.caption(f"{b} − {a} on {metric}: {test.diff:+.4f} (95% CI {test.ci.low:+.4f} to "
                    f"{test.ci.high:+.4f}), paired randomization p = {test.p_value:.4f}; "
-                   f"{test.wins} wins, {test.losses} losses over {test.n} queries.")
+                   f"{b} better on {test.wins} queries, {a} better on {test.losses}, tied on "
+                   f"{test.n - test.wins - test.losses} (of {test.n}).")
     st.dataframe(deltas_frame(deltas, a, b), width="stretch", hide_index=True)
 
 
@@ -129,7 +130,9 @@ def drill_down(results: ev.EvalResults, labels: list[str], metric: str) -> None:
 st.title("Evaluate")
 evalset = choose_set()
 fresh = run_controls(evalset)
-answer_section(evalset)
+chosen_presets = ([st.session_state["eval_base"]] if st.session_state.get("eval_mode") ==
+                  "Sweep one field" else list(st.session_state.get("eval_presets") or []))
+answer_section(evalset, chosen_presets)
 abstain_section(evalset)
 if fresh is not None:  # new results: earlier ceilings and traces belong to the old ones
     st.session_state[ev.RESULTS] = fresh

@@ -13,7 +13,7 @@ import streamlit as st
 from eval.data.evalsets import EvalSet
 from eval.data.qa import QASet, load_qa_file
 from eval.scoring.metrics import MetricScores
-from rag.config import PresetError, available_presets, load_preset
+from rag.config import PresetError, load_preset
 
 ANSWER_RESULTS = "eval_answer_results"  # session key of the last answer runs
 ENDPOINT_ENV, KEY_ENV = "OPENAI_BASE_URL", "OPENAI_API_KEY"
@@ -77,8 +77,9 @@ def answers_frame(runs: Sequence[AnswerRun]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def answer_section(evalset: EvalSet) -> None:
-    """Controls, a progress bar and the results table; only QA sets carry reference answers."""
+def answer_section(evalset: EvalSet, chosen: list[str]) -> None:
+    """Controls, a progress bar and the results table; only QA sets carry reference answers.
+    The presets are the page's one picker's (`chosen`)."""
     if evalset.unit != "chunk":
         return
     with st.expander("Answer metrics (ragas + groundedness)"):
@@ -86,8 +87,7 @@ def answer_section(evalset: EvalSet) -> None:
         st.caption("Answers come from each preset's full pipeline with context, generation and "
                    "grounding on. " + (f"LLM metrics use {endpoint}." if endpoint else
                    f"LLM metrics need {ENDPOINT_ENV}; offline metrics only."))
-        presets = available_presets()
-        chosen = st.multiselect("Presets", presets, default=presets[:1], key="ans_presets")
+        st.caption(f"Presets: {', '.join(chosen) or 'none'} (the picker above).")
         options = metric_options(endpoint)
         metrics = st.multiselect("Metrics", options, default=options, key="ans_metrics")
         row = st.columns(3)

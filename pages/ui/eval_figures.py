@@ -109,11 +109,12 @@ def metric_intervals(runs: Sequence[ScoredRun], metric: str) -> go.Figure:
 def wins_losses(deltas: Sequence[QueryDelta], name_a: str, name_b: str, metric: str) -> go.Figure:
     """One dot per query at (A's value, B's value): above the diagonal B wins, below it loses."""
     fig = go.Figure()
-    for outcome, (legend, color) in OUTCOMES.items():
+    whose = {"win": f"{name_b} better", "loss": f"{name_a} better", "tie": "tied"}
+    for outcome, (_, color) in OUTCOMES.items():
         rows = [d for d in deltas if d.outcome == outcome]
         fig.add_trace(go.Scatter(
             x=[d.a for d in rows], y=[d.b for d in rows], mode="markers",
-            name=f"{legend} ({len(rows)})", marker={"color": color, "size": 9, "opacity": 0.8},
+            name=f"{whose[outcome]} ({len(rows)})", marker={"color": color, "size": 9, "opacity": 0.8},
             customdata=[[d.qid, d.query[:80]] for d in rows],
             hovertemplate="%{customdata[0]}: %{customdata[1]}<br>"
                           f"{name_a} %{{x:.3f}} → {name_b} %{{y:.3f}}<extra></extra>",

@@ -40,7 +40,9 @@ def deltas_frame(deltas: Sequence[QueryDelta], name_a: str, name_b: str) -> pd.D
     a, b = f"A · {name_a}", f"B · {name_b}"
     return pd.DataFrame(
         [{"query id": d.qid, "query": snippet(d.query, 80), a: d.a, b: d.b,
-          "change": d.delta, "outcome": d.outcome} for d in deltas],
+          "change": d.delta,
+          "outcome": {"win": f"{name_b} better", "loss": f"{name_a} better"}.get(d.outcome, "tied")}
+         for d in deltas],
         columns=["query id", "query", a, b, "change", "outcome"],
     )
 

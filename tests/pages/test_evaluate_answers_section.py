@@ -42,7 +42,7 @@ def test_scoring_answers_shows_each_metric_with_its_failures(
 ) -> None:
     monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
     at = _qa_page()
-    at.multiselect(key="ans_presets").set_value(["bm25"])
+    at.multiselect(key="eval_presets").set_value(["bm25"])  # the page's one preset picker
     at.multiselect(key="ans_metrics").set_value(["rouge_l", "grounded_share"])
     at.number_input(key="ans_limit").set_value(2)
     at.button(key="ans_run").click().run()

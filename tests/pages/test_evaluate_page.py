@@ -43,6 +43,9 @@ def test_run_shows_a_results_table_with_numbers_and_intervals(ran: AppTest) -> N
     low, high = (float(x) for x in table["ndcg@10 95% CI"].iloc[0].strip("[]").split(","))
     assert low <= table["ndcg@10"].iloc[0] <= high
     assert any("paired randomization p" in c.value and "ndcg@10" in c.value for c in ran.caption)
+    # "wins" always says whose: "hybrid better on N queries, bm25 better on M"
+    assert any("hybrid better on" in c.value and "bm25 better on" in c.value for c in ran.caption)
+    assert [w.key for w in ran.multiselect if w.key and "presets" in w.key] == ["eval_presets"]
 
 
 def test_moving_the_metric_redraws_the_comparison(ran: AppTest) -> None:
@@ -52,7 +55,7 @@ def test_moving_the_metric_redraws_the_comparison(ran: AppTest) -> None:
     assert any("hybrid − bm25 on mrr@10" in c.value for c in at.caption)
     assert any("Per query: hybrid vs bm25 on mrr@10" in spec for spec in _charts(at))
     at.selectbox(key="eval_b").select("bm25").run()  # the same run twice: everything ties
-    assert set(at.dataframe[1].value["outcome"]) == {"tie"}
+    assert set(at.dataframe[1].value["outcome"]) == {"tied"}
     at.selectbox(key="eval_b").select("hybrid")
     at.selectbox(key="eval_metric").select("ndcg@10").run()
 

@@ -69,7 +69,7 @@ def test_wins_and_losses_split_the_queries_by_outcome() -> None:
               QueryDelta("q3", "three", 1.0, 1.0), QueryDelta("q4", "four", 0.2, 0.9)]
     fig = wins_losses(deltas, "A", "B", "mrr@10")
     counts = {t.name: len(t.x) for t in fig.data}
-    assert counts == {"wins (2)": 2, "losses (1)": 1, "ties (1)": 1}
+    assert counts == {"B better (2)": 2, "A better (1)": 1, "tied (1)": 1}  # says whose
     assert fig.layout.xaxis.title.text == "A mrr@10"
 
 
