@@ -72,7 +72,9 @@ def score_sentences(query: str, context: BuiltContext) -> list[ScoredSentence]:
     query_words = set(content_words(query))
     scored = []
     for block in context.blocks:
-        for i, sentence in enumerate(answer_sentences(block.text)):
+        # a block that is all scaffolding (a lone heading, a bare list) keeps its raw sentences
+        units = answer_sentences(block.text) or [s.text for s in split_sentences(block.text)]
+        for i, sentence in enumerate(units):
             words = set(content_words(sentence))
             coverage = len(words & query_words) / len(query_words) if query_words else 0.0
             score = coverage + RANK_PRIOR / max(block.rank, 1)

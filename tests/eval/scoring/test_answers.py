@@ -137,6 +137,7 @@ def test_cli_run_adds_answer_metrics_for_a_qa_file(tmp_path: Path) -> None:
     out = tmp_path / "report.json"
     code = eval_main(["run", "--dataset", "datasets/beir_sample", "--preset", "bm25",
                       "--max-queries", "2", "--resamples", "50", "--no-store",
+                      "--set", "abstain.enabled=false",  # every answer is scored, none declined
                       "--answers", str(qa_file), "--answers-corpus", "datasets/samples",
                       "--out", str(out)])
     assert code == 0

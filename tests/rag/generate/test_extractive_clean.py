@@ -48,3 +48,9 @@ def test_one_to_three_sentences_each_with_its_citation() -> None:
     assert 1 <= len(sentences) <= 3
     assert all(re.search(r"\[Source \d\]$", s) for s in sentences)
     assert not any(s.lstrip().startswith(("-", "#", "1.")) for s in sentences)
+
+
+def test_a_context_of_scaffolding_only_still_gets_an_answer() -> None:
+    question = "What are the Trash settings?"
+    answer, _ = extractive_answer(question, context(question, "## Trash settings\n- Trash settings"))
+    assert answer and answer.endswith("[Source 1]")
