@@ -128,6 +128,8 @@ def drill_down(results: ev.EvalResults, labels: list[str], metric: str) -> None:
 
 
 st.title("Evaluate")
+st.caption("Score presets on a test set with 95% confidence intervals: pick a set and presets (or "
+           "a field to sweep), press Run, then see where each query was won or lost.")
 evalset = choose_set()
 fresh = run_controls(evalset)
 chosen_presets = ([st.session_state["eval_base"]] if st.session_state.get("eval_mode") ==

@@ -61,7 +61,10 @@ def controls(defaults: RerankConfig) -> dict[str, object]:
 
 
 st.title("Rerank")
+st.caption("See what a reranker changes in the fused list: type a query, then move the threshold "
+           "and the score policy (the expensive scores are computed once).")
 collection, preset = resources.require_collection_and_preset("rr_")
+st.caption(f"Collection **{collection.name}** · preset **{preset.name}** (change them in the sidebar)")
 fetch = retrieval_view.fetch_config(preset, collection.manifest.settings, collection.name)
 query = st.text_input("Query", DEFAULT_QUERY, key="rr_query")
 try:

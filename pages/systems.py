@@ -89,6 +89,8 @@ def show_comparison(result: Comparison) -> None:
 
 
 st.title("Systems")
+st.caption("The five reference systems side by side on one query: each builds its own index of the "
+           "same documents, so their answers, sources and stage times compare directly.")
 compare_tab, matrix_tab = st.tabs(["Compare", "Feature matrix"])
 with compare_tab:
     documents = resources.session_documents()
