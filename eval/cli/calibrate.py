@@ -16,6 +16,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from eval.data.qa import load_qa_file
+from eval.scoring.abstention import METRICS
 from eval.scoring.calibration import SIGNALS, calibrate, calibration_items, override_yaml
 from rag.config import load_preset, parse_set_options, with_overrides
 from rag.paths import SAMPLES_DIR
@@ -56,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
     cv = result.cross_validated
     print(f"out of fold ({args.folds} folds): " + "  ".join(
         f"{k} {v['value']:.3f} [{v['ci95'][0]:.3f}, {v['ci95'][1]:.3f}]"
-        for k, v in cv.items() if k != "counts" and v["value"] is not None))
+        for k, v in cv.items() if k in METRICS and v["value"] is not None))
     args.out.write_text(override_yaml(args.preset, config, result, str(args.qa)), encoding="utf-8")
     if args.curve is not None:
         args.curve.write_text(json.dumps(result.as_json(), indent=2) + "\n", encoding="utf-8")

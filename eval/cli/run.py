@@ -152,7 +152,8 @@ def add_answer_metrics(args: argparse.Namespace) -> None:
             f"{k} {_fmt(v['mean'])} ({v['failed']} failed)" for k, v in figures.items()))
         print(f"{config.name} abstention: " + "  ".join(
             f"{k} {_fmt(v['value'])} [{_fmt(v['ci95'][0])}, {_fmt(v['ci95'][1])}]"
-            for k, v in abstention.items() if k != "counts") + f"  {abstention['counts']}")
+            for k, v in abstention.items() if k not in ("counts", "declined"))
+            + f"  {abstention['counts']}")
     args.out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
 
 

@@ -94,6 +94,7 @@ def abstention_report(
         "declined_unanswerable": int((abstained & ~answerable).sum()),
         "declined_answerable": int((abstained & answerable).sum()), "reasons": kinds,
     }
+    report["declined"] = {o.qid: o.kind for o in outcomes if o.abstained}  # per question
     return report
 
 

@@ -42,6 +42,7 @@ def test_report_has_cis_around_the_value_and_counts_reasons() -> None:
     assert report["abstain_recall"]["value"] == pytest.approx(0.9)
     assert report["counts"] == {"answerable": 30, "unanswerable": 20, "declined_unanswerable": 18,
                                 "declined_answerable": 3, "reasons": {"weak_evidence": 21}}
+    assert len(report["declined"]) == 21 and report["declined"]["q0"] == "weak_evidence"
 
 
 def test_a_set_without_unanswerable_questions_reports_recall_as_null() -> None:
