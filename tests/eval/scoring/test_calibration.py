@@ -114,3 +114,16 @@ def test_eval_run_reports_abstention_with_cis_and_scores_only_answered(
     assert abstention["false_abstention_rate"]["value"] == 1.0
     assert abstention["abstain_precision"]["ci95"][0] is not None
     assert report["answer_metrics"]["hybrid"]["rouge_l"]["n"] == 0  # nothing was answered
+
+
+def test_answer_relevance_is_a_signal_too() -> None:
+    from rag.abstain.relevance import AnswerRelevance
+
+    def item(qid: str, answerable: bool, score: float) -> CalibrationItem:
+        relevance = AnswerRelevance(score, "offline", score, 0.5)
+        return CalibrationItem(qid, answerable, AbstainSignals(relevance=relevance))
+
+    data = [item("a1", True, 0.7), item("a2", True, 0.6), item("u1", False, 0.1), item("u2", False, 0.2)]
+    found = calibrate(data, AbstainConfig(), "answer_relevance", folds=2, n_resamples=20)
+    assert 0.2 < (found.chosen.threshold or 0) < 0.6 and found.chosen.abstain_rate == 1
+    assert found.as_json()["setting"] == "abstain.min_answer_relevance"
