@@ -119,7 +119,9 @@ def decide(signals: AbstainSignals, settings: AbstainConfig, answer: str = "") -
 def _out_of_scope(state: PipelineState) -> str:
     found = state.artifact("understand", Understanding)
     intent = found.intent if found is not None else None
-    return intent.reason or intent.layer if intent is not None and intent.intent == "off_topic" else ""
+    if intent is None or intent.intent != "off_topic":
+        return ""
+    return intent.reason or intent.layer
 
 
 def _passages(state: PipelineState) -> list[str]:

@@ -174,3 +174,11 @@ def test_grounded_but_irrelevant_is_said(collection: Collection) -> None:
     assert found.notes and found.notes[0].startswith("grounded but irrelevant")
     answered = decision(run_query(IN_DOMAIN, config, collection))
     assert answered.notes == ()
+
+
+def test_a_run_halted_for_another_reason_is_not_an_abstention(collection: Collection) -> None:
+    config = answer_config(collection.name, **ON)
+    state = replace(initial_state("hello", config), halted="intent 'greeting'", answer="Hello!")
+    trace = Trace("hello", config.name)
+    final = run_stages(state, StageEnv(config, collection), trace, first="abstain")
+    assert trace.stage("abstain").status == "skipped" and final.answer == "Hello!"
