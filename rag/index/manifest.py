@@ -152,6 +152,7 @@ def describe_settings(settings: Mapping[str, Any]) -> str:
     text = ", ".join([str(chunking.get("strategy", "?")), *shown])
     embedding = settings.get("embedding") or {}
     if embedding:
-        model = embedding.get("model_path") or embedding.get("model")
-        text += f" · embedding {model} ({embedding.get('backend')})"
+        backend = embedding.get("backend")
+        model = "" if backend == "hashing" else (embedding.get("model_path") or embedding.get("model"))
+        text += f" · embedding {model} ({backend})" if model else f" · embedding {backend}"
     return text
