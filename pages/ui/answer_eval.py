@@ -71,10 +71,16 @@ def answers_frame(runs: Sequence[AnswerRun]) -> pd.DataFrame:
     rows = [
         {"preset": run.label, "metric": name, "mean": s.mean if s.values else None,
          "scored": s.n, "failed": s.n_failed,
-         "first failure": next(iter(s.failed.values()), "")}
+         "first failure": next(iter(s.failed.values()), ""),
+         "note": ZERO_BY_CONSTRUCTION if name in STRING_MATCH and s.values and not s.mean else ""}
         for run in runs for name, s in run.scores.items()
     ]
     return pd.DataFrame(rows)
+
+
+STRING_MATCH = ("context_precision", "context_recall")  # ragas's non-LLM versions
+ZERO_BY_CONSTRUCTION = ("0 by construction: the non-LLM version matches whole passages, and a span "
+                        "label is a part of a chunk; set OPENAI_BASE_URL for the LLM version")
 
 
 def answer_section(evalset: EvalSet, chosen: list[str]) -> None:
