@@ -25,6 +25,7 @@ class AnswerRun:
 
     label: str
     scores: Mapping[str, MetricScores]
+    declined: int = 0  # questions the abstain stage declined: not scored (eval run --answers too)
 
 
 def metric_options(endpoint: str | None) -> list[str]:
@@ -49,7 +50,7 @@ def score_presets(
     progress: Callable[[int, int, str], None] | None = None,
 ) -> tuple[AnswerRun, ...]:
     """Answer every question with each preset's full pipeline, then score the answers."""
-    from eval.scoring.answers import answer_metrics, qa_answer_samples, ragas_judge
+    from eval.scoring.answers import answer_metrics, answered, qa_answer_samples, ragas_judge
 
     endpoint = os.environ.get(ENDPOINT_ENV)
     judge = (ragas_judge(endpoint, judge_model, os.environ.get(KEY_ENV) or "none",
@@ -62,7 +63,8 @@ def score_presets(
                 progress(done, of, name)
 
         samples = qa_answer_samples(qa, load_preset(name), progress=moved)
-        runs.append(AnswerRun(name, answer_metrics(samples, metrics, judge)))
+        given = answered(samples)
+        runs.append(AnswerRun(name, answer_metrics(given, metrics, judge), len(samples) - len(given)))
     return tuple(runs)
 
 
@@ -70,7 +72,7 @@ def answers_frame(runs: Sequence[AnswerRun]) -> pd.DataFrame:
     """One row per (preset, metric): mean over the questions it succeeded on, and failures."""
     rows = [
         {"preset": run.label, "metric": name, "mean": s.mean if s.values else None,
-         "scored": s.n, "failed": s.n_failed,
+         "scored": s.n, "failed": s.n_failed, "declined": run.declined,
          "first failure": next(iter(s.failed.values()), ""),
          "note": ZERO_BY_CONSTRUCTION if name in STRING_MATCH and s.values and not s.mean else ""}
         for run in runs for name, s in run.scores.items()

@@ -49,5 +49,13 @@ def test_scoring_answers_shows_each_metric_with_its_failures(
     assert not at.exception
     table = at.dataframe[0].value
     assert list(table["metric"]) == ["rouge_l", "grounded_share"]
-    assert (table["scored"] + table["failed"] == 2).all()
+    assert (table["scored"] + table["failed"] + table["declined"] == 2).all()  # declined: not scored
     assert table["mean"].between(0, 1).all()
+
+
+def test_declined_questions_are_counted_not_scored() -> None:
+    from eval.scoring.metrics import MetricScores
+    from pages.ui.answer_eval import AnswerRun, answers_frame
+
+    table = answers_frame([AnswerRun("hybrid", {"rouge_l": MetricScores("rouge_l", {"q1": 0.5}, {})}, 1)])
+    assert table.loc[0, "declined"] == 1 and table.loc[0, "scored"] == 1
