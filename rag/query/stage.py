@@ -159,14 +159,22 @@ def understanding(state: PipelineState) -> Understanding | None:
     return state.artifact("understand", Understanding)
 
 
+def _declined(state: PipelineState) -> bool:
+    """The abstain stage declined: a decline is not an answer to serve again from the cache."""
+    from rag.abstain.stage import AbstainDecision  # late: that module imports this package
+
+    decision = state.artifact("abstain", AbstainDecision)
+    return decision is not None and decision.abstained
+
+
 def remember_answer(state: PipelineState, config: PipelineConfig) -> bool:
     """Store a generated answer in the semantic cache under the query it was looked up with
     (the understand stage's `after_run`, called after every whole run); True when stored. Halted
-    runs (cache hits, blocked or non-retrieval queries) and runs without the understand stage
-    store nothing."""
+    runs (cache hits, blocked or non-retrieval queries), declined ones and runs without the
+    understand stage store nothing."""
     cache = semantic_cache(config)
     found = understanding(state)
-    if cache is None or found is None or state.halted or not state.answer:
+    if cache is None or found is None or state.halted or not state.answer or _declined(state):
         return False
     cache.store(found.cache_query, state.answer, tuple(c.chunk_id for c in state.candidates))
     return True

@@ -182,3 +182,17 @@ def test_a_run_halted_for_another_reason_is_not_an_abstention(collection: Collec
     trace = Trace("hello", config.name)
     final = run_stages(state, StageEnv(config, collection), trace, first="abstain")
     assert trace.stage("abstain").status == "skipped" and final.answer == "Hello!"
+
+
+def test_a_decline_is_not_served_again_from_the_semantic_cache(collection: Collection) -> None:
+    cache = {"query.enabled": True, "query.cache.enabled": True, "query.cache.ttl_s": 600.0,
+             "query.intent.enabled": False, "query.cache.capacity": 7}  # a cache of its own
+    config = answer_config(collection.name, **ON, **cache)
+    first = run_query(OFF_DOMAIN, config, collection)
+    assert decision(first).abstained
+    again = run_query(OFF_DOMAIN, config, collection)
+    assert again.stage("understand").status != "cache_hit"
+    assert decision(again).abstained  # decided afresh, with its reason
+    answered = run_query(IN_DOMAIN, config, collection)
+    assert not decision(answered).abstained
+    assert run_query(IN_DOMAIN, config, collection).stage("understand").status == "cache_hit"
