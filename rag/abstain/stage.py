@@ -2,7 +2,7 @@
 
 Runs after `ground`. It gathers the signals the earlier stages left (the context, the answer, the
 grounding report, the intent) plus two of its own — retrieval evidence (best cosine between the
-question and a passage the answer was written from) and answer relevance — and applies the
+question and a retrieved chunk the context was built from) and answer relevance — and applies the
 abstain section's rules in a fixed order; the first that fires is the reason. A declined run's
 answer becomes the preset's `abstain.message`; the answer it replaced stays in the output.
 A run the intent router halted as off-topic reaches this stage too (`runs_after_halt`).
@@ -125,10 +125,17 @@ def _out_of_scope(state: PipelineState) -> str:
 
 
 def _passages(state: PipelineState) -> list[str]:
+    """The retrieved chunks the answer is written from, as retrieved: the hits behind the context
+    blocks (a block expanded to a 2,000-character parent would be judged on its first tokens
+    only), else the first candidates."""
     context = built_context(state)
-    if context is not None and not context.no_rag:
-        return [b.text for b in context.blocks]
-    return [c.chunk.text for c in state.candidates[:EVIDENCE_PASSAGES]]
+    if context is not None and context.no_rag:
+        return []
+    if context is None:
+        return [c.chunk.text for c in state.candidates[:EVIDENCE_PASSAGES]]
+    hits = {hit for b in context.blocks for hit in (b.hit_ids or (b.chunk_id,))}
+    texts = [c.chunk.text for c in state.candidates if c.chunk_id in hits]
+    return texts or [b.text for b in context.blocks]
 
 
 def _declined_by_llm(text: str) -> bool:

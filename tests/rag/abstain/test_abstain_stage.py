@@ -196,3 +196,19 @@ def test_a_decline_is_not_served_again_from_the_semantic_cache(collection: Colle
     answered = run_query(IN_DOMAIN, config, collection)
     assert not decision(answered).abstained
     assert run_query(IN_DOMAIN, config, collection).stage("understand").status == "cache_hit"
+
+
+def test_evidence_is_read_on_the_retrieved_hit_not_its_expanded_parent() -> None:
+    from answer_helpers import candidates, context
+
+    from rag.abstain.stage import _passages
+
+    hit = candidates("Deleted notes stay in the Trash for 30 days.")
+    built = context(IN_DOMAIN, "Deleted notes stay in the Trash for 30 days.")
+    parent = "A long parent section about many other things. " * 40 + hit[0].chunk.text
+    block = replace(built.blocks[0], text=parent, chunk_id="parent", hit_ids=(hit[0].chunk_id,))
+    state = replace(initial_state(IN_DOMAIN, answer_config("x")), candidates=tuple(hit))
+    state = state.with_artifact("context", replace(built, blocks=(block,)))
+    assert _passages(state) == [hit[0].chunk.text]
+    no_rag = state.with_artifact("context", replace(built, no_rag=True))
+    assert _passages(no_rag) == []
