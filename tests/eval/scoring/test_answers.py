@@ -130,7 +130,8 @@ def test_grounding_figures_come_from_the_ground_stage_live_or_exported() -> None
 
 
 @pytest.mark.slow
-def test_cli_run_adds_answer_metrics_for_a_qa_file(tmp_path: Path) -> None:
+def test_cli_run_adds_answer_metrics_for_a_qa_file(tmp_path: Path, hashing_presets: None) -> None:
+    # bm25 retrieves: the hashing backend embeds the indexed chunks instead of MiniLM
     qa_file = tmp_path / "qa.jsonl"
     rows = [json.loads(line) for line in Path("datasets/qa_samples.jsonl").read_text().splitlines()]
     qa_file.write_text("".join(json.dumps(r) + "\n" for r in rows[:2]))
