@@ -91,15 +91,24 @@ def chunk_unit_lists(items: Sequence[QueryLists]) -> tuple[QueryLists, ...]:
     )
 
 
+def _require_labeled(
+    qa: QASet, known: Iterable[str], where: str, field: str, noun: str, shown: int | None
+) -> None:
+    """Every document a question's labels name is in the corpus, or a DatasetError naming the
+    first `shown` missing ones (all when None)."""
+    available = set(known)
+    for item in qa.items:
+        missing = sorted(set(item.relevant_docs) - available)
+        if missing:
+            raise DatasetError(qa.source, f"question {item.qid!r} names {noun} not in "
+                               f"{where}: {', '.join(missing[:shown])}", field=field)
+
+
 def qa_eval_set(qa: QASet, documents_dir: Path = SAMPLES_DIR) -> EvalSet:
     """A span-labeled QA set over the files of `documents_dir` (span `doc` = a file name)."""
     files = sorted(p for p in documents_dir.iterdir() if p.is_file())
     corpus = {p.name: {"title": "", "text": parse_file(p).text} for p in files}
-    for item in qa.items:
-        missing = sorted(set(item.relevant_docs) - corpus.keys())
-        if missing:
-            raise DatasetError(qa.source, f"question {item.qid!r} names documents not in "
-                               f"{documents_dir}: {', '.join(missing)}", field="spans")
+    _require_labeled(qa, corpus, str(documents_dir), "spans", "documents", None)
     dataset = BeirDataset(
         name=qa.name,
         corpus=corpus,
@@ -118,11 +127,7 @@ def qa_corpus_set(qa: QASet, corpus: Path = SAMPLES_DIR) -> EvalSet:
     if not (corpus / "corpus.jsonl").is_file():
         return qa_eval_set(qa, corpus)
     passages = load_corpus(corpus / "corpus.jsonl")
-    for item in qa.items:
-        missing = sorted(set(item.relevant_docs) - passages.keys())
-        if missing:
-            raise DatasetError(qa.source, f"question {item.qid!r} names passages not in "
-                               f"{corpus}/corpus.jsonl: {', '.join(missing[:5])}", field="doc_ids")
+    _require_labeled(qa, passages, f"{corpus}/corpus.jsonl", "doc_ids", "passages", 5)
     dataset = BeirDataset(
         name=corpus.name, corpus=passages, queries={i.qid: i.question for i in qa.items},
         qrels=qa.doc_qrels(), content_hash=files_hash([corpus / "corpus.jsonl"]), source=str(corpus),

@@ -103,11 +103,6 @@ def cache_path(dataset: BeirDataset, config: PipelineConfig, collection: Collect
     return cache_dir("eval-heads") / f"{key}.json.gz"
 
 
-def _failure(trace_records: Any) -> str | None:
-    failed = next((r for r in trace_records if r.status == "failed"), None)
-    return f"{failed.stage}: {failed.reason}" if failed is not None else None
-
-
 def retrieve_all(
     dataset: BeirDataset, config: PipelineConfig, collection: Collection, depth: int,
     use_cache: bool = True, now: datetime | None = None,
@@ -125,7 +120,7 @@ def retrieve_all(
         start = time.perf_counter()
         head = run_head(text, config, collection, now=now)
         elapsed = (time.perf_counter() - start) * 1000
-        error = _failure(head.trace.records)
+        error = head.trace.error
         if error is not None:  # kept per query; every grid point counts it
             out.append(QueryLists(qid, MappingProxyType({}), elapsed, error))
             continue

@@ -116,9 +116,8 @@ def _ranking(
 ) -> tuple[dict[str, float], str | None]:
     """A query's document ranking at one point: the pipeline's tail over its cached head."""
     tail = run_tail(item.seed(), config, collection, depth=config.retrieval.depth, now=now)
-    failed = next((r for r in tail.trace.records if r.status == "failed"), None)
-    if failed is not None:
-        return {}, f"{failed.stage}: {failed.reason}"
+    if tail.trace.error is not None:
+        return {}, tail.trace.error
     selected = tail.trace.output(SelectOutput)
     return doc_ranking(selected.candidates if selected is not None else (), limit), None
 
