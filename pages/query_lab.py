@@ -10,6 +10,7 @@ from typing import Any
 import streamlit as st
 from pydantic import ValidationError
 
+from eval.scoring.guard import ATTACKS, BENIGN, load_prompts, score_guard
 from pages.ui import query_view as view
 from pages.ui import resources
 from pages.ui.configs import page_config
@@ -91,6 +92,19 @@ with st.spinner("Understanding (the first run loads the embedding model)…"):
 st.session_state["ql_trace"] = run.trace
 
 st.subheader("Guardrails")
+with st.expander("How often does this guard block? Attack and benign sets in datasets/"):
+    if st.button("Score the guard", key="ql_score_guard"):
+        st.session_state["ql_guard_score"] = score_guard(
+            load_prompts(ATTACKS), load_prompts(BENIGN), config.query.guard)
+    if (guard_score := st.session_state.get("ql_guard_score")) is not None:
+        cells = st.columns(3)
+        for cell, label, rate in zip(cells, ["Attacks blocked (dev)", "Attacks blocked (held-out)",
+                                             "Benign blocked"], [guard_score.block_rate.get("dev"),
+                                             guard_score.block_rate.get("heldout"),
+                                             guard_score.false_positive_rate["all"]], strict=True):
+            cell.metric(label, str(rate) if rate else "–")
+        st.dataframe(view.guard_rates_table(guard_score), hide_index=True, width="stretch")
+        st.dataframe(view.guard_mistakes_table(guard_score), hide_index=True, width="stretch")
 verdict = run.trace.output(GuardVerdict)
 guard_record = run.trace.stage("guard")
 if verdict is None:

@@ -9,6 +9,7 @@ from typing import Literal
 import pandas as pd
 import plotly.graph_objects as go
 
+from eval.scoring.guard import GuardScore
 from rag.generate.base import Message
 from rag.query.intent import INTENTS, IntentResult
 from rag.query.intent.evaluate import IntentEvaluation
@@ -158,3 +159,22 @@ def mistakes_table(evaluation: IntentEvaluation) -> pd.DataFrame:
           "score": round(p.score, 3)} for p in evaluation.predictions if not p.correct],
         columns=["query", "gold", "predicted", "layer", "score"],
     )
+
+
+def guard_rates_table(score: GuardScore) -> pd.DataFrame:
+    """One row per (set, split or category): the share blocked with its Wilson 95% interval."""
+    rows = [("attacks", name, rate) for name, rate in score.block_rate.items()]
+    rows += [("benign", name, rate) for name, rate in score.false_positive_rate.items()]
+    rows += [("attack category", name, rate) for name, rate in score.by_category.items()]
+    return pd.DataFrame([{"set": kind, "split / category": name, "blocked": f"{r.hits}/{r.n}",
+                          "share": round(r.value, 3), "95% CI": f"[{r.low:.3f}, {r.high:.3f}]"}
+                         for kind, name, r in rows])
+
+
+def guard_mistakes_table(score: GuardScore) -> pd.DataFrame:
+    """Attacks let through and benign questions blocked."""
+    rows = [{"kind": "missed attack", "split": p.split, "category": p.category, "text": p.text}
+            for p in score.missed]
+    rows += [{"kind": "benign blocked", "split": p.split, "category": why, "text": p.text}
+             for p, why in score.false_alarms]
+    return pd.DataFrame(rows, columns=["kind", "split", "category", "text"])

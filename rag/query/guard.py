@@ -1,6 +1,7 @@
 """Input guardrails (Vexora `InputGuardrails.validate`): sanitize, then length, injection and
 per-user rate checks. Blocked input gets a reason a person can read, never an exception.
 
+Injection detection lives in rag.query.injection (several views of the text, many languages).
 Sanitization: Unicode NFKC (full-width and compatibility forms to their plain letters), control
 and invisible format characters removed (zero-width, bidi overrides: Unicode TR36 / TR39),
 whitespace collapsed. Checks run on the sanitized text so hidden characters cannot split a
@@ -17,30 +18,12 @@ from collections import deque
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from rag.query.injection import detect
 from rag.query.settings import GuardConfig
 from rag.query.text import mixed_script_words, scripts
 
 Verdict = Literal["ok", "empty", "too_long", "injection", "rate_limited"]
 
-# Name -> pattern. Phrasings from public prompt-injection collections: the "ignore previous
-# instructions" family, system-prompt extraction, role override, jailbreak names, chat-template
-# delimiters. Each needs its qualifier ("previous", "your", …) so questions about rules or
-# prompts in the documents pass ("How do I override the default chunking rules?").
-_QUALIFIER = r"(?:previous|prior|above|earlier|preceding|original|system|safety|your|all|any|these)"
-INJECTION_PATTERNS: dict[str, str] = {
-    "ignore_instructions": r"\b(?:ignore|disregard|forget|override|bypass)\b\s+(?:(?:all|any|the|of|"
-                           rf"my|these|those|everything)\s+)*{_QUALIFIER}\s+(?:\w+\s+)?(?:"
-                           r"instructions?|prompts?|directions|guidelines|rules|messages?|context)\b",
-    "reveal_prompt": r"\b(?:(?:reveal|show|print|repeat|output|leak|display)\b[\w\s']{0,20}?\b"
-                     r"(?:your|the)|(?:what is|what are|tell me)\b[\w\s']{0,20}?\byour)\s+"
-                     r"(?:system|hidden|initial|original|secret)\s+(?:prompt|instructions?|message)",
-    "role_override": r"\b(?:you are now|from now on,? you (?:are|will)|pretend (?:you are|to be)|"
-                      r"act as (?:an? )?(?:unfiltered|unrestricted|jailbroken|evil|different))\b",
-    "jailbreak": r"\b(?:jailbreak|do anything now|developer mode|DAN mode)\b",
-    "role_delimiter": r"(?:<\|?(?:im_start|im_end|system|endoftext)\|?>|\[/?INST\]|"
-                      r"(?:^|\n)\s*(?:system|assistant)\s*:|###\s*(?:system|instruction))",
-}
-_COMPILED = {name: re.compile(p, re.I) for name, p in INJECTION_PATTERNS.items()}
 _KEEP_CONTROLS = {"\n", "\t"}
 
 
@@ -120,8 +103,8 @@ def guard(
                                   f"{cfg.max_chars:,} (query.guard.max_chars)")
         cut = text[: cfg.max_chars]
         ok = replace(ok, text=cut.rsplit(" ", 1)[0] if " " in cut else cut, truncated=True)
-    patterns = [*_COMPILED.items(), *((f"custom:{p}", re.compile(p, re.I)) for p in cfg.extra_patterns)]
-    matched = tuple(name for name, pattern in patterns if pattern.search(ok.text))
+    custom = tuple(f"custom:{p}" for p in cfg.extra_patterns if re.search(p, ok.text, re.I))
+    matched = detect(ok.text) + custom
     ok = replace(ok, matched_patterns=matched)
     if matched and cfg.block_injection:
         return replace(ok, allowed=False, verdict="injection",

@@ -1,0 +1,215 @@
+"""Prompt-injection detectors shared by the query guard and ingest (text in a document that
+addresses the assistant).
+
+Detection runs on several views of the text, so one pattern catches many disguises: folded
+(NFKC, invisible characters dropped, case-folded, accents stripped: "précédentes" → "precedentes"),
+de-leeted ("1gn0r3" → "ignore"), de-spaced ("i g n o r e", "i.g.n.o.r.e" → "ignore") and decoded
+(base64 tokens and rot13 are decoded and scanned again). Patterns are families, not phrases: a verb
+of one kind near a noun of another ("ignore … instructions", "reveal … system prompt") in English,
+French, German, Spanish, Italian, Portuguese, Russian and Chinese; chat-template and
+closing-delimiter tricks; markdown-image / link exfiltration; claimed authority; role-play.
+Ordinary questions that use the same words ("How do I make apt ignore a held package?", "What does
+the system administrator do?") pass: each family needs its pair or its qualifier.
+See datasets/guard_attacks.jsonl and guard_benign.jsonl, scored by `python -m eval guard`.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import codecs
+import re
+import unicodedata
+from collections.abc import Iterator
+
+# -- word families (folded: lower case, no accents) --------------------------------------------
+_IGNORE = (r"ignor\w*|disregard\w*|forget\w*|override|bypass|set aside|never mind|nevermind|"
+           r"stop following|(?:do not|don'?t|no longer) (?:follow|obey)|pay no attention to|skip|"
+           r"oublie\w*|ne tiens? pas compte|fais abstraction|vergiss\w*|missacht\w*|uberspring\w*|"
+           r"olvida\w*|no hagas caso|haz caso omiso|dimentica\w*|esquece\w*|игнорир\w*|забудь\w*")
+# Nouns that only ever mean the assistant's instructions, and generic ones ("rules", "context")
+# that do so only after a qualifier ("your rules", "the above context", "the question").
+_ORDERS = (r"instructions?|prompts?|directions|guidelines|guidance|everything|(?:the )?above|"
+           r"consignes?|anweisung\w*|systemprompt|instrucciones|indicaciones|istruzion\w*|"
+           r"instrucoes|инструкц\w*")
+_QUALIFIED = (r"(?:your|my|all|all the|these|those|previous|prior|earlier|above|the above|original|"
+              r"tes|toutes tes|les|deine|alle|tus|todas las|las|le tue|as suas|твои|все)(?: \w+)? "
+              r"(?:rules|policy|policies|restrictions|(?:system )?messages?|context|regles|regeln|"
+              r"vorgaben|reglas|regole|regras|правил\w*)"
+              r"|the (?:question|documents|sources)|(?:your|the) (?:safety|content) \w+")
+_RULES = rf"{_ORDERS}|{_QUALIFIED}"
+_REVEAL = (r"repeat\w*|print\w*|output|copy|quote|show|reveal|display|dump|leak|tell me|give me|"
+           r"write out|list|summari[sz]e|continue|affiche\w*|montre\w*|revele\w*|repete\w*|donne\w*|"
+           r"zeig\w*|gib|verrat\w*|wiederhol\w*|muestra\w*|revela\w*|dime|repite|mostra\w*|"
+           r"покажи|выведи|повтори")
+_SECRET = (r"(?:system|initial|original|hidden|secret|configuration|developer|first|starting) "
+           r"(?:prompt|instructions?|message|rules|guidelines)|system ?prompt|prompt (?:du )?systeme|"
+           r"systemanweisung\w*|systemprompt|(?:prompt|mensaje) del? sistema|prompt di sistema|"
+           r"системн\w* (?:промпт|инструкц\w*)|your (?:instructions|rules|guidelines|prompt)|"
+           r"(?:tes|deine|tus) (?:instructions|regles|anweisungen|reglas|instrucciones)")
+_PREVIOUS = r"above|before (?:this|mine|my|the question)|came before|preceding|earlier|prior"
+_REPLY = r"reply|respond|answer|say|output|print|write|antworte|reponds?|responde|rispondi|responda"
+_ONLY = r"only|just|nothing else|seulement|uniquement|nur|solo|solamente|unicamente|apenas"
+_ASSISTANT = r"ai|llm|language model|assistant|chatbot|gpt|model|bot"
+
+# Each family is a list of alternatives; one match anywhere in any view flags the family.
+PATTERNS: dict[str, tuple[str, ...]] = {
+    "ignore_instructions": (rf"\b(?:{_IGNORE})\b[\w\s',]{{0,40}}?\b(?:{_RULES})\b",),
+    "reveal_prompt": (
+        rf"\b(?:{_REVEAL})\b[\w\s',]{{0,50}}?(?:{_SECRET})",
+        rf"\b(?:{_REVEAL})\b[\w\s',]{{0,50}}?\b(?:{_PREVIOUS})\b",
+        r"\bstarting with ['\"]?you are\b", r"\bfrom ['\"]you are\b",
+        r"\bwhat (?:were|have) you (?:been )?told\b", r"\bwhat instructions were you\b",
+        r"\b(?:instructions|rules|guidelines) (?:were )?you (?:were |have been )?(?:given|told)\b",
+        r"\byour system message\b", r"\bhidden prompt\b",
+    ),
+    "override_answer": (
+        rf"\b(?:{_ONLY}) (?:{_REPLY})\b", rf"\b(?:{_REPLY})\b[\w\s]{{0,12}}\b(?:with )?(?:{_ONLY})\b",
+        r"\binstead of answering\b", r"\b(?:don'?t|do not) answer\b",
+        r"\binstead,? (?:respond|reply|say|write|output)",
+        r"\b(?:whatever|regardless of|no matter) (?:what )?(?:the )?"
+        r"(?:sources?|documents?|context|question|was asked)",
+        r"\byour (?:only )?(?:job|task|answer) (?:now )?(?:is|must be)\b",
+    ),
+    "role_override": (
+        r"\byou are now\b", r"\bfrom now on,? you\b", r"\bfrom here on\b",
+        r"\bpretend (?:you are|to be|you'?re)\b",
+        rf"\b(?:act|roleplay|role-play) as (?:an? |my )?(?:\w+ ){{0,2}}"
+        rf"(?:{_ASSISTANT}|terminal|persona|character)\b",
+        r"\blet'?s play a game\b", r"\bstay in character\b",
+        r"\bimagine you are an? (?:ai|assistant|model)\b",
+        r"\b(?:no|without(?: any)?) (?:content policy|restrictions|filters|rules|limits|censorship)\b",
+        r"\bunfiltered\b", r"\bunrestricted\b", r"\bevil (?:assistant|ai|bot)\b",
+        r"\b(?:an? )?ai (?:that|which|who) (?:has no|prints|reveals)",
+        r"\bjailbr\w+", r"\bdo anything now\b", r"\bdeveloper mode\b", r"\byou are dan\b", r"\bdan mode\b",
+        r"你现在是",
+    ),
+    "claimed_authority": (
+        r"\bas (?:the|your) (?:developer|admin\w*|creator|owner|operator)\b",
+        r"\bi(?: am|'m) (?:the |your )?(?:developer|admin\w*|system administrator|creator|owner)\b",
+        r"\b(?:admin|developer|sudo|god|debug|maintenance) (?:override|mode)\b",
+        r"\bi (?:hereby )?(?:authori[sz]e|permit) you\b", r"\bgive you permission\b",
+        r"\byou (?:are|were) (?:now )?(?:permitted|authori[sz]ed|allowed) to\b",
+        r"\b(?:safety|content|security) (?:checks?|polic\w+|filters?|rules) (?:are |is )?(?:now )?"
+        r"(?:disabled|off|lifted)",
+        r"\bdisable (?:the |your )?(?:content|safety) (?:policy|filters?|rules)",
+        r"\b(?:developer|admin) here\b", r"\b(?:openai|anthropic) staff\b", r"\byou must obey\b",
+    ),
+    "fake_delimiter": (
+        r"</\s*(?:context|sources?|documents?|instructions?|system|user|data|question)\s*>",
+        r"<\s*(?:instructions?|system)\s*>", r"<\|[a-z_]+\|>", r"\[/?inst\]", r"\[system\]", r"\]\]>",
+        r"(?:^|\n)\s*(?:system|assistant)\s*:", r"#{2,}\s*(?:system|instruction|end)",
+        r"\bend(?: of)? (?:the )?(?:context|documents?|sources?|input)\b",
+        r"\bnew (?:instructions?|task|policy|rules)\s*:",
+    ),
+    "exfiltration_link": (
+        r"!\[[^\]]*\]\(\s*https?://", r"<img\b[^>]*\bsrc\s*=", r"\]\(https?://[^)\s]*[?&][^)\s]*=",
+        r"\b(?:send|post|append|embed|include|put|add)\b[\w\s',]{0,60}\b(?:link|url|webhook)\b",
+        r"\bhttps?://\S*(?:webhook|collect|log|exfil|attacker|evil)\S*",
+    ),
+    "encoded_instruction": (
+        r"\b(?:decode|base64|rot13|hex)\b[\w\s():,]{0,40}\b(?:follow|execute|run|obey|do)\b",
+        r"\b(?:follow|execute|run|obey)\b[\w\s():,]{0,40}\b(?:base64|rot13|encoded|hex)\b",
+        r"^base64:",
+    ),
+    # Chinese has no word boundaries: verb and noun within a few characters.
+    "ignore_instructions_zh": (r"(?:忽略|无视|忽视|忘记|不要理会|不理会).{0,10}"
+                               r"(?:指令|指示|说明|规则|内容|提示|要求)",),
+    "reveal_prompt_zh": (r"系统提示|提示词|初始提示|系统消息|系统指令",),
+    "override_answer_zh": (r"只(?:回答|回复|输出|说)",),
+}
+# Text in a document that speaks to the model reading it ("If you are an AI assistant, …").
+DOCUMENT_PATTERNS: dict[str, tuple[str, ...]] = {
+    "addresses_assistant": (
+        rf"\b(?:if you are|attention|note to|dear|hey|to the|hello) (?:an? |the )?(?:{_ASSISTANT})s?\b",
+        r"\b(?:ai|llm) (?:assistants?|models?),? (?:must|should|please|reading)\b",
+        r"\bwhen (?:you )?(?:summari[sz]\w*|answer\w*|asked about) (?:this|questions)\b[^.]{0,40}"
+        r"\b(?:you must|always|say|reply|tell)\b",
+    ),
+}
+# Letters spread out one by one ("i g n o r e p r e v i o u s …") lose their word breaks, so that
+# view is squashed to letters only and searched for the strongest pairs without word boundaries.
+_SQUASHED = re.compile(r"(?:ignor|disregard|forget|bypass|override)\w{0,16}?"
+                       r"(?:instruction|prompt|rules|guideline)|(?:reveal|print|show|repeat)\w{0,12}?(?:systemprompt|yourprompt|yourinstruction)")
+
+
+def _compile(families: dict[str, tuple[str, ...]]) -> dict[str, re.Pattern[str]]:
+    return {name: re.compile("|".join(f"(?:{p})" for p in alternatives), re.I | re.M)
+            for name, alternatives in families.items()}
+
+
+_COMPILED = _compile(PATTERNS)
+_DOCUMENT_COMPILED = {**_COMPILED, **_compile(DOCUMENT_PATTERNS)}
+
+_LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s",
+                       "!": "i"})
+_BASE64_TOKEN = re.compile(r"[A-Za-z0-9+/]{16,}={0,2}")
+_SPACED = re.compile(r"\b(?:\w[ .\-_*]){3,}\w\b")  # i g n o r e / i.g.n.o.r.e / i-g-n-o-r-e
+_MIN_PRINTABLE = 0.9
+_SPREAD_SHARE = 0.6  # share of one-letter tokens that makes a text "spread out"
+
+
+def fold(text: str) -> str:
+    """NFKC, invisible format characters dropped, case-folded, accents stripped (CJK untouched)."""
+    text = unicodedata.normalize("NFKC", text)
+    text = "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return unicodedata.normalize("NFC", "".join(ch for ch in decomposed if not unicodedata.combining(ch)))
+
+
+def _despace(text: str) -> str:
+    """Join letters spread out with single separators; runs of 2+ spaces stay word breaks."""
+    words = re.split(r"\s{2,}", text)
+    return " ".join(_SPACED.sub(lambda m: re.sub(r"[ .\-_*]", "", m.group()), w) for w in words)
+
+
+def _decoded(text: str) -> Iterator[str]:
+    """base64 tokens that decode to readable text; rot13 of the whole text when it names rot13."""
+    for token in _BASE64_TOKEN.findall(text):
+        try:
+            raw = base64.b64decode(token + "=" * (-len(token) % 4), validate=True)
+            plain = raw.decode("utf-8")
+        except (binascii.Error, UnicodeDecodeError):
+            continue
+        if plain and sum(ch.isprintable() or ch.isspace() for ch in plain) / len(plain) >= _MIN_PRINTABLE:
+            yield plain
+    if "rot13" in text.casefold() or "rot-13" in text.casefold():
+        yield codecs.encode(text, "rot13")
+
+
+def views(text: str) -> dict[str, str]:
+    """The views every pattern is tried on, by name (the name shows in the verdict)."""
+    folded = fold(text)
+    found = {"text": folded}
+    for name, variant in (("leetspeak", folded.translate(_LEET)), ("spaced", _despace(folded))):
+        if variant != folded:
+            found[name] = variant
+    tokens = folded.split()
+    if tokens and sum(len(t.strip(".-_*")) == 1 for t in tokens) / len(tokens) >= _SPREAD_SHARE:
+        found["squashed"] = re.sub(r"[\W\d_]+", "", folded)
+    for number, plain in enumerate(_decoded(text), start=1):
+        found[f"decoded{number}"] = fold(plain)
+    return found
+
+
+def _scan(text: str, patterns: dict[str, re.Pattern[str]]) -> tuple[str, ...]:
+    matched: list[str] = []
+    for view_name, view in views(text).items():
+        if view_name == "squashed":
+            matched += ["spread_out_letters (squashed)"] if _SQUASHED.search(view) else []
+            continue
+        for name, pattern in patterns.items():
+            label = name if view_name == "text" else f"{name} ({view_name})"
+            if pattern.search(view) and not any(m.split(" (")[0] == name for m in matched):
+                matched.append(label)
+    return tuple(matched)
+
+
+def detect(text: str) -> tuple[str, ...]:
+    """Names of the injection families found in a query (with the view that revealed each)."""
+    return _scan(text, _COMPILED)
+
+
+def detect_in_document(text: str) -> tuple[str, ...]:
+    """Families found in document text: the query families plus text addressed to an AI."""
+    return _scan(text, _DOCUMENT_COMPILED)
