@@ -176,7 +176,7 @@ else:
         f"{'Hit' if lookup.hit else 'Miss'}: {lookup.reason}"
         + (f" · nearest cached query: {lookup.matched_query!r}" if lookup.matched_query else "")
         + f" · {lookup.entries} entries")
-    cache = semantic_cache(config)
+    cache = semantic_cache(config, None)  # the page asks as nobody: the anonymous scope
     if cache is not None and st.button("Remember this query in the cache", key="ql_remember"):
         cache.store(found.cache_query, f"(stored from the Query Lab for {found.cache_query!r})")
         st.rerun()

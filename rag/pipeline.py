@@ -50,6 +50,7 @@ from typing import Any, Protocol, TypeVar, cast
 from pydantic import BaseModel
 
 from rag.config import PipelineConfig, with_overrides
+from rag.privacy import normalize_user
 from rag.retrieve.base import Candidate, RankedList, SearchQuery
 from rag.retrieve.search import SearchableCollection
 from rag.retrieve.settings import FilterConfig
@@ -258,7 +259,7 @@ def _not_installed_reason(name: str, config: PipelineConfig) -> tuple[str, tuple
 def initial_state(query: str, config: PipelineConfig, user: str | None = None) -> PipelineState:
     filters = config.retrieval.filters
     if user is not None and filters.owner is None:  # a user sees public + their own chunks
-        filters = filters.model_copy(update={"owner": user})
+        filters = filters.model_copy(update={"owner": normalize_user(user)})
     return PipelineState(query=query, queries=(SearchQuery(query),), filters=filters)
 
 

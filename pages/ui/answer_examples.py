@@ -8,6 +8,7 @@ import re
 import streamlit as st
 
 from rag.index import Collection
+from rag.privacy import visible_to
 
 _QUESTION = re.compile(r"(?:^|\n)\s*(?:Q:\s*|#+\s*)?([A-Z][^\n?]{12,90}\?)")
 
@@ -23,11 +24,14 @@ def _examples(name: str, version: str, n: int) -> tuple[str, ...]:
 
     collection = cached_collection(name)
     found: dict[str, str] = {}  # source -> its first question
+    titles: dict[str, str] = {}
     for chunk in collection.chunks():
+        if not visible_to(chunk.metadata, None):  # the intro is shown to anyone: public only
+            continue
         source = str(chunk.metadata.get("source", chunk.doc_id))
+        titles.setdefault(source, str(chunk.metadata.get("title") or ""))
         if source not in found and (match := _QUESTION.search(chunk.text)):
             found[source] = match.group(1).strip()
     questions = list(dict.fromkeys(found.values()))
-    titles = [d.title for d in collection.manifest.documents.values() if d.title]
-    questions += [f"What does “{t}” cover?" for t in titles]
+    questions += [f"What does “{t}” cover?" for t in titles.values() if t]
     return tuple(dict.fromkeys(questions))[:n]

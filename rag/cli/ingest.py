@@ -33,6 +33,8 @@ def format_report(summary: IngestSummary, report: IngestReport) -> str:
         f"{len(skipped)} skipped; {summary.chunks_added} chunks added, "
         f"{summary.chunks_removed} removed; {summary.seconds:.1f} s"
     ]
+    if summary.repair is not None:
+        lines.append(f"  {summary.repair}")
     lines += [f"  replaced: {source}" for source in summary.replaced]
     lines += [f"  skipped: {line.source}: {line.problem} ({line.action})" for line in skipped]
     return "\n".join(lines)

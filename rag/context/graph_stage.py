@@ -17,6 +17,7 @@ from rag.chunking.base import Chunk
 from rag.config import PipelineConfig
 from rag.context.graph import Related, enrich, graph_for
 from rag.pipeline import STAGES, PipelineState, StageEnv, StageResult, StageSpec
+from rag.privacy import visible_to
 from rag.query.entities import extract_entities
 from rag.query.understand import Understanding
 from rag.retrieve.base import Candidate
@@ -48,9 +49,7 @@ def allowed(chunk: Chunk, filters: FilterConfig) -> bool:
     """The payload-filter rule of rag.index.filters.build_filter, on a chunk in memory: public or
     owned by `filters.owner`, and every listed field matching one of its values."""
     meta = chunk.metadata
-    if meta.get("visibility", "public") != "public" and (
-        filters.owner is None or meta.get("owner") != filters.owner
-    ):
+    if not visible_to(meta, filters.owner):
         return False
     checks = ((filters.sources, meta.get("source")), (filters.doc_types, meta.get("doc_type")),
               (filters.levels, chunk.level))

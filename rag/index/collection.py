@@ -21,7 +21,8 @@ from rag.chunking.base import Chunk
 from rag.documents.base import Document
 from rag.documents.sanitize import redact_document
 from rag.embed import Embedder, get_embedder
-from rag.index.filters import build_filter
+from rag.index import journal
+from rag.index.filters import build_filter, visibility_filter
 from rag.index.manifest import (
     DocumentEntry,
     IncompatibleConfigError,
@@ -33,6 +34,7 @@ from rag.index.manifest import (
 )
 from rag.index.payload import Access, chunk_from_payload, chunk_payload
 from rag.index.qdrant_store import Point, QdrantStore
+from rag.index.reconcile import Repair, reconcile
 from rag.index.settings import IndexConfig
 from rag.index.sparse import BM25Params, SparseContext, SparseIndex, get_sparse_index
 from rag.index.sparse.vectors import document_vector
@@ -66,6 +68,7 @@ class IngestSummary:
     chunks_added: int
     chunks_removed: int
     seconds: float
+    repair: Repair | None = None  # what an earlier, interrupted write left and this one fixed
 
 
 def collections_root() -> Path:
@@ -83,6 +86,8 @@ class Collection:
         self.store = QdrantStore(name)
         self._sparse: SparseIndex | None = None
         self._tokenizer: Tokenizer | None = None
+        self._private: tuple[Manifest, bool] | None = None  # holds_private, for this manifest
+        self.last_repair: Repair | None = None
         self.refresh()
 
     # -- other processes ---------------------------------------------------------------------------
@@ -185,10 +190,12 @@ class Collection:
         access = access or Access()
         known = self.manifest.documents
         by_source = {d.metadata.source: d for d in documents}  # the last copy of a source wins
-        unchanged = tuple(
+        unchanged = tuple(  # same content and same owner/visibility/tags: nothing to write
             s
             for s, d in by_source.items()
-            if s in known and known[s].content_hash == d.metadata.content_hash
+            if s in known
+            and known[s].content_hash == d.metadata.content_hash
+            and known[s].access == access.key
         )
         skip = set(unchanged)
         todo = [d for s, d in by_source.items() if s not in skip]
@@ -209,16 +216,20 @@ class Collection:
             for c in known[d.metadata.source].chunk_ids
         ]
         stale = [c for c in old_ids if c not in new_ids]  # ids a changed file kept were overwritten
-        with self.store.session():  # one hold of the store for the whole write
-            if vectors is not None:  # nothing new: no model is loaded at all
+        if todo:  # the write-ahead record comes first: readers hide what it names until the commit
+            intent = journal.WriteIntent(
+                tuple(new_ids), tuple(stale), access.visibility == "private"
+            )
+            journal.record(self.directory, intent)
+        if vectors is not None:  # nothing new: no model is loaded at all
+            with self.store.session():  # one hold of the store for the whole upsert
                 self._write_points(pairs, vectors, tokens, access, progress, on_progress)
-            self.store.delete(stale)
         self.sparse.remove(stale)
         self.sparse.add([c.chunk_id for _, c in pairs], tokens)
         self.sparse.save()
-        if access.visibility == "private" and pairs:
-            self.manifest = replace(self.manifest, has_private=True)
-        self._record(todo, pairs)
+        self._record(todo, pairs, access)  # the commit: the manifest now lists them
+        self.store.delete(stale)
+        journal.clear(self.directory)
         return IngestSummary(
             collection=self.name,
             added=tuple(d.metadata.source for d in todo if d.metadata.source not in known),
@@ -227,6 +238,7 @@ class Collection:
             chunks_added=len(pairs),
             chunks_removed=len(stale),
             seconds=time.perf_counter() - started,
+            repair=self.last_repair,
         )
 
     @staticmethod
@@ -290,7 +302,9 @@ class Collection:
                 if on_progress is not None:
                     on_progress("indexing", start + len(batch), len(points))
 
-    def _record(self, todo: list[Document], pairs: list[tuple[Document, Chunk]]) -> None:
+    def _record(
+        self, todo: list[Document], pairs: list[tuple[Document, Chunk]], access: Access
+    ) -> None:
         chunk_ids: dict[str, list[str]] = {d.doc_id: [] for d in todo}
         for doc, chunk in pairs:
             chunk_ids[doc.doc_id].append(chunk.chunk_id)
@@ -300,7 +314,7 @@ class Collection:
             meta = doc.metadata
             ids = tuple(chunk_ids[doc.doc_id])
             documents[meta.source] = DocumentEntry(
-                doc.doc_id, meta.source, meta.title, meta.content_hash, ids, stamp
+                doc.doc_id, meta.source, meta.title, meta.content_hash, ids, stamp, access.key
             )
         self.manifest = self.manifest.with_documents(documents)
         self._save_manifest()
@@ -313,12 +327,14 @@ class Collection:
                 known = ", ".join(sorted(self.manifest.documents)) or "(none)"
                 raise KeyError(f"collection {self.name!r} has no document {source!r}; it has: {known}")
             ids = list(entry.chunk_ids)
+            journal.record(self.directory, journal.WriteIntent((), tuple(ids), False))
+            documents = {s: d for s, d in self.manifest.documents.items() if s != source}
+            self.manifest = self.manifest.with_documents(documents)
+            self._save_manifest()  # the commit: from here on the chunks are not listed
             self.store.delete(ids)
             self.sparse.remove(ids)
             self.sparse.save()
-            documents = {s: d for s, d in self.manifest.documents.items() if s != source}
-            self.manifest = self.manifest.with_documents(documents)
-            self._save_manifest()
+            journal.clear(self.directory)
             return len(ids)
 
     def disk_bytes(self) -> int:
@@ -330,22 +346,37 @@ class Collection:
 
     # -- reading ----------------------------------------------------------------------------------
     def chunks(self) -> list[Chunk]:
-        """Every chunk, in document then offset order."""
+        """Every chunk the manifest lists (any owner's), in document then offset order."""
         self.refresh()
         if self.is_empty:
             return []
-        chunks = [chunk_from_payload(p) for p in self.store.scroll()]
+        listed = self.manifest.chunk_ids
+        chunks = [chunk_from_payload(p) for p in self.store.scroll() if p.get("chunk_id") in listed]
         return sorted(chunks, key=lambda c: (c.doc_id, c.start, c.chunk_id))
 
     def get_chunk(self, chunk_id: str) -> Chunk:
         self.refresh()
-        payloads = {} if self.is_empty else self.store.payloads([chunk_id])
+        listed = not self.is_empty and chunk_id in self.manifest.chunk_ids
+        payloads = self.store.payloads([chunk_id]) if listed else {}
         if chunk_id not in payloads:
             raise KeyError(f"collection {self.name!r} has no chunk {chunk_id!r}")
         return chunk_from_payload(payloads[chunk_id])
 
+    def holds_private(self) -> bool:
+        """Whether any point is private, read from the points themselves (never from a flag a
+        crash could leave stale): counted once per manifest version, and taken as True while a
+        write is pending, since its points may be arriving right now."""
+        if journal.pending(self.directory) is not None:
+            return True
+        if self._private is None or self._private[0] is not self.manifest:
+            found = self.store.count(visibility_filter("private")) > 0
+            self._private = (self.manifest, found)
+        return self._private[1]
+
     def _filter(self, filters: FilterConfig | None, since: float | None) -> models.Filter | None:
-        return build_filter(filters, since, privacy=self.manifest.has_private)
+        intent = journal.pending(self.directory)
+        hidden = sorted(intent.touched - self.manifest.chunk_ids) if intent else ()
+        return build_filter(filters, since, privacy=self.holds_private(), hidden=hidden)
 
     def vectors(self, chunk_ids: Sequence[str]) -> dict[str, np.ndarray]:
         """The stored dense vectors of these chunks (no model runs); unknown ids are left out."""
@@ -364,7 +395,7 @@ class Collection:
         if self.is_empty:
             return RankedList("dense", ())
         hits = self.store.search_dense(query_vector, depth, self._filter(filters, since))
-        return _ranked("dense", [(h.score, h.payload) for h in hits])
+        return _ranked("dense", self._listed([(h.score, h.payload) for h in hits]))
 
     def sparse_search(
         self,
@@ -380,7 +411,12 @@ class Collection:
         hits = self.sparse.search(self.tokenizer(query), depth, self._filter(filters, since))
         payloads = self.store.payloads([h.chunk_id for h in hits])
         scored = [(h.score, payloads[h.chunk_id]) for h in hits if h.chunk_id in payloads]
-        return _ranked("bm25", scored)
+        return _ranked("bm25", self._listed(scored))
+
+    def _listed(self, scored: list[tuple[float, dict[str, Any]]]) -> list[tuple[float, dict[str, Any]]]:
+        """Only chunks the manifest lists, whatever an older crash left in the store."""
+        listed = self.manifest.chunk_ids
+        return [(score, payload) for score, payload in scored if payload.get("chunk_id") in listed]
 
 
 def _ranked(retriever: str, scored: list[tuple[float, dict[str, Any]]]) -> RankedList:
@@ -413,22 +449,29 @@ def open_collection(name: str, *, create: bool = False) -> Collection:
     """An existing collection, or (create=True) a new empty one."""
     check_name(name)
     directory = collections_root() / name
-    if not (directory / "manifest.json").exists():
+    manifest = directory / "manifest.json"
+    if not manifest.exists():
         if not create:
             existing = ", ".join(list_collections()) or "(none yet)"
             raise CollectionNotFoundError(
                 f"no collection {name!r}; existing: {existing}. Create one with "
                 f"`python -m rag ingest PATH --collection {name}`"
             )
-        Manifest.new(name).save(directory / "manifest.json")
+        with exclusive(directory / _WRITE_LOCK, f"collection {name!r}"):
+            if not manifest.exists():  # two first ingests: the second finds the first's
+                Manifest.new(name).save(manifest)
     return Collection(name, directory)
+
+
+_WRITE_LOCK = ".write.lock"
 
 
 @contextlib.contextmanager
 def _writing(collection: Collection) -> Iterator[None]:
-    with exclusive(collection.directory / ".write.lock", f"collection {collection.name!r}"):
+    with exclusive(collection.directory / _WRITE_LOCK, f"collection {collection.name!r}"):
         collection._stamp = None  # another writer may have finished while this one waited
         collection.refresh()
+        collection.last_repair = reconcile(collection)  # what a killed writer left, undone
         yield
 
 

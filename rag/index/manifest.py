@@ -4,15 +4,21 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields, replace
 from datetime import UTC, datetime
+from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from rag.privacy import access_key
+
 if TYPE_CHECKING:  # rag.config imports rag.index.settings
     from rag.config import PipelineConfig
+
+PUBLIC = access_key("public", None)  # the access of entries written before access was recorded
 
 
 # The fields that change what is stored in the index; everything else (fusion, rerank, batch
@@ -80,6 +86,7 @@ class DocumentEntry:
     content_hash: str
     chunk_ids: tuple[str, ...]
     added_at: str
+    access: str = PUBLIC  # rag.privacy.access_key: owner, visibility, tags
 
 
 @dataclass(frozen=True)
@@ -93,7 +100,6 @@ class Manifest:
     config_hash: str = ""
     dim: int = 0
     sparse_avgdl: float = 0.0  # frozen at the first ingest (qdrant sparse vectors, see vectors.py)
-    has_private: bool = False  # once true, every search applies the owner/visibility filter
     documents: Mapping[str, DocumentEntry] = field(default_factory=lambda: MappingProxyType({}))
 
     @classmethod
@@ -104,6 +110,11 @@ class Manifest:
     @property
     def chunk_count(self) -> int:
         return sum(len(d.chunk_ids) for d in self.documents.values())
+
+    @cached_property
+    def chunk_ids(self) -> frozenset[str]:
+        """Every listed chunk: search returns these and nothing else (rag.index.journal)."""
+        return frozenset(c for d in self.documents.values() for c in d.chunk_ids)
 
     def with_documents(self, documents: Mapping[str, DocumentEntry]) -> Manifest:
         return replace(self, documents=MappingProxyType(dict(documents)), updated_at=now_iso())
@@ -117,6 +128,7 @@ class Manifest:
     @classmethod
     def from_json(cls, text: str) -> Manifest:
         raw = json.loads(text)
+        raw.pop("has_private", None)  # older manifests: privacy is now read from the points
         documents = {
             source: DocumentEntry(**{**entry, "chunk_ids": tuple(entry["chunk_ids"])})
             for source, entry in raw.pop("documents", {}).items()
@@ -128,7 +140,7 @@ class Manifest:
 
     def save(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")  # one per process: no two share it
         tmp.write_text(self.to_json(), encoding="utf-8")
         tmp.replace(path)  # atomic: a crash never leaves half a manifest
 

@@ -10,6 +10,7 @@ from typing import Any, Literal
 
 from rag.chunking.base import Chunk
 from rag.documents.base import Document
+from rag.privacy import access_key, normalize_user
 
 Visibility = Literal["public", "private"]
 # Payload keys that become Chunk fields; every other key lands in Chunk.metadata.
@@ -25,8 +26,14 @@ class Access:
     tags: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "owner", normalize_user(self.owner))  # one spelling per user
         if self.visibility == "private" and not self.owner:
             raise ValueError("private documents need an owner (--owner NAME)")
+
+    @property
+    def key(self) -> str:
+        """What a stored document's access is compared by: a change re-indexes the document."""
+        return access_key(self.visibility, self.owner, self.tags)
 
 
 def _jsonable(metadata: Mapping[str, Any]) -> dict[str, Any]:

@@ -178,11 +178,12 @@ class QdrantStore:
                 if offset is None:
                     return
 
-    def count(self) -> int:
+    def count(self, qfilter: models.Filter | None = None) -> int:
+        """Points (matching `qfilter`); 0 when the Qdrant collection does not exist yet."""
         with store_session() as client:
             if not client.collection_exists(self.collection):
                 return 0
-            return client.count(self.collection, exact=True).count
+            return client.count(self.collection, count_filter=qfilter, exact=True).count
 
     def search_dense(
         self, vector: np.ndarray, limit: int, qfilter: models.Filter | None

@@ -21,6 +21,7 @@ from rag.embed.settings import EmbeddingConfig
 from rag.generate.base import ChatModel, Message
 from rag.generate.llm import make_client
 from rag.pipeline import STAGES, PipelineState, StageEnv, StageResult, StageSpec
+from rag.privacy import normalize_user, scope_key, visible_to
 from rag.query.cache import SemanticCache, cache_for
 from rag.query.guard import GuardVerdict, RateLimiter, guard
 from rag.query.intent import EXEMPLARS, SemanticRouter
@@ -57,20 +58,24 @@ def _router(embedding_json: str, exemplars: tuple[tuple[str, tuple[str, ...]], .
 
 
 @functools.lru_cache(maxsize=8)
-def _vocabulary(collection: object, version: str) -> Vocabulary:
+def _vocabulary(collection: object, version: str, user: str | None) -> Vocabulary:
     chunks = getattr(collection, "chunks", ())
-    return Vocabulary.from_texts(c.text for c in (chunks() if callable(chunks) else chunks))
+    found = chunks() if callable(chunks) else chunks
+    return Vocabulary.from_texts(c.text for c in found if visible_to(c.metadata, user))
 
 
-def collection_vocabulary(collection: object) -> Vocabulary:
-    """Word counts of every chunk in `collection`, read once per collection version."""
-    return _vocabulary(collection, str(getattr(getattr(collection, "manifest", None), "updated_at", "")))
+def collection_vocabulary(collection: object, user: str | None) -> Vocabulary:
+    """Word counts of the chunks of `collection` that `user` may see (a correction must never
+    spell out a word of someone else's private document), read once per version and scope."""
+    version = str(getattr(getattr(collection, "manifest", None), "updated_at", ""))
+    return _vocabulary(collection, version, normalize_user(user))
 
 
-def cache_namespace(config: PipelineConfig) -> str:
-    """Answers are only reused for the same collection and the same pipeline settings."""
+def cache_namespace(config: PipelineConfig, user: str | None) -> str:
+    """Answers are only reused for the same collection, pipeline settings and visibility scope
+    (rag.privacy): one user's answer, built from their private chunks, is never another's."""
     digest = hashlib.sha256(json.dumps(config.model_dump(mode="json"), sort_keys=True).encode())
-    return f"{config.index.collection}|{config.name}|{digest.hexdigest()[:12]}"
+    return f"{config.index.collection}|{config.name}|{digest.hexdigest()[:12]}|{scope_key(user)}"
 
 
 def _is_chat_role(role: str) -> TypeGuard[Literal["user", "assistant"]]:
@@ -86,10 +91,12 @@ def chat_model(config: PipelineConfig) -> ChatModel | None:
     return make_client(config.generation)[0]
 
 
-def semantic_cache(config: PipelineConfig) -> SemanticCache | None:
+def semantic_cache(config: PipelineConfig, user: str | None) -> SemanticCache | None:
+    """The semantic cache of this config and `user`'s scope (None: anonymous), or None when off."""
     if not config.query.cache.enabled:
         return None
-    return cache_for(cache_namespace(config), config.query.cache, get_embedder(config.embedding))
+    namespace = cache_namespace(config, user)
+    return cache_for(namespace, config.query.cache, get_embedder(config.embedding))
 
 
 # -- guard -------------------------------------------------------------------------------------
@@ -120,14 +127,15 @@ def guarded_text(state: PipelineState) -> str:
 def run_understand(state: PipelineState, env: StageEnv) -> StageResult:
     config = env.config
     cfg = config.query
+    user = state.filters.owner  # the scope retrieval will search: caches are keyed by it too
     chat = chat_model(config)
     history = history_of(env)
     found = understand(
         guarded_text(state), cfg, history=history,
         router=semantic_router(config.embedding) if cfg.intent.enabled else None,
         chat=chat,
-        vocabulary=collection_vocabulary(env.collection()) if cfg.spell.enabled else None,
-        cache=semantic_cache(config),
+        vocabulary=collection_vocabulary(env.collection(), user) if cfg.spell.enabled else None,
+        cache=semantic_cache(config, user),
     )
     warnings = _warnings(found)
     inputs = {"query": guarded_text(state), "history_messages": len(history),
@@ -172,7 +180,7 @@ def remember_answer(state: PipelineState, config: PipelineConfig) -> bool:
     (the understand stage's `after_run`, called after every whole run); True when stored. Halted
     runs (cache hits, blocked or non-retrieval queries), declined ones and runs without the
     understand stage store nothing."""
-    cache = semantic_cache(config)
+    cache = semantic_cache(config, state.filters.owner)
     found = understanding(state)
     if cache is None or found is None or state.halted or not state.answer or _declined(state):
         return False

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from rag.privacy import normalize_user
 
 
 class FilterConfig(BaseModel):
@@ -17,6 +19,11 @@ class FilterConfig(BaseModel):
     levels: list[str] = Field(default_factory=list)
     tags: list[str] = Field(default_factory=list)
     owner: str | None = None  # a user sees public chunks and their own private ones
+
+    @field_validator("owner")
+    @classmethod
+    def _canonical_owner(cls, owner: str | None) -> str | None:
+        return normalize_user(owner)  # "Alice" and "alice" are one user (rag.privacy)
 
 
 RetrieverName = Literal["bm25", "dense"]
