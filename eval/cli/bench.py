@@ -13,7 +13,7 @@ from eval.cli import bench_sweep
 
 def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser("bench", help="speed benchmarks, written as JSON")
-    parser.add_argument("suite", choices=["retrieval", "sweep"], help="which benchmark")
+    parser.add_argument("suite", choices=["retrieval", "sweep", "privacy"], help="which benchmark")
     parser.add_argument("--corpus", type=Path, help="BEIR corpus.jsonl (retrieval)")
     parser.add_argument("--queries", type=Path, help="BEIR queries.jsonl (retrieval)")
     parser.add_argument("--out", type=Path, required=True, help="where to write the JSON")
@@ -43,6 +43,8 @@ def add_parser(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.suite == "sweep":
         return bench_sweep.run(args)
+    if args.suite == "privacy":
+        return _privacy(args)
     if args.corpus is None or args.queries is None:
         raise SystemExit("bench retrieval needs --corpus and --queries")
     settings = BenchSettings(
@@ -59,4 +61,17 @@ def run(args: argparse.Namespace) -> int:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(result.to_json(), encoding="utf-8")
     print("\n".join([*summary_lines(result), f"wrote {args.out}"]))
+    return 0
+
+
+def _privacy(args: argparse.Namespace) -> int:
+    from eval.bench.privacy import run_privacy_bench
+    from eval.bench.privacy import summary_lines as privacy_lines
+
+    if args.corpus is None or args.queries is None:
+        raise SystemExit("bench privacy needs --corpus and --queries")
+    result = run_privacy_bench(args.corpus, args.queries, args.max_queries, args.depth)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(result.to_json(), encoding="utf-8")
+    print("\n".join([*privacy_lines(result), f"wrote {args.out}"]))
     return 0
