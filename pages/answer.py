@@ -197,8 +197,9 @@ collection, preset = resources.require_collection_and_preset("ans_")
 for column, example in zip(st.columns(3), example_questions(collection), strict=False):
     column.button(example, key=f"ans_example_{example}", width="stretch",
                   on_click=st.session_state.__setitem__, args=("ans_pending", example))
-config = page_config(preset, collection.name, collection.manifest.settings, settings_panel(preset))
-st.caption(f"Collection **{collection.name}** · preset **{preset.name}**")
+config = page_config(preset, collection.name, settings_panel(preset))
+index = resources.index_of(collection, config)
+st.caption(f"Collection **{collection.name}** · preset **{preset.name}** · {resources.index_line(index)}")
 store = MemoryStore()
 conversation = conversation_bar(store)
 show_history(store, conversation)
@@ -208,7 +209,7 @@ if question := typed or st.session_state.pop("ans_pending", None):
     with st.chat_message("user"):
         st.markdown(question)
     with st.chat_message("assistant"):
-        run = start_turn(store, conversation, question, config, collection)
+        run = start_turn(store, conversation, question, config, index)
         context = run.sources()
         show_sources(context.blocks if context is not None else ())
         st.write_stream(run.tokens())

@@ -76,7 +76,7 @@ history = view.parse_conversation(st.text_area(
 try:
     choices, threshold_slot = options(preset.query)
     config = (with_overrides(preset, choices) if collection is None else
-              page_config(preset, collection.name, collection.manifest.settings, choices))
+              page_config(preset, collection.name, choices))
 except (ValidationError, ValueError) as exc:
     st.error(str(exc))
     st.stop()
@@ -87,7 +87,8 @@ if cfg.spell.enabled and collection is None:  # the spelling vocabulary is the c
     st.caption("Spell correction needs a collection (its words are the vocabulary): off here.")
 
 with st.spinner("Understanding (the first run loads the embedding model)…"):
-    run = run_slice(initial_state(query, config), config, collection, first="guard",
+    index = None if collection is None else resources.index_of(collection, config)
+    run = run_slice(initial_state(query, config), config, index, first="guard",
                     last="understand", conversation=history)
 st.session_state["ql_trace"] = run.trace
 

@@ -64,12 +64,13 @@ st.title("Rerank")
 st.caption("See what a reranker changes in the fused list: type a query, then move the threshold "
            "and the score policy (the expensive scores are computed once).")
 collection, preset = resources.require_collection_and_preset("rr_")
-st.caption(f"Collection **{collection.name}** · preset **{preset.name}** (change them in the sidebar)")
-fetch = retrieval_view.fetch_config(preset, collection.manifest.settings, collection.name)
+fetch = retrieval_view.fetch_config(preset, collection.name)
+index = resources.index_of(collection, fetch)
+st.caption(f"Collection **{collection.name}** · preset **{preset.name}** (change them in the "
+           f"sidebar) · {resources.index_line(index)}")
 query = st.text_input("Query", DEFAULT_QUERY, key="rr_query")
 try:
-    config = page_config(preset, collection.name, collection.manifest.settings,
-                         controls(preset.rerank))
+    config = page_config(preset, collection.name, controls(preset.rerank))
 except (ValidationError, ValueError) as exc:
     st.error(str(exc))
     st.stop()
@@ -77,12 +78,12 @@ if not query.strip():
     st.stop()
 
 cache = session_cache(st.session_state, "rr_results", max_entries=16)
-key = (collection.name, collection.manifest.updated_at, query, head_key(fetch))
+key = (index.name, index.manifest.updated_at, query, head_key(fetch))
 with st.spinner("Retrieving (the first query loads the embedding model)…"):
-    head = cache.get_or_compute(key, lambda: run_head(query, fetch, collection))
+    head = cache.get_or_compute(key, lambda: run_head(query, fetch, index))
 show_stopped(head.trace)
 with st.spinner(f"Reranking {config.rerank.depth} candidates…"):
-    tail = run_tail(head.state, config, collection, depth=config.retrieval.depth)
+    tail = run_tail(head.state, config, index, depth=config.retrieval.depth)
 show_stopped(tail.trace)
 st.session_state["rr_trace"] = tail.trace
 result = tail.trace.output(RerankResult)

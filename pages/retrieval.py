@@ -76,17 +76,18 @@ st.title("Retrieval")
 st.caption("Compare BM25, dense and fused rankings for one query: type a question, then move the "
            "fusion controls — the cached lists are re-fused, nothing is searched again.")
 collection, preset = resources.require_collection_and_preset("ret_")
-fetch = view.fetch_config(preset, collection.manifest.settings, collection.name)
-st.caption(f"Collection **{collection.name}** · preset **{preset.name}**: chunking, embedding and "
-           "tokenizer come from the collection; fusion and filters from the preset.")
+fetch = view.fetch_config(preset, collection.name)
+index = resources.index_of(collection, fetch)
+st.caption(f"Collection **{collection.name}** · preset **{preset.name}**, all of it: "
+           f"{resources.index_line(index)}; fusion and filters below.")
 query = st.text_input("Query", DEFAULT_QUERY, key="ret_query")
 if not query.strip():
     st.stop()
 
 cache = session_cache(st.session_state, "ret_lists", max_entries=16)
-key = (collection.name, collection.manifest.updated_at, query, head_key(fetch))
+key = (index.name, index.manifest.updated_at, query, head_key(fetch))
 with st.spinner("Retrieving (the first query loads the embedding model)…"):
-    head = cache.get_or_compute(key, partial(run_head, query, fetch, collection))
+    head = cache.get_or_compute(key, partial(run_head, query, fetch, index))
 show_stopped(head.trace)
 live = controls(view.controls_from(preset))
 try:
@@ -94,7 +95,7 @@ try:
 except ValueError as exc:
     st.error(str(exc))
     st.stop()
-tail = run_tail(head.state, config, collection, depth=live.depth)
+tail = run_tail(head.state, config, index, depth=live.depth)
 show_stopped(tail.trace)
 fused = tail.trace.output(FuseOutput)
 top = tail.trace.output(SelectOutput)
@@ -131,5 +132,5 @@ if reranked is not None and reranked.status != "skipped":
 st.download_button("Download trace (JSON)", tail.trace.to_json(), "retrieval-trace.json",
                    "application/json", key="ret_download_trace", icon=":material/download:")
 
-terms = view.query_terms(query, collection.manifest.settings.get("index", {}).get("tokenizer"))
+terms = view.query_terms(query, index.manifest.settings.get("index", {}).get("tokenizer"))
 read_ranking(top.candidates, labels, terms)

@@ -1,13 +1,14 @@
 """Systems: one query through 2–5 of the seed systems side by side (answer, sources,
 groundedness, stage timeline, what each did differently), and the feature matrix generated
-from their presets. Each preset searches its own collection of the session's documents, built
-with its own chunking on first use."""
+from their presets. Each preset reads the index its own chunking and embedding need, derived
+from the session collection's documents on first use."""
 
 from __future__ import annotations
 
 import streamlit as st
 
 from pages.ui import resources
+from pages.ui.configs import page_config
 from pages.ui.systems_view import (
     matrix_frame,
     sources_frame,
@@ -15,9 +16,7 @@ from pages.ui.systems_view import (
     timeline_frame,
 )
 from rag.config import PipelineConfig, available_presets, load_preset
-from rag.documents.base import Document
 from rag.index import Collection
-from rag.index.collection import collections_root
 from rag.query.intelligence import LEVEL_ORDER, LEVELS, apply_level
 from rag.systems import (
     BASELINES,
@@ -26,21 +25,11 @@ from rag.systems import (
     FeatureMatrix,
     SystemRun,
     compare,
-    documents_key,
     features_matrix,
-    system_collection,
 )
 
 DEFAULT_QUERY = "How does LumenSync resolve conflicts?"
 AS_PRESET = "preset"  # the level slider's first stop: adaptive as its preset configures it
-
-
-@st.cache_resource(max_entries=16, show_spinner=False)
-def _collection(root: str, config_json: str, docs_key: str, _documents: tuple[Document, ...]
-                ) -> tuple[PipelineConfig, Collection]:  # keyed by data dir too: it may change
-    config = PipelineConfig.model_validate_json(config_json)
-    with st.spinner(f"Indexing the documents for {config.name} (own chunking, first use only)…"):
-        return system_collection(config, _documents)
 
 
 @st.cache_resource(max_entries=1, show_spinner=False)
@@ -93,21 +82,21 @@ st.caption("The five reference systems side by side on one query: each builds it
            "same documents, so their answers, sources and stage times compare directly.")
 compare_tab, matrix_tab = st.tabs(["Compare", "Feature matrix"])
 with compare_tab:
-    documents = resources.session_documents()
-    st.caption(f"{len(documents)} document(s): what the Documents page ingested this session, "
-               "else the bundled samples.")
-    configs = chosen_configs()
+    collection, _ = resources.require_collection_and_preset("sys_")
+    st.caption(f"Collection **{collection.name}** ({resources.collection_summary(collection)}); "
+               "change it in the sidebar. Each system reads an index built its own way from "
+               "these documents (once, on first use).")
+    configs = [page_config(c, collection.name) for c in chosen_configs()]
     query = st.text_input("Query", DEFAULT_QUERY, key="sys_query")
     user = st.text_input("User (sees public chunks and their own private ones)", "",
                          key="sys_user") or None
     if len(configs) < 2:
         st.info("Pick at least two systems.")
     elif st.button("Run", key="sys_run", type="primary") and query.strip():
-        docs_key = documents_key(documents)
-        result = compare(query, configs,
-                         lambda c: _collection(str(collections_root()), c.model_dump_json(),
-                                               docs_key, tuple(documents)),
-                         user=user)
+        def index(config: PipelineConfig) -> tuple[PipelineConfig, Collection]:
+            return config, resources.index_of(collection, config)
+
+        result = compare(query, configs, index, user=user)
         st.session_state["sys_result"] = result
     result = st.session_state.get("sys_result")
     if isinstance(result, Comparison):

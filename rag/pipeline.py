@@ -149,18 +149,27 @@ class StageEnv:
         self.conversation = tuple(conversation)
         self.now = now or datetime.now(UTC)
         self._collection = collection
+        self._index: SearchableCollection | None = None
 
     @property
     def opened_collection(self) -> SearchableCollection | None:
-        """The collection if a stage used it (or the caller passed one), else None."""
-        return self._collection
+        """The index a stage read (or the collection the caller passed), else None."""
+        return self._index or self._collection
 
     def collection(self) -> SearchableCollection:
-        if self._collection is None:
-            from rag.index import open_collection  # late: opens the Qdrant client
+        """The index this run's config reads: the collection's own, or the one derived from its
+        documents for other chunking/embedding settings (built on first use, rag/index/derived.py)."""
+        if self._index is None:
+            if self._collection is None:
+                from rag.index import open_collection  # late: opens the Qdrant client
 
-            self._collection = open_collection(self.config.index.collection)
-        return self._collection
+                self._collection = open_collection(self.config.index.collection)
+            self._index = self._collection
+            if getattr(self._collection, "keeps_texts", False):  # a stored set of documents
+                from rag.index.derived import index_for
+
+                self._index = index_for(self._collection, self.config)  # type: ignore[arg-type]
+        return self._index
 
 
 @dataclass(frozen=True)

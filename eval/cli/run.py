@@ -123,7 +123,7 @@ def print_comparisons(runs: Sequence[PresetRun], seed: int) -> None:
 def add_answer_metrics(args: argparse.Namespace) -> None:
     """Answer the --answers QA file with each preset; add the figures to the report JSON."""
     from eval.data.qa import load_qa_file
-    from eval.runs.own_corpus import collection_answer_samples
+    from eval.runs.own_corpus import collection_answer_samples, preset_collection
     from eval.scoring.abstention import abstention_report
     from eval.scoring.answers import (  # loads ragas
         abstain_outcomes,
@@ -132,7 +132,6 @@ def add_answer_metrics(args: argparse.Namespace) -> None:
         qa_answer_samples,
         scores_json,
     )
-    from rag.index import open_collection
 
     qa = load_qa_file(args.answers)
     report = json.loads(args.out.read_text(encoding="utf-8"))
@@ -140,7 +139,8 @@ def add_answer_metrics(args: argparse.Namespace) -> None:
     for preset in args.presets:
         config = with_overrides(load_preset(preset), parse_set_options(args.set))
         if args.collection and not args.answers_corpus:
-            samples = collection_answer_samples(qa, config, open_collection(args.collection))
+            samples = collection_answer_samples(qa, config, preset_collection(args.collection,
+                                                                              config))
         else:
             samples = qa_answer_samples(qa, config, args.answers_corpus or args.dataset)
         given = answered(samples)  # the answer metrics score what was answered
@@ -184,10 +184,9 @@ def searcher_for(
 ) -> Searcher:
     if args.collection is None:
         return make_searcher(dataset, config, args.mode)
-    from eval.runs.own_corpus import collection_searcher
-    from rag.index import open_collection
+    from eval.runs.own_corpus import collection_searcher, preset_collection
 
-    return collection_searcher(config, open_collection(args.collection), args.mode)
+    return collection_searcher(config, preset_collection(args.collection, config), args.mode)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -3,9 +3,9 @@ they already built (in the app or with `python -m rag ingest`).
 
 A QA file's labels name documents by file name (span `doc`, `doc_ids`). Over a folder, the
 harness builds its own collection per index settings (eval.data.evalsets.qa_eval_set). Over an
-existing collection, each chunk's document is its source's file name, the collection's own index
-settings apply (whatever the preset says about chunking and embedding), and the documents' text
-for reference passages is put back together from the chunks (`text == doc.text[start:end]`).
+existing collection, each chunk's document is its source's file name, the preset runs as it is —
+its chunking and embedding read the index derived for them from the collection's documents
+(rag/index/derived.py) — and reference passages come from the documents' kept text.
 """
 
 from __future__ import annotations
@@ -21,7 +21,9 @@ from eval.runs.beir_index import Mode, full_searcher, retrieval_searcher
 from eval.runs.preset_run import Searcher
 from eval.scoring.answers import ANSWER_STAGES, AnswerSample, reference_passages, sample_from_trace
 from rag.config import PipelineConfig, with_overrides
-from rag.index import Collection
+from rag.index import Collection, open_collection
+from rag.index.derived import index_for
+from rag.index.document_texts import DocumentTexts
 from rag.pipeline import run_query
 from rag.retrieve.base import Candidate
 
@@ -32,10 +34,8 @@ def document_name(candidate: Candidate) -> str:
 
 
 def collection_config(config: PipelineConfig, collection: Collection) -> PipelineConfig:
-    """`config` over `collection`: its index-side sections as built, everything else the preset's."""
-    built = {f"{section}.{name}": value for section, fields in collection.manifest.settings.items()
-             for name, value in fields.items()}
-    return with_overrides(config, {**built, "index.collection": collection.name})
+    """`config`, all of it, pointed at `collection`."""
+    return with_overrides(config, {"index.collection": collection.name})
 
 
 def qa_dataset(qa: QASet, collection: Collection) -> BeirDataset:
@@ -58,7 +58,7 @@ def collection_searcher(config: PipelineConfig, collection: Collection, mode: Mo
     config = with_overrides(collection_config(config, collection),
                             {"retrieval.top_k": config.retrieval.depth})
     factory = retrieval_searcher if mode == "retrieval" else full_searcher
-    search = factory(config, collection, None)
+    search = factory(config, index_for(collection, config), None)
 
     def by_file(query: str) -> Sequence[Candidate]:
         return [replace(c, chunk=replace(c.chunk, doc_id=document_name(c))) for c in search(query)]
@@ -67,7 +67,12 @@ def collection_searcher(config: PipelineConfig, collection: Collection, mode: Mo
 
 
 def collection_texts(collection: Collection) -> dict[str, dict[str, str]]:
-    """{file name: {"title", "text"}} rebuilt from the chunks (uncovered characters are spaces)."""
+    """{file name: {"title", "text"}}: the kept parsed text, or for a collection built before it
+    was kept, rebuilt from the chunks (uncovered characters are spaces)."""
+    kept = DocumentTexts(collection.directory).get(sorted(collection.manifest.documents))
+    if kept and len(kept) == len(collection.manifest.documents):
+        return {PurePath(d.document.metadata.source).name:
+                {"title": d.document.metadata.title, "text": d.document.text} for d in kept}
     pieces: dict[str, list[tuple[int, str]]] = {}
     titles: dict[str, str] = {}
     for chunk in collection.chunks():
@@ -90,11 +95,20 @@ def collection_answer_samples(
     """Answer every question with the full pipeline over an existing collection."""
     config = with_overrides(collection_config(config, collection), ANSWER_STAGES)
     corpus: Mapping[str, Mapping[str, str]] = collection_texts(collection)
+    index = index_for(collection, config)
     samples = []
     for done, item in enumerate(qa.items, start=1):
-        trace = run_query(item.question, config, collection)
+        trace = run_query(item.question, config, index)
         samples.append(sample_from_trace(item.qid, trace, item.answer,
                                          reference_passages(item, corpus), item.answerable))
         if progress is not None:
             progress(done, len(qa.items))
     return samples
+
+
+def preset_collection(name: str, config: PipelineConfig) -> Collection:
+    """Collection `name`, with the index `config` reads built or brought up to date now (and
+    said on stdout) rather than inside the first query's retrieve stage."""
+    collection = open_collection(name)
+    index_for(collection, config, on_sync=lambda done: print(done.describe()))
+    return collection

@@ -1,5 +1,6 @@
 """Documents page, "Collections": every collection with its documents, chunks, size on disk,
-the settings it was built with and when; remove one document; delete a collection (confirmed)."""
+the settings it was built with and when, and the indexes other presets derived from it; remove
+one document; delete a collection (confirmed)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import streamlit as st
 
 from pages.ui import resources
 from rag.index import Collection, delete_collection
+from rag.index.derived import derived_indexes
 from rag.index.manifest import describe_settings
 
 
@@ -25,10 +27,25 @@ def collections_frame(names: list[str]) -> pd.DataFrame:
         manifest = collection.manifest
         rows.append({
             "collection": name, "documents": len(manifest.documents),
-            "chunks": manifest.chunk_count, "size on disk (MB)": collection.disk_bytes() / 1e6,
+            "chunks": manifest.chunk_count, "size on disk (MB)": _bytes(collection) / 1e6,
             "built with": describe_settings(manifest.settings),
+            "indexes": 1 + len(derived_indexes(collection)),
             "created": _when(manifest.created_at), "updated": _when(manifest.updated_at),
         })  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def _bytes(collection: Collection) -> int:
+    return collection.disk_bytes() + sum(i.disk_bytes() for i in derived_indexes(collection))
+
+
+def indexes_frame(collection: Collection) -> pd.DataFrame:
+    """The collection's own index and each one a preset derived from its documents."""
+    rows = [{"index": index.name, "kind": "own" if index is collection else "derived",
+             "settings": describe_settings(index.manifest.settings),
+             "documents": len(index.manifest.documents), "chunks": index.manifest.chunk_count,
+             "updated": _when(index.manifest.updated_at)}
+            for index in (collection, *derived_indexes(collection))]
     return pd.DataFrame(rows)
 
 
@@ -82,5 +99,8 @@ def manager() -> None:
                         index=names.index(current) if current in names else 0)
     collection = resources.cached_collection(name)
     st.dataframe(documents_frame(collection), width="stretch", hide_index=True)
+    st.caption("Indexes: a preset that chunks or embeds differently reads its own index, built "
+               "from these documents on first use and brought up to date when next used.")
+    st.dataframe(indexes_frame(collection), width="stretch", hide_index=True)
     _remove_document(collection)
     _delete_collection(name)

@@ -19,8 +19,9 @@ from rag.config import PipelineConfig, available_presets, load_preset
 from rag.documents import SUPPORTED_EXTENSIONS, ingest_paths, ingest_uploads
 from rag.documents.base import IngestReport
 from rag.documents.ingest import expand_paths
-from rag.index import IngestSummary, index_settings, open_collection
+from rag.index import IngestSummary, index_settings, open_collection, settings_hash
 from rag.index.collection import check_name
+from rag.index.derived import ingest
 from rag.index.manifest import Manifest, describe_settings
 from rag.index.store_lease import StoreBusyError
 from rag.paths import SAMPLES_DIR
@@ -122,9 +123,14 @@ def _target() -> tuple[str, PipelineConfig] | None:
         current = resources.session_collection_name()
         name = st.selectbox("Collection", existing, key="docs_into_collection",
                             index=existing.index(current) if current in existing else 0)
-        settings = resources.cached_collection(name).manifest.settings
-        config = page_config(load_preset(preset_name), name, settings)
-        st.caption(f"Built with: {describe_settings(settings)}")
+        manifest = resources.cached_collection(name).manifest
+        settings = manifest.settings
+        config = page_config(load_preset(preset_name), name)
+        wanted = index_settings(config)
+        also = ("" if not settings or settings_hash(wanted) == manifest.config_hash else
+                f" The session preset '{config.name}' reads it another way "
+                f"({describe_settings(wanted)}): that index is brought up to date too.")
+        st.caption(f"Its own index: {describe_settings(settings)}.{also}")
         return name, config
     name = st.text_input("New collection name", value="my-documents", key="docs_new_name").strip()
     preset_name = st.selectbox("Preset (chunking and embedding)", presets, key="docs_new_preset",
@@ -137,7 +143,7 @@ def _target() -> tuple[str, PipelineConfig] | None:
     if name in existing:
         st.warning(f"'{name}' exists: pick “Existing collection” to add to it.")
         return None
-    config = load_preset(preset_name)
+    config = page_config(load_preset(preset_name), name)
     st.caption(f"Will be built with: {describe_settings(index_settings(config))}")
     return name, config
 
@@ -153,8 +159,8 @@ def ingest_form(report: IngestReport) -> None:
         collection = open_collection(name, create=True)
         advance = progress_bar("Chunking and embedding")
         try:
-            summary = collection.add_documents(
-                report.documents, config, progress=False,
+            summary = ingest(
+                collection, report.documents, config, progress=False,
                 on_progress=lambda phase, done, total: advance(done, total, f"chunks ({phase})"),
             )  # fmt: skip
         except (ValueError, StoreBusyError) as exc:  # a model that is missing, a busy store

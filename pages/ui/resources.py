@@ -20,8 +20,15 @@ from pages.ui.state import (
 )
 from rag.config import PipelineConfig, available_presets, load_preset
 from rag.documents import Document, ingest_paths
-from rag.index import Collection, IngestSummary, list_collections, open_collection
+from rag.index import (
+    Collection,
+    IngestSummary,
+    index_settings,
+    list_collections,
+    open_collection,
+)
 from rag.index.collection import collections_root
+from rag.index.derived import IndexSync, MissingDocumentTextError, index_for, needs_sync
 from rag.index.manifest import describe_settings
 from rag.paths import SAMPLES_DIR
 
@@ -153,3 +160,32 @@ def require_collection_and_preset(key_prefix: str) -> tuple[Collection, Pipeline
         st.error("No presets found in rag/presets/.")
         st.stop()
     return collection, preset
+
+
+def index_line(index: Collection) -> str:
+    """What an index was built with, and whether it is the collection's own or derived."""
+    own = "its own index" if index.keeps_texts else "an index derived from its documents"
+    return f"{own}: {describe_settings(index.manifest.settings)}"
+
+
+def index_of(collection: Collection, config: PipelineConfig) -> Collection:
+    """The index `config` reads in `collection`: its own, or one derived from its documents for
+    the preset's chunking/embedding (built here once, with a progress bar; reused afterwards)."""
+    try:
+        if not needs_sync(collection, config):
+            return index_for(collection, config)
+        with st.status(f"Indexing '{collection.name}' the way preset '{config.name}' needs "
+                       f"({describe_settings(index_settings(config))}): once, reused afterwards",
+                       expanded=True) as status:
+            bar = st.progress(0.0, text="Chunking and embedding")
+
+            def advance(phase: str, done: int, total: int) -> None:
+                bar.progress(min(done / max(total, 1), 1.0), text=f"{phase}: {done}/{total} chunks")
+
+            def finished(sync: IndexSync) -> None:
+                status.update(label=sync.describe(), state="complete", expanded=False)
+
+            return index_for(collection, config, advance, finished)
+    except MissingDocumentTextError as exc:
+        st.error(str(exc))
+        st.stop()

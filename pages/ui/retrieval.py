@@ -55,13 +55,10 @@ def controls_from(config: PipelineConfig) -> FusionControls:
     )
 
 
-def fetch_config(
-    config: PipelineConfig, collection_settings: Mapping[str, Mapping[str, Any]],
-    collection_name: str | None = None,
-) -> PipelineConfig:
+def fetch_config(config: PipelineConfig, collection_name: str | None = None) -> PipelineConfig:
     """The preset over the collection (pages.ui.configs.page_config), fetching MAX_DEPTH deep:
     the head's lists are cut back to the depth control, so a page left alone runs the preset."""
-    return page_config(config, collection_name or config.index.collection, collection_settings,
+    return page_config(config, collection_name or config.index.collection,
                        {"retrieval.depth": MAX_DEPTH})
 
 

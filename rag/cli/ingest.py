@@ -11,6 +11,7 @@ from tqdm.auto import tqdm
 from rag.config import PipelineConfig, load_preset
 from rag.documents import IngestReport, ingest_paths
 from rag.index import Access, IngestSummary, open_collection
+from rag.index.derived import ingest
 
 
 def add_parser(subparsers: Any) -> None:
@@ -41,12 +42,13 @@ def format_report(summary: IngestSummary, report: IngestReport) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Into the collection's own index (the settings of its first ingest) and, when the preset
+    chunks or embeds another way, into the index derived for it (rag/index/derived.py)."""
     config = load_preset(args.preset) if args.preset else PipelineConfig()
     access = Access(
         owner=args.owner, visibility="private" if args.private else "public", tags=tuple(args.tag)
     )
     collection = open_collection(args.collection, create=True)
-    collection.check_compatible(config)  # fail before any parsing or embedding work
     with tqdm(desc="parsing", unit="file") as bar:
 
         def advance(done: int, total: int, source: str) -> None:
@@ -56,6 +58,7 @@ def run(args: argparse.Namespace) -> int:
         report = ingest_paths(args.paths, progress=advance)
     if not report.lines:
         raise ValueError(f"no files found under: {', '.join(map(str, args.paths))}")
-    summary = collection.add_documents(report.documents, config, access=access)
+    summary = ingest(collection, report.documents, config, access=access,
+                     on_sync=lambda done: print(done.describe()))  # the preset's own index
     print(format_report(summary, report))
     return 0

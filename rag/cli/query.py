@@ -10,6 +10,7 @@ prints the Trace (secrets masked) with `status` and `error` at the top.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from pathlib import PurePath
 from typing import Any
@@ -101,14 +102,21 @@ def run(args: argparse.Namespace) -> int:
     if args.collection:
         overrides["index.collection"] = args.collection
     config = with_overrides(load_preset(args.preset), overrides)
-    from rag.index import open_collection  # late: opens the Qdrant client
+    # late: these open the Qdrant client
+    from rag.index import IncompatibleConfigError, open_collection
+    from rag.index.derived import index_for
 
     collection = open_collection(config.index.collection)  # a missing one: one clear error line
     collection.store.exists()  # take the store now: a busy one is one clear line, before any work
+    notes = sys.stderr if args.json else sys.stdout
+    # another preset's chunking/embedding: its index is derived from the collection's documents
+    # (once; later queries reuse it) — its own line, never inside a stage's time
+    with contextlib.suppress(IncompatibleConfigError):  # said once, in the trace, by retrieve
+        collection = index_for(collection, config, on_sync=lambda s: print(s.describe(), file=notes))
     status = 0
     for text in texts:
         for load in load_models(config):  # its own line, never inside a stage's time
-            print(load.describe(), file=sys.stderr if args.json else sys.stdout)
+            print(load.describe(), file=notes)
         trace = run_query(text, config, collection, user=args.user)
         print(trace.to_json() if args.json else render(trace))
         status = max(status, 1 if trace.status == "failed" else 0)

@@ -22,6 +22,7 @@ from rag.documents.base import Document
 from rag.documents.sanitize import redact_document
 from rag.embed import Embedder, get_embedder
 from rag.index import journal
+from rag.index.document_texts import DocumentTexts
 from rag.index.filters import build_filter, visibility_filter
 from rag.index.manifest import (
     DocumentEntry,
@@ -48,6 +49,7 @@ if TYPE_CHECKING:  # rag.config imports rag.index.settings
     from rag.config import PipelineConfig
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+INDEX_MARK = ".ix-"  # derived index names: "<collection>.ix-<settings hash>" (derived.py)
 _UPSERT_BATCH = 256
 _EMBED_SLICE = 64  # chunks per progress step while embedding
 OnProgress = Callable[[str, int, int], None]  # (phase, done, total)
@@ -141,6 +143,11 @@ class Collection:
         return self._sparse
 
     @property
+    def keeps_texts(self) -> bool:
+        """A collection keeps its documents' parsed text; its derived indexes read that copy."""
+        return INDEX_MARK not in self.name
+
+    @property
     def is_empty(self) -> bool:
         """Nothing indexed yet (the first ingest records the vector size)."""
         return self.manifest.dim == 0
@@ -227,6 +234,8 @@ class Collection:
         self.sparse.remove(stale)
         self.sparse.add([c.chunk_id for _, c in pairs], tokens)
         self.sparse.save()
+        if self.keeps_texts:  # before the commit: a listed document always has its text
+            DocumentTexts(self.directory).put(todo, access)
         self._record(todo, pairs, access)  # the commit: the manifest now lists them
         self.store.delete(stale)
         journal.clear(self.directory)
@@ -335,6 +344,8 @@ class Collection:
             self.sparse.remove(ids)
             self.sparse.save()
             journal.clear(self.directory)
+            if self.keeps_texts:
+                DocumentTexts(self.directory).remove(source)
             return len(ids)
 
     def disk_bytes(self) -> int:
@@ -342,7 +353,9 @@ class Collection:
         from rag.index.qdrant_store import qdrant_location  # late: server mode has no folder
 
         folders = [self.directory, Path(qdrant_location()) / "collection" / self.name]
-        return sum(f.stat().st_size for d in folders if d.is_dir() for f in d.rglob("*") if f.is_file())
+        derived = self.directory / "indexes"  # each derived index counts its own bytes
+        return sum(f.stat().st_size for d in folders if d.is_dir() for f in d.rglob("*")
+                   if f.is_file() and not f.is_relative_to(derived))
 
     # -- reading ----------------------------------------------------------------------------------
     def chunks(self) -> list[Chunk]:
@@ -476,7 +489,10 @@ def _writing(collection: Collection) -> Iterator[None]:
 
 
 def delete_collection(name: str) -> None:
+    from rag.index.derived import forget_derived  # late: derived.py builds on this module
+
     collection = open_collection(name)
     with collection.writing():
+        forget_derived(collection)
         collection.store.drop()
         shutil.rmtree(collection.directory)

@@ -1,11 +1,9 @@
 """The seed systems: one home for everything about comparing presets.
 
 - `matrix`: the presets listed (SYSTEMS, BASELINES) and their generated feature matrix.
-- `collections`: each preset's own collection of a document set.
 - `side_by_side`: one query through several presets, and what each did differently.
 """
 
-from rag.systems.collections import documents_key, system_collection, system_collection_name
 from rag.systems.matrix import (
     BASELINES,
     FEATURE_KEYS,
@@ -34,6 +32,6 @@ from rag.systems.side_by_side import (
 __all__ = [
     "BASELINES", "FEATURES", "FEATURE_KEYS", "SYSTEMS", "Cell", "CellStatus", "CollectionFor",
     "Comparison", "Feature", "FeatureMatrix", "Probe", "Source", "SystemRun", "compare",
-    "differences", "documents_key", "features_matrix", "preset_mappings", "sources_of",
-    "system_collection", "system_collection_name", "system_run", "trace_facts",
+    "differences", "features_matrix", "preset_mappings", "sources_of", "system_run",
+    "trace_facts",
 ]

@@ -1,6 +1,7 @@
 """Presets are the source of truth on every page: pick a seed preset, change nothing, run — the
-config the page ran (its trace's) is the preset's. Only what the collection dictates differs:
-its index-side sections (documents, chunking, embedding, index), which it was built with."""
+config the page ran (its trace's) is the preset's, chunking and embedding included. The sample
+collection is built once with hybrid's settings; a preset that chunks or embeds another way reads
+an index derived from the same documents, and its trace names that index."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from streamlit.testing.v1 import AppTest
 from rag.chunking import strategy_settings
 from rag.config import load_preset
 from rag.documents import ingest_paths
-from rag.index import open_collection
+from rag.index import index_settings, open_collection
 from rag.paths import SAMPLES_DIR
 from rag.systems import SYSTEMS
 
@@ -37,14 +38,16 @@ def samples(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
         yield
 
 
-def _without_index_side(config: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in config.items() if k not in INDEX_SIDE}
-
-
 def _assert_runs_the_preset(ran: dict[str, Any], preset: str) -> None:
     expected = load_preset(preset).model_dump(mode="json")
-    assert _without_index_side(ran) == _without_index_side(expected)
-    assert ran["index"]["collection"] == COLLECTION
+    assert ran == {**expected, "index": {**expected["index"], "collection": COLLECTION}}
+
+
+def _assert_reads_its_own_index(trace_collection: str, preset: str) -> None:
+    """hybrid's settings read the collection's own index; other chunking etc., a derived one."""
+    own = index_settings(load_preset(preset)) == index_settings(load_preset("hybrid"))
+    assert trace_collection == COLLECTION if own else trace_collection.startswith(
+        f"{COLLECTION}.ix-")
 
 
 def _open(page: str, preset: str) -> AppTest:
@@ -62,7 +65,10 @@ def _open(page: str, preset: str) -> AppTest:
 ])
 def test_the_page_runs_the_preset(samples: None, page: str, trace_key: str, preset: str) -> None:
     at = _open(page, preset)
-    _assert_runs_the_preset(dict(at.session_state[trace_key].config), preset)
+    trace = at.session_state[trace_key]
+    _assert_runs_the_preset(dict(trace.config), preset)
+    if page != "query_lab.py":  # understanding alone reads no index unless it spell-checks
+        _assert_reads_its_own_index(trace.collection, preset)
 
 
 @pytest.mark.parametrize("preset", SYSTEMS)
@@ -70,7 +76,9 @@ def test_the_answer_page_runs_the_preset(samples: None, preset: str) -> None:
     at = _open("answer.py", preset)
     at.chat_input(key="ans_input").set_value("How long do deleted notes stay in the trash?").run()
     assert not at.exception
-    _assert_runs_the_preset(dict(at.session_state["ans_trace"].config), preset)
+    trace = at.session_state["ans_trace"]
+    _assert_runs_the_preset(dict(trace.config), preset)
+    _assert_reads_its_own_index(trace.collection, preset)
 
 
 @pytest.mark.parametrize("preset", SYSTEMS)
@@ -92,11 +100,9 @@ def test_the_systems_page_runs_every_seed_as_its_preset(samples: None) -> None:
     assert not at.exception
     runs = at.session_state["sys_result"].runs
     assert [r.preset for r in runs] == list(SYSTEMS)
-    for run in runs:  # each system searches its own collection (its own chunking): only the
-        ran = dict(run.trace.config)  # collection's name differs from the preset
-        expected = load_preset(run.preset).model_dump(mode="json")
-        assert {**ran, "index": {**ran["index"], "collection": None}} == {
-            **expected, "index": {**expected["index"], "collection": None}}
+    for run in runs:  # each system reads an index built its own way from the same documents
+        _assert_runs_the_preset(dict(run.trace.config), run.preset)
+        _assert_reads_its_own_index(run.trace.collection, run.preset)
 
 
 @pytest.mark.parametrize("preset", SYSTEMS)

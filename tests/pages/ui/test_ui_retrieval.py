@@ -27,19 +27,17 @@ def _cand(i: int, score: float) -> Candidate:
     return Candidate(chunk, score)
 
 
-def test_fetch_config_takes_index_side_from_the_collection() -> None:
+def test_fetch_config_is_the_preset_fetching_deep() -> None:
     preset = PipelineConfig(name="p")
-    settings = {"chunking": {"strategy": "fixed", "params": {"size": 300, "overlap": 0}},
-                "index": {"k1": 1.2}}
-    fetched = fetch_config(preset, settings)
-    assert fetched.chunking.strategy == "fixed" and fetched.index.k1 == 1.2
+    fetched = fetch_config(preset, "mine")
+    assert fetched.index.collection == "mine" and fetched.chunking == preset.chunking
     assert fetched.retrieval.retrievers == ["bm25", "dense"]
     assert fetched.retrieval.depth == MAX_DEPTH
     assert preset.chunking.strategy == "recursive"  # the preset itself is untouched
 
 
 def test_fusion_config_applies_controls_and_clamps_top_k() -> None:
-    base = fetch_config(PipelineConfig(), {})
+    base = fetch_config(PipelineConfig())
     controls = controls_from(base)
     changed = fusion_config(base, controls.__class__(
         "weighted_rrf", 7, {"bm25": 0.6, "dense": 0.4}, 0.3, 5, 20, 0.01, "score"))

@@ -47,7 +47,7 @@ def test_ingest_reports_each_outcome_and_reingest_is_idempotent(
     delete_collection(name)
 
 
-def test_ingest_with_another_preset_into_the_same_collection_is_refused(
+def test_ingest_with_another_preset_fills_that_presets_index_too(
     tmp_path: Path, preset: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     (tmp_path / "a.txt").write_text("Swap space extends memory.")
@@ -56,12 +56,13 @@ def test_ingest_with_another_preset_into_the_same_collection_is_refused(
         main(["ingest", str(tmp_path / "a.txt"), "--collection", name, "--preset", str(preset)])
         == 0
     )
+    capsys.readouterr()
     other = tmp_path / "other.yaml"
     other.write_text("embedding:\n  backend: fastembed\nindex:\n  sparse_backend: rank-bm25\n")
-    code = main(["ingest", str(tmp_path / "a.txt"), "--collection", name, "--preset", str(other)])
-    assert code == 2
-    assert (
-        "index.sparse_backend: 'bm25s' (collection) vs 'rank-bm25' (config)"
-        in capsys.readouterr().err
-    )
+    (tmp_path / "b.txt").write_text("Cron runs jobs on a schedule.")
+    code = main(["ingest", str(tmp_path), "--collection", name, "--preset", str(other)])
+    out = capsys.readouterr().out
+    assert code == 0 and "1 added, 0 replaced, 1 unchanged" in out
+    assert f"index {name}.ix-" in out and "2 documents indexed" in out  # the preset's own index
+    assert open_collection(name).manifest.chunk_count == 2  # and the collection's, as it was built
     delete_collection(name)

@@ -18,7 +18,6 @@ from rag.systems import (
     Comparison,
     compare,
     differences,
-    system_collection_name,
     trace_facts,
 )
 
@@ -82,14 +81,3 @@ def test_differences_keep_only_what_not_every_system_did(collection: MemoryColle
     runs = run("what is bm25", [preset("intellidocs"), preset("intellidocs")], collection).runs
     assert differences(runs) == {"intellidocs": ()}
     assert trace_facts(runs[0].trace) == runs[0].facts
-
-
-def test_presets_with_the_same_index_settings_share_a_collection() -> None:
-    from rag.documents.base import Document, DocumentMetadata
-
-    docs = [Document("d1", "text", DocumentMetadata("a.txt", "a", "h1", "txt"))]
-    name = system_collection_name
-    assert name(load_preset("adaptive"), docs) == name(load_preset("hybrid"), docs)
-    assert name(load_preset("axiom"), docs) != name(load_preset("hybrid"), docs)
-    other = [Document("d2", "text", DocumentMetadata("b.txt", "b", "h2", "txt"))]
-    assert name(load_preset("hybrid"), docs) != name(load_preset("hybrid"), other)

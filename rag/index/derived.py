@@ -1,0 +1,192 @@
+"""A collection is a set of documents; each preset reads the index its settings need.
+
+The collection's own index is the one its first ingest built. Any other chunking / embedding /
+index setting gets a derived index in `<collection>/indexes/<settings hash>/`, built on first use
+from the parsed text the collection keeps (document_texts.py) — no file is parsed again and the
+embedding cache serves every vector it already holds — and brought up to date with the
+collection's documents (added, changed, removed, access changed) whenever it is used afterwards.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from rag.documents.base import Document
+from rag.index.collection import INDEX_MARK, Collection, IngestSummary, OnProgress
+from rag.index.document_texts import DocumentTexts
+from rag.index.manifest import IncompatibleConfigError, Manifest, index_settings, settings_hash
+from rag.index.payload import Access
+from rag.index.store_lease import exclusive
+
+if TYPE_CHECKING:
+    from rag.config import PipelineConfig
+
+_SYNCED = "synced_from"  # the collection manifest's updated_at the index was last synced to
+_OPEN: dict[Path, Collection] = {}  # one object per derived index per process (like the base)
+
+
+class MissingDocumentTextError(IncompatibleConfigError):
+    """The collection predates kept document text, so no other index can be derived from it."""
+
+
+@dataclass(frozen=True)
+class IndexSync:
+    """What bringing one derived index up to date did."""
+
+    index: str
+    added: int
+    removed: int
+    chunks: int
+    seconds: float
+
+    def describe(self) -> str:
+        return (f"index {self.index}: {self.added} documents indexed, {self.removed} removed, "
+                f"{self.chunks} chunks in {self.seconds:.1f} s")
+
+
+OnSync = Callable[[IndexSync], None]
+
+
+def reads_own_index(collection: Collection, config: PipelineConfig) -> bool:
+    """True when `config` reads the collection's own index (or the collection is still empty)."""
+    built = collection.manifest.config_hash
+    return not built or settings_hash(index_settings(config)) == built
+
+
+def own_settings_config(collection: Collection, config: PipelineConfig) -> PipelineConfig:
+    """`config` with the index-affecting sections the collection was built with."""
+    from rag.config import with_overrides  # late: rag.config imports rag.index.settings
+
+    settings = collection.manifest.settings
+    if not settings:
+        return config
+    return with_overrides(config, {
+        "documents.redact_pii": settings["documents"]["redact_pii"],
+        "chunking": dict(settings["chunking"]),
+        **{f"embedding.{k}": v for k, v in settings["embedding"].items()},
+        **{f"index.{k}": v for k, v in settings["index"].items()},
+    })  # fmt: skip
+
+
+def _derived(collection: Collection, config: PipelineConfig) -> Collection:
+    digest = settings_hash(index_settings(config))
+    directory = collection.directory / "indexes" / digest
+    if directory not in _OPEN:
+        name = f"{collection.name}{INDEX_MARK}{digest[:10]}"
+        if not (directory / "manifest.json").exists():
+            Manifest.new(name).save(directory / "manifest.json")
+        _OPEN[directory] = Collection(name, directory)
+    return _OPEN[directory]
+
+
+def derived_indexes(collection: Collection) -> list[Collection]:
+    """The derived indexes built so far for this collection."""
+    root = collection.directory / "indexes"
+    found = sorted(root.glob("*/manifest.json")) if root.is_dir() else []
+    indexes = []
+    for manifest in found:
+        directory = manifest.parent
+        if directory not in _OPEN:
+            _OPEN[directory] = Collection(Manifest.load(manifest).name, directory)
+        indexes.append(_OPEN[directory])
+    return indexes
+
+
+def forget_derived(collection: Collection) -> None:
+    """Drop every derived index's points and objects (the collection is being deleted)."""
+    for index in derived_indexes(collection):
+        index.store.drop()
+        _OPEN.pop(index.directory, None)
+
+
+def needs_sync(collection: Collection, config: PipelineConfig) -> bool:
+    """Whether reading `collection` with `config` would first build or update an index."""
+    collection.refresh()
+    if reads_own_index(collection, config):
+        return False
+    marker = collection.directory / "indexes" / settings_hash(index_settings(config)) / _SYNCED
+    return not marker.is_file() or marker.read_text() != collection.manifest.updated_at
+
+
+def index_for(
+    collection: Collection,
+    config: PipelineConfig,
+    on_progress: OnProgress | None = None,
+    on_sync: OnSync | None = None,
+) -> Collection:
+    """The collection itself when `config` reads its own index, else the derived index for
+    `config`'s settings, built or brought up to date first. `on_sync(IndexSync)` hears of work."""
+    collection.refresh()
+    if not collection.keeps_texts or reads_own_index(collection, config):
+        return collection
+    index = _derived(collection, config)
+    if needs_sync(collection, config):
+        with exclusive(index.directory / ".sync.lock", f"index {index.name!r}"):
+            if needs_sync(collection, config):  # another process may have done it meanwhile
+                done = _sync(collection, index, config, on_progress)
+                if on_sync is not None:
+                    on_sync(done)
+    return index
+
+
+def _sync(
+    collection: Collection, index: Collection, config: PipelineConfig, on_progress: OnProgress | None
+) -> IndexSync:
+    started = time.perf_counter()
+    marker = collection.manifest.updated_at  # read first: a later ingest makes it stale again
+    texts = DocumentTexts(collection.directory)
+    kept = texts.sources()
+    wanted = collection.manifest.documents
+    missing = sorted(s for s in wanted if s not in kept)
+    if missing:
+        raise MissingDocumentTextError(
+            f"collection {collection.name!r} was built with other index settings and does not keep "
+            f"the text of {len(missing)} of its documents (e.g. {missing[0]!r}: ingested before "
+            f"collections kept parsed text); ingest those files again to query it with any preset, "
+            f"or use the preset it was built with"
+        )
+    have = index.manifest.documents
+    todo = [
+        s for s, entry in wanted.items()
+        if s not in have or (have[s].content_hash, have[s].access) != (entry.content_hash,
+                                                                        entry.access)
+    ]  # fmt: skip  # new, changed, or another owner / visibility / tags: add_documents replaces
+    stale = [s for s in have if s not in wanted]
+    for source in stale:
+        index.remove_document(source)
+    by_access: dict[Access, list[Document]] = defaultdict(list)
+    for stored in texts.get(todo):
+        by_access[stored.access].append(stored.document)
+    chunks = 0
+    for access, documents in by_access.items():
+        summary = index.add_documents(
+            documents, config, access=access, progress=False, on_progress=on_progress
+        )
+        chunks += summary.chunks_added
+    (index.directory / _SYNCED).write_text(marker)
+    return IndexSync(index.name, len(todo), len(stale), chunks, time.perf_counter() - started)
+
+
+def ingest(
+    collection: Collection,
+    documents: Sequence[Document],
+    config: PipelineConfig,
+    *,
+    access: Access | None = None,
+    progress: bool = True,
+    on_progress: OnProgress | None = None,
+    on_sync: OnSync | None = None,
+) -> IngestSummary:
+    """Add documents to the collection (its own index, with the settings it was built with) and,
+    when `config` asks for other settings, bring that index up to date too."""
+    summary = collection.add_documents(
+        documents, own_settings_config(collection, config), access=access,
+        progress=progress, on_progress=on_progress,
+    )  # fmt: skip
+    index_for(collection, config, on_progress, on_sync)
+    return summary
