@@ -26,7 +26,7 @@ from pages.ui.html import (
     chunk_legend_html,
     highlight_spans,
 )
-from pages.ui.state import APP_DOCUMENTS, session_cache
+from pages.ui.state import session_cache
 from pages.ui.tables import chunk_frame
 from pages.ui.widgets import settings_widgets
 from rag.chunking import STRATEGIES, strategy_settings
@@ -83,9 +83,7 @@ documents = resources.session_documents()
 if not documents:
     st.warning("No documents: ingest some on the Documents page.")
     st.stop()
-st.caption("Documents: " + ("the ones the Documents page parsed this session."
-                             if st.session_state.get(APP_DOCUMENTS) else
-                             "the bundled samples (parse your own on the Documents page)."))
+st.caption("Documents: " + resources.documents_origin())
 by_title = {f"{d.metadata.title} ({d.metadata.format})": d for d in documents}
 longest = max(range(len(documents)), key=lambda i: len(documents[i].text))
 document = by_title[st.selectbox("Document", list(by_title), index=longest, key="chunk_doc")]

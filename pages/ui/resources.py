@@ -29,6 +29,7 @@ from rag.index import (
 )
 from rag.index.collection import collections_root
 from rag.index.derived import IndexSync, MissingDocumentTextError, index_for, needs_sync
+from rag.index.document_texts import DocumentTexts
 from rag.index.manifest import describe_settings
 from rag.paths import SAMPLES_DIR
 
@@ -79,9 +80,35 @@ def sample_documents() -> tuple[Document, ...]:
     return _parse_samples(tuple((p.name, p.stat().st_mtime_ns) for p in sample_files()))
 
 
+@st.cache_resource(max_entries=4, show_spinner=False)
+def _kept_documents(root: str, name: str, stamp: str) -> tuple[Document, ...]:
+    collection = cached_collection(name)
+    kept = DocumentTexts(collection.directory).get(sorted(collection.manifest.documents))
+    return tuple(d.document for d in kept)
+
+
 def session_documents() -> tuple[Document, ...]:
-    """What the Documents page ingested this session, else the bundled samples."""
-    return st.session_state.get(APP_DOCUMENTS) or sample_documents()
+    """What the Documents page parsed this session, else the session collection's documents
+    (their kept text), else the bundled samples."""
+    if parsed := st.session_state.get(APP_DOCUMENTS):
+        return tuple(parsed)
+    name = session_collection_name()
+    if name:
+        collection = cached_collection(name)
+        kept = _kept_documents(str(collections_root()), name, collection.manifest.updated_at)
+        if kept:
+            return kept
+    return sample_documents()
+
+
+def documents_origin() -> str:
+    """Where session_documents() came from, as a sentence for a page's caption."""
+    if st.session_state.get(APP_DOCUMENTS):
+        return "the ones the Documents page parsed this session."
+    name = session_collection_name()
+    if name and session_documents() is not sample_documents():
+        return f"collection **{name}** (change it in the sidebar)."
+    return "the bundled samples (parse your own on the Documents page)."
 
 
 def session_preset_name() -> str | None:

@@ -2,6 +2,7 @@
 
 from pathlib import Path
 
+import pytest
 from streamlit.testing.v1 import AppTest
 
 from pages.ui.html import SELECTED_COLOR
@@ -73,3 +74,21 @@ def test_documents_from_the_documents_page_are_offered() -> None:
     assert at.selectbox(key="chunk_doc").options == ["Tiny (md)"]
     assert not [s for s in at.slider if s.key == "chunk_shown"]  # short texts are shown whole
     assert all(at.dataframe[0].value["coverage"] == 1.0)
+
+
+def test_the_session_collections_documents_are_offered(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, hashing_presets: None
+) -> None:
+    from rag.config import load_preset
+    from rag.documents import parse_bytes
+    from rag.index import open_collection
+
+    monkeypatch.setenv("RAG_WORKBENCH_DATA", str(tmp_path))
+    doc = parse_bytes("kept.md", b"# Kept\n\nIngested once, its parsed text is kept.\n")
+    open_collection("mine", create=True).add_documents([doc], load_preset("hybrid"), progress=False)
+    at = AppTest.from_file(PAGE, default_timeout=60)
+    at.session_state["app_collection"] = "mine"
+    at.run()
+    assert not at.exception
+    assert at.selectbox(key="chunk_doc").options == ["Kept (md)"]
+    assert "collection **mine**" in " ".join(c.value for c in at.caption)
