@@ -9,6 +9,7 @@ The hashing embedder stands in for the model: what is checked is who sees what, 
 from __future__ import annotations
 
 import hashlib
+import uuid
 from collections.abc import Iterator
 
 import numpy as np
@@ -18,11 +19,12 @@ from rag.config import PipelineConfig, available_presets, load_preset, with_over
 from rag.documents.base import Document, DocumentMetadata
 from rag.embed import get_embedder
 from rag.index import Access, Collection, open_collection
+from rag.index.derived import index_for
 from rag.privacy import normalize_user
 from rag.query.stage import collection_vocabulary
 from rag.retrieve.search import clear_candidate_cache
 from rag.retrieve.settings import FilterConfig
-from rag.systems import compare, system_collection_name
+from rag.systems import compare
 
 PRESETS = available_presets()
 QUERY = "What is the vault code of the archive?"
@@ -71,17 +73,14 @@ def config_for(preset: str, mode: str) -> PipelineConfig:
 
 @pytest.fixture(scope="module")
 def collections() -> Iterator[dict[str, Collection]]:
-    """One collection per distinct index settings (presets that agree share it), by preset."""
+    """One collection of the documents (each with its access); every preset reads the index its
+    settings need — the collection's own, or one derived from it — by preset."""
     clear_candidate_cache()
-    docs = [d for d, _ in DOCUMENTS.values()]
-    found: dict[str, Collection] = {}
-    for preset in PRESETS:
-        config = config_for(preset, "hybrid")
-        collection = open_collection(system_collection_name(config, docs, "privacy"), create=True)
-        for document, access in DOCUMENTS.values():
-            collection.add_documents([document], config, access=access, progress=False)
-        found[preset] = collection
-    yield found
+    documents = open_collection(f"privacy-{uuid.uuid4().hex[:8]}", create=True)
+    for document, access in DOCUMENTS.values():
+        documents.add_documents([document], config_for("hybrid", "hybrid"), access=access,
+                                progress=False)
+    yield {preset: index_for(documents, config_for(preset, "hybrid")) for preset in PRESETS}
     clear_candidate_cache()
 
 
