@@ -224,10 +224,7 @@ class Collection:
         ]
         stale = [c for c in old_ids if c not in new_ids]  # ids a changed file kept were overwritten
         if todo:  # the write-ahead record comes first: readers hide what it names until the commit
-            intent = journal.WriteIntent(
-                tuple(new_ids), tuple(stale), access.visibility == "private"
-            )
-            journal.record(self.directory, intent)
+            journal.record(self.directory, journal.WriteIntent(tuple(new_ids), tuple(stale)))
         if vectors is not None:  # nothing new: no model is loaded at all
             with self.store.session():  # one hold of the store for the whole upsert
                 self._write_points(pairs, vectors, tokens, access, progress, on_progress)
@@ -336,7 +333,7 @@ class Collection:
                 known = ", ".join(sorted(self.manifest.documents)) or "(none)"
                 raise KeyError(f"collection {self.name!r} has no document {source!r}; it has: {known}")
             ids = list(entry.chunk_ids)
-            journal.record(self.directory, journal.WriteIntent((), tuple(ids), False))
+            journal.record(self.directory, journal.WriteIntent((), tuple(ids)))
             documents = {s: d for s, d in self.manifest.documents.items() if s != source}
             self.manifest = self.manifest.with_documents(documents)
             self._save_manifest()  # the commit: from here on the chunks are not listed

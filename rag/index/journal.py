@@ -4,8 +4,8 @@ hides what the manifest does not list yet and the next writer repairs what a cra
 A write goes: record the intent (this file) → upsert the new points → update the BM25 index →
 save the manifest (the commit) → delete the replaced points → remove the record. Whatever point
 kill -9 stops it at, the record names every chunk id whose state may disagree with the manifest:
-readers hide those not listed, and `recover` makes them agree again (an id the manifest lists is
-kept and re-added to BM25; an id it does not list is deleted everywhere).
+readers hide those not listed (and apply the privacy clause while a record exists), and
+rag.index.reconcile makes them agree again.
 """
 
 from __future__ import annotations
@@ -20,12 +20,10 @@ JOURNAL_FILE = "write-intent.json"
 
 @dataclass(frozen=True)
 class WriteIntent:
-    """The chunk ids one write adds (or overwrites) and removes, and whether any are private."""
+    """The chunk ids one write adds (or overwrites) and removes."""
 
     added: tuple[str, ...]
     removed: tuple[str, ...]
-    private: bool
-    pid: int = 0
 
     @property
     def touched(self) -> frozenset[str]:
@@ -40,8 +38,7 @@ def record(directory: Path, intent: WriteIntent) -> None:
     """Write the intent durably before any point is written (atomic replace)."""
     path = journal_path(directory)
     tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-    raw = {"added": intent.added, "removed": intent.removed,
-           "private": intent.private, "pid": os.getpid()}
+    raw = {"added": intent.added, "removed": intent.removed, "pid": os.getpid()}  # pid: who wrote it
     with open(tmp, "w", encoding="utf-8") as handle:
         json.dump(raw, handle)
         handle.flush()
@@ -56,11 +53,10 @@ def pending(directory: Path) -> WriteIntent | None:
     except FileNotFoundError:
         return None
     except (json.JSONDecodeError, UnicodeDecodeError):
-        # never written half (atomic replace), so this is damage from outside: treat every read
-        # as private until the next writer's full reconcile replaces the record
-        return WriteIntent((), (), True)
-    return WriteIntent(tuple(raw.get("added", ())), tuple(raw.get("removed", ())),
-                       bool(raw.get("private", True)), int(raw.get("pid", 0)))
+        # never written half (atomic replace), so this is damage from outside: an empty intent
+        # still counts as pending (reads stay private) and makes the next writer check every point
+        return WriteIntent((), ())
+    return WriteIntent(tuple(raw.get("added", ())), tuple(raw.get("removed", ())))
 
 
 def clear(directory: Path) -> None:

@@ -239,3 +239,20 @@ def test_a_write_stopped_at_each_step_shows_only_listed_chunks_then_is_repaired(
     after = open_collection("steps")
     assert after.store.count() == after.manifest.chunk_count
     assert not journal_path(after.directory).exists()
+
+
+def test_a_damaged_write_record_keeps_reads_private_and_the_next_write_checks_every_point(
+    env: dict[str, str],
+) -> None:
+    config = with_overrides(load_preset("hybrid"), {"index.collection": "damaged"})
+    collection = open_collection("damaged", create=True)
+    collection.add_documents(FILLER, config, progress=False)
+    assert not collection.holds_private()
+    journal_path(collection.directory).write_text("{not json")
+    assert open_collection("damaged").holds_private()  # unknown state: the privacy clause is on
+    done = open_collection("damaged").add_documents(
+        [text_doc("new.txt", "A new public note.")], config, progress=False)
+    assert done.repair is not None and done.repair.removed == 0
+    assert done.repair.restored == len(FILLER)  # every listed chunk checked, BM25 rebuilt
+    assert not journal_path(collection.directory).exists()
+    assert not open_collection("damaged").holds_private()
