@@ -8,9 +8,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from types import MappingProxyType
 
+from rag.documents.archive import check_archive
 from rag.documents.base import Document, DocumentMetadata
 from rag.documents.doctype import detect_doc_type
 from rag.documents.errors import DocumentError
+from rag.documents.parse_cache import load_parsed, store_parsed
 from rag.documents.parsers import PARSERS
 from rag.documents.settings import DocumentsConfig
 
@@ -63,10 +65,15 @@ def parse_bytes(
             f"convert it to one of {', '.join(SUPPORTED_EXTENSIONS)}",
         )
     check_size(len(data), config)
-    parsed = PARSERS.get(extension)(data, name)
+    content_hash = hashlib.sha256(data).hexdigest()
+    parsed = load_parsed(content_hash, extension)
+    if parsed is None:
+        check_archive(data, config)
+        parsed = PARSERS.get(extension)(data, name)
+        if parsed.text.strip():
+            store_parsed(content_hash, extension, parsed)
     if not parsed.text.strip():
         raise DocumentError("no text found in the file", "check that it is not blank")
-    content_hash = hashlib.sha256(data).hexdigest()
     detected = detect_doc_type(parsed.text, config)
     metadata = DocumentMetadata(
         source=source or name,

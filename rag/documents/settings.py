@@ -14,6 +14,9 @@ class DocumentsConfig(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     max_bytes: int = Field(default=50 * MB, gt=0, description="larger files are skipped unread")
+    # Zip containers (docx, pptx): checked from the zip directory before any entry is inflated.
+    max_expanded_bytes: int = Field(default=100 * MB, gt=0, description="limit on an archive's expanded size")
+    max_compression_ratio: float = Field(default=100.0, gt=1, description="expanded / compressed size")
     # EchoMind sanitizes before chunking: indexed text then never holds the PII itself.
     redact_pii: bool = Field(default=False, description="replace PII with [REDACTED_KIND] at ingest")
     # Document-type detection, in seed 001's order SENSITIVE → FAQ → BOOK → USER.
