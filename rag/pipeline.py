@@ -50,6 +50,7 @@ from typing import Any, Protocol, TypeVar, cast
 from pydantic import BaseModel
 
 from rag.config import PipelineConfig, with_overrides
+from rag.generate.deadline import llm_deadline
 from rag.privacy import normalize_user
 from rag.retrieve.base import Candidate, RankedList, SearchQuery
 from rag.retrieve.search import SearchableCollection
@@ -383,7 +384,8 @@ def run_slice(
     lists). `collection` defaults to `config.index.collection`, opened only if a stage needs it."""
     env = StageEnv(config, collection, user=user, conversation=conversation or (), now=now)
     trace = Trace(query=state.query, preset=config.name, config=config.model_dump(mode="json"))
-    final = run_stages(state, env, trace, first=first, last=last, raise_errors=raise_errors)
+    with llm_deadline(config.generation.deadline_s):  # bounds every LLM call of this run
+        final = run_stages(state, env, trace, first=first, last=last, raise_errors=raise_errors)
     trace.answer = final.answer
     if env.opened_collection is not None:
         trace.collection = env.opened_collection.name

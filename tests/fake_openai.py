@@ -29,6 +29,7 @@ Behaviours:
     hang_mid_stream(text, after_tokens)  stream some tokens, then stall (streaming requests)
     invalid_json()              200 with a body (or SSE event) that is not JSON
     empty()                     200 with an empty completion ("" content / no deltas)
+    echo_key()                  answers with the request's API key in the text (split when streamed)
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ from typing import Any, Literal
 
 import pytest
 
-Kind = Literal["reply", "status", "hang", "hang_mid_stream", "invalid_json", "empty"]
+Kind = Literal["reply", "status", "hang", "hang_mid_stream", "invalid_json", "empty", "echo_key"]
 
 
 @dataclass(frozen=True)
@@ -84,6 +85,12 @@ def invalid_json() -> Behaviour:
 
 def empty() -> Behaviour:
     return Behaviour("empty")
+
+
+def echo_key() -> Behaviour:
+    """A misbehaving provider: the answer contains the API key the request carried (streamed in
+    4-character pieces, so the key is split over several tokens)."""
+    return Behaviour("echo_key")
 
 
 @dataclass(frozen=True)
@@ -208,6 +215,9 @@ def _handler_for(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
                 body = {"_raw": raw.decode("utf-8", "replace")}
             headers = {k.lower(): v for k, v in self.headers.items()}
             behaviour = fake._next(Received(self.path, body, headers)) or Behaviour("reply")
+            if behaviour.kind == "echo_key":
+                key = headers.get("authorization", "").removeprefix("Bearer ")
+                behaviour = Behaviour("echo_key", text=f"Paris is the capital. Your key is {key}. [Source 1]")
             try:
                 self._serve(body, behaviour)
             except (BrokenPipeError, ConnectionResetError):
@@ -225,7 +235,7 @@ def _handler_for(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
             elif self.path.endswith("/embeddings"):
                 self._embeddings(body)
             else:
-                text = b.text if b.kind in ("reply", "hang_mid_stream") and b.text else ""
+                text = b.text if b.kind in ("reply", "hang_mid_stream", "echo_key") and b.text else ""
                 if b.kind == "reply" and not b.text:
                     text = fake.responder(body)
                 if body.get("stream"):
@@ -260,7 +270,8 @@ def _handler_for(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
                 self._event(b"{not json")
                 return
             self._event(_chunk(body, {"role": "assistant", "content": ""}))
-            for i, token in enumerate(_words(text)):
+            tokens = [text[i:i + 4] for i in range(0, len(text), 4)] if b.kind == "echo_key" else _words(text)
+            for i, token in enumerate(tokens):
                 if b.kind == "hang_mid_stream" and i == b.after_tokens:
                     fake._wait(b.seconds)
                     return

@@ -18,6 +18,7 @@ FailureKind = Literal[
     "circuit_open",
     "client_error",
     "not_configured",
+    "deadline",
 ]
 
 

@@ -17,6 +17,7 @@ from openai.types.chat import ChatCompletionMessageParam
 
 from rag.generate.base import Attempt, Completion, FailureKind, LLMError, Message
 from rag.generate.breaker import CircuitBreaker, breaker_for
+from rag.generate.deadline import Redactor, current_deadline
 from rag.generate.settings import GenerationConfig
 
 RETRYABLE: frozenset[FailureKind] = frozenset({"rate_limit", "server", "timeout", "connection"})
@@ -136,11 +137,12 @@ class LLMClient:
             )
         return self._sdk[endpoint.name]
 
+    def secrets(self) -> tuple[str, ...]:
+        """The keys of every endpoint: masked wherever text from a provider goes."""
+        return tuple(e.api_key for e in self.endpoints if e.api_key != NO_KEY)
+
     def redact(self, text: str) -> str:
-        for endpoint in self.endpoints:
-            if endpoint.api_key != NO_KEY:
-                text = text.replace(endpoint.api_key, "***")
-        return text
+        return Redactor(self.secrets()).redact(text)
 
 
 def _retry_after(exc: BaseException) -> float | None:
@@ -183,17 +185,22 @@ class LLMStream:
                         Attempt(endpoint.name, endpoint.model, number, "circuit_open", 0.0, last[1])
                     )
                     break
+                self._check_deadline(endpoint, number)
                 started = time.perf_counter()
                 yielded = False
+                redactor = Redactor(self._client.secrets())  # the key never leaves in an answer
                 try:
-                    for token in self._call(endpoint):
+                    for piece in self._redacted(self._call(endpoint), redactor):
                         yielded = True
-                        self.text += token
-                        yield token
+                        self.text += piece
+                        yield piece
                     if not self.text.strip():
                         raise _Empty()
-                except (_Empty, *CALL_ERRORS) as exc:
-                    kind: FailureKind = "empty" if isinstance(exc, _Empty) else classify(exc)
+                except (_Empty, _DeadlineHit, *CALL_ERRORS) as exc:
+                    kind: FailureKind = (
+                        "empty" if isinstance(exc, _Empty) else "deadline" if isinstance(exc, _DeadlineHit)
+                        else classify(exc)
+                    )
                     detail = self._client.redact(f"{type(exc).__name__}: {exc}"[:300])
                     breaker.record_failure()
                     retry = kind in RETRYABLE and number <= self._client.settings.retries
@@ -208,6 +215,9 @@ class LLMStream:
                         ) from None
                     if not retry:
                         break
+                    deadline = current_deadline()
+                    if deadline is not None and deadline.remaining() < delay:
+                        delay = max(0.0, deadline.remaining())  # the next check ends it
                     self._client._sleep(delay)
                     continue
                 breaker.record_success()
@@ -216,24 +226,53 @@ class LLMStream:
                 return
         raise LLMError(last[0], f"every LLM provider failed; last: {last[1]}", tuple(self.attempts))
 
+    def _check_deadline(self, endpoint: Endpoint, number: int) -> None:
+        """Raise LLMError("deadline") when the query's LLM deadline has passed: no call is sent."""
+        deadline = current_deadline()
+        if deadline is None or deadline.remaining() > 0:
+            return
+        detail = (f"query deadline of {deadline.seconds:g} s reached (generation.deadline_s); "
+                  f"{len(self.attempts)} earlier attempt(s)")
+        self.attempts.append(Attempt(endpoint.name, endpoint.model, number, "deadline", 0.0, detail))
+        raise LLMError("deadline", detail, tuple(self.attempts))
+
+    def _redacted(self, tokens: Iterator[str], redactor: Redactor) -> Iterator[str]:
+        """Tokens with secrets masked; a deadline passing mid-stream ends the call."""
+        deadline = current_deadline()
+        for token in tokens:
+            if piece := redactor.feed(token):
+                yield piece
+            if deadline is not None and deadline.remaining() <= 0:
+                raise _DeadlineHit(f"query deadline of {deadline.seconds:g} s reached mid-answer")
+        if tail := redactor.flush():
+            yield tail
+
     def _call(self, endpoint: Endpoint) -> Iterator[str]:
         sdk = self._client.sdk(endpoint)
         s = self._client.settings
         messages = cast("list[ChatCompletionMessageParam]", self._messages)  # role/content dicts
         model, temperature, max_tokens = endpoint.model, s.temperature, self._max_tokens
+        deadline = current_deadline()
+        timeout = s.timeout_s if deadline is None else max(0.01, min(s.timeout_s, deadline.remaining()))
         if not self._streaming:
             response = sdk.chat.completions.create(
-                model=model, messages=messages, temperature=temperature, max_tokens=max_tokens
+                model=model, messages=messages, temperature=temperature, max_tokens=max_tokens,
+                timeout=timeout,
             )
             if text := response.choices[0].message.content:
                 yield text
             return
         stream = sdk.chat.completions.create(
-            model=model, messages=messages, temperature=temperature, max_tokens=max_tokens, stream=True
+            model=model, messages=messages, temperature=temperature, max_tokens=max_tokens, stream=True,
+            timeout=timeout,
         )
         for chunk in stream:
             if chunk.choices and chunk.choices[0].delta.content:
                 yield chunk.choices[0].delta.content
+
+
+class _DeadlineHit(Exception):
+    """The query's LLM deadline passed while a call was under way."""
 
 
 class _Empty(Exception):

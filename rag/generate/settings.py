@@ -32,6 +32,8 @@ class GenerationConfig(BaseModel):
     max_tokens: int = Field(800, ge=1, le=32_000)
     timeout_s: float = Field(120.0, gt=0)  # 002: "response within 120 s?"
     retries: int = Field(2, ge=0, le=10)  # extra attempts on 429 / 5xx / timeout
+    # All LLM work of one query (every stage, attempt, backoff) ends by then; calls get what is left.
+    deadline_s: float = Field(30.0, gt=0)
     backoff_base_s: float = Field(1.0, ge=0)  # exponential backoff: base * 2**attempt, + jitter
     backoff_max_s: float = Field(20.0, ge=0)
     jitter: float = Field(0.5, ge=0, le=1)  # fraction of the delay drawn uniformly at random
