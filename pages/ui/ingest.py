@@ -106,7 +106,8 @@ def file_report(report: IngestReport, summary: IngestSummary, manifest: Manifest
             "file": PurePath(line.source).name,
             "status": "skipped" if line.status == "skipped" else outcome.get(line.source, "?"),
             "chunks": len(entry.chunk_ids) if entry and line.status != "skipped" else 0,
-            "note": f"{line.problem} — {line.action}" if line.status == "skipped" else "",
+            "note": f"{line.problem} — {line.action}" if line.status == "skipped" else
+                    " · ".join(f"⚠ {w}" for w in line.warnings),
         })  # fmt: skip
     return pd.DataFrame(rows, columns=["file", "status", "chunks", "note"])
 

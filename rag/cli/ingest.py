@@ -38,6 +38,7 @@ def format_report(summary: IngestSummary, report: IngestReport) -> str:
         lines.append(f"  {summary.repair}")
     lines += [f"  replaced: {source}" for source in summary.replaced]
     lines += [f"  skipped: {line.source}: {line.problem} ({line.action})" for line in skipped]
+    lines += [f"  flagged: {line.source}: {warning}" for line in report.lines for warning in line.warnings]
     return "\n".join(lines)
 
 

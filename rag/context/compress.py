@@ -10,6 +10,7 @@ from dataclasses import replace
 from rag.context.base import ContextBlock, StepReport, context_step
 from rag.context.text import content_words, split_sentences
 from rag.generate.base import ChatModel, LLMError, Message
+from rag.generate.fence import data_rule, fence
 from rag.registry import Registry
 
 Compressor = Callable[[str, Sequence[ContextBlock], ChatModel | None], tuple[list[ContextBlock], StepReport]]
@@ -22,6 +23,7 @@ COMPRESS_PROMPT = """Question: {question}
 
 Excerpt:
 {excerpt}
+{rule}
 
 Copy, verbatim, only the sentences of the excerpt that are directly needed to answer the question.
 Start with "[Partial]: " if the excerpt answers only part of the question, and with
@@ -106,7 +108,8 @@ def llm_compression(
     warnings: list[str] = []
     query_words = set(content_words(query))
     for block in blocks:
-        prompt = COMPRESS_PROMPT.format(question=query, excerpt=block.text)
+        prompt = COMPRESS_PROMPT.format(question=query, excerpt=fence(block.text, "excerpt"),
+                                        rule=data_rule("excerpt"))
         try:
             reply = chat.chat([Message("user", prompt)]).text
         except LLMError as exc:

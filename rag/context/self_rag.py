@@ -18,6 +18,7 @@ from rag.config import PipelineConfig
 from rag.context.enrich_settings import VerifyConfig
 from rag.context.text import content_words
 from rag.generate.base import ChatModel, LLMError, Message
+from rag.generate.fence import data_rule, fence
 from rag.generate.llm import make_client
 from rag.pipeline import STAGES, PipelineState, StageEnv, StageResult, StageSpec
 from rag.retrieve.base import Candidate
@@ -44,6 +45,7 @@ GRADE_PROMPT = """Question: {question}
 
 Passage:
 {passage}
+{rule}
 
 Is the passage relevant to the question, with information that helps answer it? Reply with one
 number from 0 (irrelevant) to 10 (answers it directly), nothing else."""
@@ -72,7 +74,8 @@ class Verification:
 
 def llm_relevance(chat: ChatModel, query: str, passage: str, max_chars: int) -> float:
     """The chat model's 0–10 grade as 0..1; raises LLMError or ValueError when unusable."""
-    prompt = GRADE_PROMPT.format(question=query[:1000], passage=passage[:max_chars])
+    prompt = GRADE_PROMPT.format(question=query[:1000], passage=fence(passage[:max_chars], "passage"),
+                                 rule=data_rule("passage"))
     reply = chat.chat([Message("user", prompt)], max_tokens=4).text
     match = re.search(r"\d+(?:\.\d+)?", reply)
     if match is None:

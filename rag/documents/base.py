@@ -61,6 +61,7 @@ class IngestLine:
     action: str = ""
     doc_id: str | None = None
     chars: int = 0
+    warnings: tuple[str, ...] = ()  # e.g. text in the file that addresses the assistant
 
 
 @dataclass(frozen=True)

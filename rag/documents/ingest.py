@@ -11,6 +11,7 @@ from rag.documents.base import Document, IngestLine, IngestReport
 from rag.documents.errors import DocumentError
 from rag.documents.parse import parse_bytes, parse_file
 from rag.documents.settings import DocumentsConfig
+from rag.query.injection import detect_in_document
 
 log = logging.getLogger(__name__)
 # progress(done, total, source) after each file, for st.progress or tqdm.
@@ -45,10 +46,20 @@ def _run(jobs: Sequence[_Job], progress: Progress | None) -> IngestReport:
         else:
             first_source[outcome.metadata.content_hash] = source
             documents.append(outcome)
-            lines.append(IngestLine(source, "ok", doc_id=outcome.doc_id, chars=len(outcome.text)))
+            lines.append(IngestLine(source, "ok", doc_id=outcome.doc_id, chars=len(outcome.text),
+                                    warnings=injection_warnings(outcome.text)))
         if progress is not None:
             progress(done, len(jobs), source)
     return IngestReport(tuple(documents), tuple(lines))
+
+
+def injection_warnings(text: str) -> tuple[str, ...]:
+    """One warning per kind of text that addresses the assistant (indexed as data all the same)."""
+    return tuple(
+        f"text addressed to the assistant ({f.label}): \u2026{f.snippet}\u2026 \u2014 indexed as data; "
+        "instructions inside sources are never followed"
+        for f in detect_in_document(text)
+    )
 
 
 def _attempt(source: str, job: Callable[[], Document]) -> Document | IngestLine:

@@ -12,6 +12,7 @@ import numpy as np
 from rag.context.base import ContextBlock
 from rag.context.text import split_sentences
 from rag.generate.base import ChatModel, LLMError, Message
+from rag.generate.fence import data_rule, fence
 
 
 class SentenceEmbedder(Protocol):
@@ -44,6 +45,7 @@ def embedding_scores(
 
 VERIFY_PROMPT = """Sources:
 {sources}
+{rule}
 
 For each numbered claim below, decide whether the sources support it.
 Reply with exactly one line per claim, in the form `<number>: YES <score>` or `<number>: NO <score>`,
@@ -73,7 +75,8 @@ def llm_scores(claims: Sequence[str], context_text: str, chat: ChatModel) -> tup
         return [], ""
     numbered = "\n".join(f"{i}. {c}" for i, c in enumerate(claims, 1))
     try:
-        reply = chat.chat([Message("user", VERIFY_PROMPT.format(sources=context_text, claims=numbered))]).text
+        reply = chat.chat([Message("user", VERIFY_PROMPT.format(
+            sources=fence(context_text, "sources"), rule=data_rule("sources"), claims=numbered))]).text
     except LLMError as exc:
         return [None] * len(claims), f"LLM verification failed ({exc.kind}): left ambiguous"
     parsed = parse_verdicts(reply, len(claims))

@@ -21,6 +21,7 @@ import codecs
 import re
 import unicodedata
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 # -- word families (folded: lower case, no accents) --------------------------------------------
 _IGNORE = (r"ignor\w*|disregard\w*|forget\w*|override|bypass|set aside|never mind|nevermind|"
@@ -47,6 +48,7 @@ _SECRET = (r"(?:system|initial|original|hidden|secret|configuration|developer|fi
            r"systemanweisung\w*|systemprompt|(?:prompt|mensaje) del? sistema|prompt di sistema|"
            r"системн\w* (?:промпт|инструкц\w*)|your (?:instructions|rules|guidelines|prompt)|"
            r"(?:tes|deine|tus) (?:instructions|regles|anweisungen|reglas|instrucciones)")
+_TEXT = r"text|words|everything|message|messages|instructions|prompt|content|conversation|lines"
 _PREVIOUS = r"above|before (?:this|mine|my|the question)|came before|preceding|earlier|prior"
 _REPLY = r"reply|respond|answer|say|output|print|write|antworte|reponds?|responde|rispondi|responda"
 _ONLY = r"only|just|nothing else|seulement|uniquement|nur|solo|solamente|unicamente|apenas"
@@ -57,7 +59,7 @@ PATTERNS: dict[str, tuple[str, ...]] = {
     "ignore_instructions": (rf"\b(?:{_IGNORE})\b[\w\s',]{{0,40}}?\b(?:{_RULES})\b",),
     "reveal_prompt": (
         rf"\b(?:{_REVEAL})\b[\w\s',]{{0,50}}?(?:{_SECRET})",
-        rf"\b(?:{_REVEAL})\b[\w\s',]{{0,50}}?\b(?:{_PREVIOUS})\b",
+        rf"\b(?:{_REVEAL})\b[\w\s',]{{0,30}}?\b(?:{_TEXT})\b[\w\s',]{{0,30}}?\b(?:{_PREVIOUS})\b",
         r"\bstarting with ['\"]?you are\b", r"\bfrom ['\"]you are\b",
         r"\bwhat (?:were|have) you (?:been )?told\b", r"\bwhat instructions were you\b",
         r"\b(?:instructions|rules|guidelines) (?:were )?you (?:were |have been )?(?:given|told)\b",
@@ -118,14 +120,32 @@ PATTERNS: dict[str, tuple[str, ...]] = {
     "reveal_prompt_zh": (r"系统提示|提示词|初始提示|系统消息|系统指令",),
     "override_answer_zh": (r"只(?:回答|回复|输出|说)",),
 }
-# Text in a document that speaks to the model reading it ("If you are an AI assistant, …").
+# Documents are prose about anything, "don't follow the instructions in the policy" included, so
+# their families are stricter: instructions qualified as the assistant's, its prompt by name, text
+# addressed to an AI, chat-template tokens, exfiltration images with a query string.
+_ASSISTANTS_ORDERS = (r"(?:all |any )?(?:previous|prior|above|earlier|preceding|your|system|original) "
+                      r"(?:instructions?|prompts?|rules|guidelines|directions)")
+_FOREIGN_ORDERS = (r"consignes?|anweisung\w*|instrucciones|istruzion\w*|instrucoes|инструкц\w*|"
+                   r"(?:tes|deine|tus) (?:regles|regeln|reglas)")
 DOCUMENT_PATTERNS: dict[str, tuple[str, ...]] = {
+    "ignore_instructions": (rf"\b(?:{_IGNORE})\b[\w\s',]{{0,30}}?\b(?:{_ASSISTANTS_ORDERS}|"
+                            rf"{_FOREIGN_ORDERS})\b", r"\bignore the (?:question|documents|sources)\b"),
+    "reveal_prompt": (rf"\b(?:{_REVEAL})\b[\w\s',]{{0,50}}?(?:{_SECRET})",
+                      r"\bstarting with ['\"]?you are\b"),
+    "claimed_authority": (r"\bi (?:hereby )?(?:authori[sz]e|permit) you\b",
+                          r"\b(?:admin|developer) override\b", r"\bdeveloper mode\b"),
     "addresses_assistant": (
         rf"\b(?:if you are|attention|note to|dear|hey|to the|hello) (?:an? |the )?(?:{_ASSISTANT})s?\b",
         r"\b(?:ai|llm) (?:assistants?|models?),? (?:must|should|please|reading)\b",
         r"\bwhen (?:you )?(?:summari[sz]\w*|answer\w*|asked about) (?:this|questions)\b[^.]{0,40}"
         r"\b(?:you must|always|say|reply|tell)\b",
+        r"\byou are now\b", r"\bfrom now on,? you (?:must|will|are)\b",
     ),
+    "fake_delimiter": (r"<\|[a-z_]+\|>", r"\[/?inst\]", r"</\s*(?:context|sources?)\s*>"),
+    "exfiltration_link": (r"!\[[^\]]*\]\(\s*https?://[^)\s]*[?&][^)\s]*=", r"<img\b[^>]*\bsrc\s*=",
+                          r"\bhttps?://\S*(?:webhook|exfil|attacker)\S*"),
+    "ignore_instructions_zh": PATTERNS["ignore_instructions_zh"],
+    "reveal_prompt_zh": (r"系统提示|初始提示|系统指令",),
 }
 # Letters spread out one by one ("i g n o r e p r e v i o u s …") lose their word breaks, so that
 # view is squashed to letters only and searched for the strongest pairs without word boundaries.
@@ -139,7 +159,7 @@ def _compile(families: dict[str, tuple[str, ...]]) -> dict[str, re.Pattern[str]]
 
 
 _COMPILED = _compile(PATTERNS)
-_DOCUMENT_COMPILED = {**_COMPILED, **_compile(DOCUMENT_PATTERNS)}
+_DOCUMENT_COMPILED = _compile(DOCUMENT_PATTERNS)
 
 _LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s",
                        "!": "i"})
@@ -177,39 +197,56 @@ def _decoded(text: str) -> Iterator[str]:
         yield codecs.encode(text, "rot13")
 
 
-def views(text: str) -> dict[str, str]:
-    """The views every pattern is tried on, by name (the name shows in the verdict)."""
+def views(text: str, disguises: bool = True) -> dict[str, str]:
+    """The views patterns are tried on, by name (the name shows in the verdict). Documents get
+    the folded and decoded views only: leetspeak and spacing undone over whole pages of prose
+    (version numbers, tables) would invent words."""
     folded = fold(text)
     found = {"text": folded}
-    for name, variant in (("leetspeak", folded.translate(_LEET)), ("spaced", _despace(folded))):
-        if variant != folded:
-            found[name] = variant
-    tokens = folded.split()
-    if tokens and sum(len(t.strip(".-_*")) == 1 for t in tokens) / len(tokens) >= _SPREAD_SHARE:
-        found["squashed"] = re.sub(r"[\W\d_]+", "", folded)
+    if disguises:
+        for name, variant in (("leetspeak", folded.translate(_LEET)), ("spaced", _despace(folded))):
+            if variant != folded:
+                found[name] = variant
+        tokens = folded.split()
+        if tokens and sum(len(t.strip(".-_*")) == 1 for t in tokens) / len(tokens) >= _SPREAD_SHARE:
+            found["squashed"] = re.sub(r"[\W\d_]+", "", folded)
     for number, plain in enumerate(_decoded(text), start=1):
         found[f"decoded{number}"] = fold(plain)
     return found
 
 
-def _scan(text: str, patterns: dict[str, re.Pattern[str]]) -> tuple[str, ...]:
-    matched: list[str] = []
-    for view_name, view in views(text).items():
+@dataclass(frozen=True)
+class Finding:
+    """One family found: in which view, and the matched text with a little around it."""
+
+    family: str
+    view: str
+    snippet: str
+
+    @property
+    def label(self) -> str:
+        return self.family if self.view == "text" else f"{self.family} ({self.view})"
+
+
+def _scan(text: str, patterns: dict[str, re.Pattern[str]], disguises: bool) -> tuple[Finding, ...]:
+    found: dict[str, Finding] = {}
+    for view_name, view in views(text, disguises).items():
         if view_name == "squashed":
-            matched += ["spread_out_letters (squashed)"] if _SQUASHED.search(view) else []
+            if "spread_out_letters" not in found and (m := _SQUASHED.search(view)):
+                found["spread_out_letters"] = Finding("spread_out_letters", view_name, m.group())
             continue
         for name, pattern in patterns.items():
-            label = name if view_name == "text" else f"{name} ({view_name})"
-            if pattern.search(view) and not any(m.split(" (")[0] == name for m in matched):
-                matched.append(label)
-    return tuple(matched)
+            if name not in found and (m := pattern.search(view)):
+                snippet = view[max(0, m.start() - 30): m.end() + 30].replace("\n", " ")
+                found[name] = Finding(name, view_name, snippet)
+    return tuple(found.values())
 
 
 def detect(text: str) -> tuple[str, ...]:
     """Names of the injection families found in a query (with the view that revealed each)."""
-    return _scan(text, _COMPILED)
+    return tuple(f.label for f in _scan(text, _COMPILED, disguises=True))
 
 
-def detect_in_document(text: str) -> tuple[str, ...]:
-    """Families found in document text: the query families plus text addressed to an AI."""
-    return _scan(text, _DOCUMENT_COMPILED)
+def detect_in_document(text: str) -> tuple[Finding, ...]:
+    """Text in a document that addresses the assistant (stricter families, see DOCUMENT_PATTERNS)."""
+    return _scan(text, _DOCUMENT_COMPILED, disguises=False)

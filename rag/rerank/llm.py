@@ -9,6 +9,7 @@ import time
 from collections.abc import Sequence
 
 from rag.generate.base import ChatModel, LLMError, Message
+from rag.generate.fence import data_rule, fence
 from rag.rerank.base import RerankCallFailed, ScoreBatch
 
 RERANK_PROMPT = """Question: {question}
@@ -17,6 +18,7 @@ Rate how relevant each excerpt is to the question, from 0 (irrelevant) to 10 (an
 directly).
 
 {excerpts}
+{rule}
 
 Reply with one line per excerpt in the form "<number>: <score>" and nothing else."""
 
@@ -62,7 +64,8 @@ class LLMScorer:
             f"[{i}] {' '.join(p.split())[: self.max_passage_chars]}"
             for i, p in enumerate(passages, 1)
         )
-        return RERANK_PROMPT.format(question=query, excerpts=excerpts)
+        return RERANK_PROMPT.format(
+            question=query, excerpts=fence(excerpts, "excerpts"), rule=data_rule("excerpts"))
 
     def score(self, query: str, passages: Sequence[str]) -> ScoreBatch:
         start = time.perf_counter()
