@@ -7,12 +7,13 @@ Every error names the preset, the field and the rule it broke.
 from __future__ import annotations
 
 import copy
+import math
 import os
 from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from rag.abstain.settings import AbstainConfig
 from rag.chunking.settings import ChunkingConfig
@@ -49,9 +50,29 @@ class PipelineConfig(BaseModel):
     grounding: GroundingConfig = Field(default_factory=GroundingConfig)
     abstain: AbstainConfig = Field(default_factory=AbstainConfig)
 
+    @model_validator(mode="before")
+    @classmethod
+    def _finite_numbers(cls, raw: Any) -> Any:
+        """NaN and infinity pass pydantic's bounds (every comparison with NaN is false) and then
+        silently drop or keep everything; no setting means them, so they are refused by name."""
+        bad = [f"{path} is {'NaN' if math.isnan(value) else 'infinite'}" for path, value in _leaves(raw)
+               if isinstance(value, float) and not math.isfinite(value)]
+        if bad:
+            raise ValueError(f"{', '.join(bad)}: every setting must be a finite number")
+        return raw
+
 
 class PresetError(ValueError):
     """A preset that cannot be loaded; the message names the field and the rule."""
+
+
+def _leaves(raw: Any, prefix: str = "") -> list[tuple[str, Any]]:
+    """(dotted path, value) of every leaf of nested dicts and lists."""
+    if isinstance(raw, dict):
+        return [leaf for key, value in raw.items() for leaf in _leaves(value, f"{prefix}{key}.")]
+    if isinstance(raw, (list, tuple)):
+        return [leaf for i, value in enumerate(raw) for leaf in _leaves(value, f"{prefix}{i}.")]
+    return [(prefix.rstrip("."), raw)]
 
 
 def _format_errors(origin: str, error: ValidationError) -> str:
@@ -92,8 +113,13 @@ def _deep_merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any
 
 def _raw_preset(name_or_path: str | Path, seen: tuple[str, ...] = ()) -> dict[str, Any]:
     path = _preset_path(name_or_path)
+    data = path.read_bytes()
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        raw = yaml.safe_load(data.decode("utf-8")) or {}
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise PresetError(f"preset {str(path)!r}, line {line}: not UTF-8 (byte {data[exc.start]:#04x}); "
+                          "re-save it as UTF-8") from None
     except yaml.YAMLError as exc:
         raise PresetError(f"preset {path.name!r} is not valid YAML: {exc}") from exc
     if not isinstance(raw, dict):
@@ -151,7 +177,12 @@ def preset_yaml(config: PipelineConfig) -> str:
 
 def _parse_value(text: str) -> Any:
     """`--set` values are YAML scalars/lists: 60, 0.3, true, [bm25, dense], {bm25: 0.4}."""
-    return yaml.safe_load(text)
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        problem = getattr(exc, "problem", None) or type(exc).__name__
+        raise PresetError(f"--set value {text!r} is not valid YAML ({problem}); "
+                          "close its brackets or quote it") from None
 
 
 def with_overrides(config: PipelineConfig, overrides: dict[str, Any]) -> PipelineConfig:

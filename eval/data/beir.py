@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from eval.data.qa import QAItem, QASet, Span, load_hf_qa, load_qa_file, span_relevance
-from eval.data.shapes import BeirDataset, Corpus, DatasetError, Qrels, Queries, json_lines
+from eval.data.shapes import BeirDataset, Corpus, DatasetError, Qrels, Queries, json_lines, text_lines
 
 QRELS_HEADER = ("query-id", "corpus-id", "score")
 
@@ -70,36 +70,38 @@ def load_queries(path: Path) -> Queries:
     for line, obj in json_lines(_require(path)):
         query_id = _id(obj, "_id", path, line)
         _check_unique(seen, query_id, path, line)
-        queries[query_id] = _text(obj, "text", path, line, required=True)
+        text = _text(obj, "text", path, line, required=True)
+        if not text.strip():
+            raise DatasetError(path, "is empty: every query needs text", line, "text")
+        queries[query_id] = text
     return queries
 
 
 def load_qrels(path: Path, corpus: Corpus, queries: Queries) -> Qrels:
     """qrels TSV with a header row: query-id, corpus-id, integer score; ids must exist."""
     qrels: dict[str, dict[str, int]] = {}
-    with _require(path).open(encoding="utf-8") as handle:
-        for number, raw in enumerate(handle, start=1):
-            if not raw.strip():
-                continue
-            cells = raw.rstrip("\r\n").split("\t")
-            if number == 1 and tuple(c.strip().lower() for c in cells[:3]) == QRELS_HEADER:
-                continue
-            if len(cells) != 3:
-                raise DatasetError(path, f"expected 3 tab-separated columns "
-                                   f"(query-id, corpus-id, score), got {len(cells)}", number)
-            query_id, doc_id, score = (c.strip() for c in cells)
-            if query_id not in queries:
-                raise DatasetError(path, f"unknown query id {query_id!r} "
-                                   "(not in queries.jsonl)", number, "query-id")
-            if doc_id not in corpus:
-                raise DatasetError(path, f"unknown doc id {doc_id!r} (not in corpus.jsonl)",
-                                   number, "corpus-id")
-            try:
-                relevance = int(score)
-            except ValueError:
-                raise DatasetError(path, f"relevance must be an integer, got {score!r}",
-                                   number, "score") from None
-            qrels.setdefault(query_id, {})[doc_id] = relevance
+    for number, raw in text_lines(_require(path)):
+        if not raw.strip():
+            continue
+        cells = raw.rstrip("\r\n").split("\t")
+        if number == 1 and tuple(c.strip().lower() for c in cells[:3]) == QRELS_HEADER:
+            continue
+        if len(cells) != 3:
+            raise DatasetError(path, f"expected 3 tab-separated columns "
+                               f"(query-id, corpus-id, score), got {len(cells)}", number)
+        query_id, doc_id, score = (c.strip() for c in cells)
+        if query_id not in queries:
+            raise DatasetError(path, f"unknown query id {query_id!r} "
+                               "(not in queries.jsonl)", number, "query-id")
+        if doc_id not in corpus:
+            raise DatasetError(path, f"unknown doc id {doc_id!r} (not in corpus.jsonl)",
+                               number, "corpus-id")
+        try:
+            relevance = int(score)
+        except ValueError:
+            raise DatasetError(path, f"relevance must be an integer, got {score!r}",
+                               number, "score") from None
+        qrels.setdefault(query_id, {})[doc_id] = relevance
     return qrels
 
 
@@ -123,6 +125,12 @@ def load_beir(folder: str | Path, split: str = "test") -> BeirDataset:
     qrels = load_qrels(paths[2], corpus, queries)
     if not qrels:
         raise DatasetError(paths[2], "no relevance judgements")
+    if not any(score > 0 for judged in qrels.values() for score in judged.values()):
+        raise DatasetError(paths[2], "every relevance score is 0: no query has a relevant document, "
+                           "so every metric would be 0", field="score")
+    if not any(doc["text"].strip() or doc["title"].strip() for doc in corpus.values()):
+        raise DatasetError(paths[0], "every document's title and text are empty: nothing to retrieve",
+                           field="text")
     return BeirDataset(
         name=root.name,
         corpus=corpus,

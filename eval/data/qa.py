@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from eval.data.shapes import DatasetError, Qrels, json_lines
+from eval.data.shapes import DatasetError, Qrels, json_lines, text_lines
 from rag.chunking.base import Chunk
 
 _HF_BUILDERS = {".json": "json", ".jsonl": "json", ".csv": "csv", ".parquet": "parquet"}
@@ -154,12 +154,12 @@ def _answerable(value: object, where: Path | str, line: int) -> bool:
 def _rows(path: Path) -> Iterator[tuple[int, Mapping[str, Any], bool]]:
     """(line number, row, csv_mode) for each non-blank row of a JSONL or CSV file."""
     if path.suffix.lower() == ".csv":
-        with path.open(encoding="utf-8", newline="") as handle:
-            reader = csv.DictReader(handle)
-            if not reader.fieldnames or "question" not in reader.fieldnames:
-                raise DatasetError(path, "the header row must name a 'question' column", 1)
-            for row in reader:
-                yield reader.line_num, row, True
+        # decoded line by line first, so a non-UTF-8 byte is reported with its line
+        reader = csv.DictReader([text for _, text in text_lines(path)])
+        if not reader.fieldnames or "question" not in reader.fieldnames:
+            raise DatasetError(path, "the header row must name a 'question' column", 1)
+        for row in reader:
+            yield reader.line_num, row, True
         return
     for number, obj in json_lines(path):
         yield number, obj, False

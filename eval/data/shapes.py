@@ -47,16 +47,27 @@ class BeirDataset:
     source: str = ""
 
 
+def text_lines(path: Path) -> Iterator[tuple[int, str]]:
+    """(line number, text) of a UTF-8 file; a line that is not UTF-8 is a DatasetError naming it."""
+    with path.open("rb") as handle:
+        for number, raw in enumerate(handle, start=1):
+            try:
+                text = raw.decode("utf-8-sig" if number == 1 else "utf-8")
+            except UnicodeDecodeError as exc:
+                raise DatasetError(path, f"not UTF-8 (byte {exc.start + 1} of the line is "
+                                   f"{raw[exc.start]:#04x}); re-save the file as UTF-8", number) from None
+            yield number, text
+
+
 def json_lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
     """(line number, object) for each non-blank line; bad JSON names the line."""
-    with path.open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise DatasetError(path, f"not valid JSON ({exc.msg})", number) from None
-            if not isinstance(obj, dict):
-                raise DatasetError(path, "each line must be a JSON object", number)
-            yield number, obj
+    for number, line in text_lines(path):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise DatasetError(path, f"not valid JSON ({exc.msg})", number) from None
+        if not isinstance(obj, dict):
+            raise DatasetError(path, "each line must be a JSON object", number)
+        yield number, obj

@@ -11,6 +11,7 @@ from tqdm.auto import tqdm
 from rag.config import PipelineConfig, load_preset
 from rag.documents import IngestReport, ingest_paths
 from rag.index import Access, IngestSummary, open_collection
+from rag.index.collection import check_name
 from rag.index.derived import ingest
 
 
@@ -26,19 +27,33 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--tag", action="append", default=[], help="tag every chunk (repeatable)")
 
 
-def format_report(summary: IngestSummary, report: IngestReport) -> str:
+def printable(text: str) -> str:
+    """Control characters (newlines, terminal escape codes) in a file name shown escaped, so a
+    name cannot break the report's lines or drive the terminal."""
+    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
+
+
+def format_report(summary: IngestSummary | None, report: IngestReport, collection: str = "") -> str:
+    """The headline (`summary` None: nothing was ingested), then one line per replaced, skipped
+    or flagged file."""
     skipped = report.skipped
-    lines = [
-        f"collection {summary.collection!r}: {len(summary.added)} added, "
-        f"{len(summary.replaced)} replaced, {len(summary.unchanged)} unchanged, "
-        f"{len(skipped)} skipped; {summary.chunks_added} chunks added, "
-        f"{summary.chunks_removed} removed; {summary.seconds:.1f} s"
-    ]
-    if summary.repair is not None:
-        lines.append(f"  {summary.repair}")
-    lines += [f"  replaced: {source}" for source in summary.replaced]
-    lines += [f"  skipped: {line.source}: {line.problem} ({line.action})" for line in skipped]
-    lines += [f"  flagged: {line.source}: {warning}" for line in report.lines for warning in line.warnings]
+    if summary is None:
+        lines = [f"collection {collection!r}: nothing ingested, all {len(skipped)} file(s) skipped; "
+                 "nothing was written"]
+    else:
+        lines = [
+            f"collection {summary.collection!r}: {len(summary.added)} added, "
+            f"{len(summary.replaced)} replaced, {len(summary.unchanged)} unchanged, "
+            f"{len(skipped)} skipped; {summary.chunks_added} chunks added, "
+            f"{summary.chunks_removed} removed; {summary.seconds:.1f} s"
+        ]
+        if summary.repair is not None:
+            lines.append(f"  {summary.repair}")
+        lines += [f"  replaced: {printable(source)}" for source in summary.replaced]
+    lines += [f"  skipped: {printable(line.source)}: {printable(line.problem)} ({line.action})"
+              for line in skipped]
+    lines += [f"  flagged: {printable(line.source)}: {printable(warning)}"
+              for line in report.lines for warning in line.warnings]
     return "\n".join(lines)
 
 
@@ -49,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
     access = Access(
         owner=args.owner, visibility="private" if args.private else "public", tags=tuple(args.tag)
     )
-    collection = open_collection(args.collection, create=True)
+    check_name(args.collection)  # a bad name fails before any parsing
     with tqdm(desc="parsing", unit="file") as bar:
 
         def advance(done: int, total: int, source: str) -> None:
@@ -58,7 +73,11 @@ def run(args: argparse.Namespace) -> int:
 
         report = ingest_paths(args.paths, progress=advance)
     if not report.lines:
-        raise ValueError(f"no files found under: {', '.join(map(str, args.paths))}")
+        raise ValueError(f"no files found under: {', '.join(printable(str(p)) for p in args.paths)}")
+    if not report.documents:  # a new collection is not created empty, an old one is untouched
+        print(format_report(None, report, args.collection))
+        return 1
+    collection = open_collection(args.collection, create=True)
     summary = ingest(collection, report.documents, config, access=access,
                      on_sync=lambda done: print(done.describe()))  # the preset's own index
     print(format_report(summary, report))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 from pathlib import Path
 
@@ -20,17 +20,30 @@ _Job = tuple[str, Callable[[], Document]]
 
 
 def expand_paths(paths: Sequence[Path | str]) -> list[Path]:
-    """Files as given, folders walked recursively in sorted order (hidden files and folders left out)."""
+    """Files as given, folders walked recursively in sorted order (hidden files and folders left
+    out). Symbolic links are followed once: a link back into a folder already walked (a loop),
+    a broken link or a link to itself is listed like a file, so parsing gives it a report line."""
     files: list[Path] = []
     for path in map(Path, paths):
         if path.is_dir():
-            files += sorted(
-                p for p in path.rglob("*")
-                if p.is_file() and not any(part.startswith(".") for part in p.relative_to(path).parts)
-            )
+            files += sorted(_walk(path, set()))
         else:
             files.append(path)  # missing files get their own report line
     return files
+
+
+def _walk(folder: Path, seen: set[Path]) -> Iterator[Path]:
+    seen.add(folder.resolve())
+    for entry in folder.iterdir():
+        if entry.name.startswith("."):
+            continue
+        if entry.is_dir():
+            if entry.is_symlink() and entry.resolve() in seen:
+                yield entry  # a loop: parse_file says so
+            else:
+                yield from _walk(entry, seen)
+        elif entry.is_file() or entry.is_symlink():
+            yield entry
 
 
 def _run(jobs: Sequence[_Job], progress: Progress | None) -> IngestReport:
@@ -47,7 +60,8 @@ def _run(jobs: Sequence[_Job], progress: Progress | None) -> IngestReport:
             first_source[outcome.metadata.content_hash] = source
             documents.append(outcome)
             lines.append(IngestLine(source, "ok", doc_id=outcome.doc_id, chars=len(outcome.text),
-                                    warnings=injection_warnings(outcome.text)))
+                                    warnings=(*outcome.metadata.extra.get("warnings", ()),
+                                              *injection_warnings(outcome.text))))
         if progress is not None:
             progress(done, len(jobs), source)
     return IngestReport(tuple(documents), tuple(lines))

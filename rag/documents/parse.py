@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import errno
 import hashlib
+import os
 import re
 from datetime import UTC, datetime
 from pathlib import Path
@@ -99,8 +101,17 @@ def parse_file(path: Path | str, config: DocumentsConfig | None = None) -> Docum
         check_size(stat.st_size, config)  # DocumentError passes through; it is not an OSError
         data = path.read_bytes()
     except FileNotFoundError:
+        if path.is_symlink():
+            raise DocumentError(f"broken symbolic link: its target {os.readlink(path)!r} does not exist",
+                                "fix or remove the link") from None
         raise DocumentError("file not found", "check the path") from None
     except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise DocumentError("symbolic link loop: the link leads back to itself",
+                                "fix or remove the link") from None
+        if path.is_dir():
+            raise DocumentError(f"symbolic link to a folder already walked ({path.resolve()}): a loop",
+                                "fix or remove the link; the folder's files are ingested once") from None
         raise DocumentError(f"cannot read the file ({exc.strerror})", "check its permissions") from None
     modified = datetime.fromtimestamp(stat.st_mtime, tz=UTC)
     return parse_bytes(path.name, data, config, modified=modified, source=str(path))

@@ -6,7 +6,7 @@ import csv
 import io
 from types import MappingProxyType
 
-from rag.documents.decode import decode_text
+from rag.documents.decode import decode_notes, decode_text
 from rag.documents.errors import DocumentError
 from rag.documents.parsers.base import PARSERS, ParsedText
 
@@ -45,5 +45,5 @@ def parse_csv(data: bytes, name: str) -> ParsedText:
         raise DocumentError("CSV has no rows", "check that the export contains data")
     header = [" ".join(cell.split()) for cell in rows[0]]
     lines = [" | ".join(header)] + [line for line in (_row_line(header, r) for r in rows[1:]) if line]
-    extra = {"rows": len(rows) - 1, "columns": tuple(header)}
+    extra = {"rows": len(rows) - 1, "columns": tuple(header), **decode_notes(decoded)}
     return ParsedText("\n".join(lines), None, (), decoded.encoding, None, MappingProxyType(extra))

@@ -18,6 +18,7 @@ from bs4 import (
     XMLParsedAsHTMLWarning,
 )
 
+from rag.documents.decode import looks_binary
 from rag.documents.errors import DocumentError
 from rag.documents.parsers.base import PARSERS, ParsedText
 
@@ -101,6 +102,9 @@ def _title(soup: BeautifulSoup) -> str | None:
 @PARSERS.register(".html")
 def parse_html(data: bytes, name: str) -> ParsedText:
     """The encoding is what BeautifulSoup found (BOM, <meta charset>, or detection)."""
+    if looks_binary(data):  # BeautifulSoup makes "text" of any bytes
+        raise DocumentError("file does not look like HTML (binary bytes: NUL or control characters)",
+                            "give it the extension of its real format, or export the page again")
     with warnings.catch_warnings():  # XHTML pages are meant to be read as HTML here
         warnings.simplefilter("ignore", XMLParsedAsHTMLWarning)
         soup = BeautifulSoup(data, "lxml")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from rag.documents.decode import decode_text
+from rag.documents.decode import decode_notes, decode_text
 from rag.documents.parsers.base import PARSERS, ParsedText, first_line
 
 _ATX_HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
@@ -21,14 +21,16 @@ def markdown_title(text: str) -> str | None:
 def parse_txt(data: bytes, name: str) -> ParsedText:
     """The title is the first line when it is short enough to be one."""
     decoded = decode_text(data)
-    return ParsedText(decoded.text, first_line(decoded.text, 100), encoding=decoded.encoding)
+    return ParsedText(decoded.text, first_line(decoded.text, 100), encoding=decoded.encoding,
+                      extra=decode_notes(decoded))
 
 
 @PARSERS.register(".md")
 def parse_markdown(data: bytes, name: str) -> ParsedText:
     """Markdown stays Markdown (heading-aware chunkers need the `#`s); the title is the first heading."""
     decoded = decode_text(data)
-    return ParsedText(decoded.text, markdown_title(decoded.text), encoding=decoded.encoding)
+    return ParsedText(decoded.text, markdown_title(decoded.text), encoding=decoded.encoding,
+                      extra=decode_notes(decoded))
 
 
 PARSERS.add(".markdown", parse_markdown)
