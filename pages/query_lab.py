@@ -93,31 +93,32 @@ with st.spinner("Understanding (the first run loads the embedding model)…"):
 st.session_state["ql_trace"] = run.trace
 
 st.subheader("Guardrails")
-with st.expander("How often does this guard block? Attack and benign sets in datasets/"):
-    if st.button("Score the guard", key="ql_score_guard"):
-        st.session_state["ql_guard_score"] = score_guard(
-            load_prompts(ATTACKS), load_prompts(BENIGN), config.query.guard)
-    if (guard_score := st.session_state.get("ql_guard_score")) is not None:
-        cells = st.columns(3)
-        for cell, label, rate in zip(cells, ["Attacks blocked (dev)", "Attacks blocked (held-out)",
-                                             "Benign blocked"], [guard_score.block_rate.get("dev"),
-                                             guard_score.block_rate.get("heldout"),
-                                             guard_score.false_positive_rate["all"]], strict=True):
-            cell.metric(label, str(rate) if rate else "–")
-        st.dataframe(view.guard_rates_table(guard_score), hide_index=True, width="stretch")
-        st.dataframe(view.guard_mistakes_table(guard_score), hide_index=True, width="stretch")
 verdict = run.trace.output(GuardVerdict)
 guard_record = run.trace.stage("guard")
 if verdict is None:
     st.caption(f"Guard skipped: {guard_record.reason if guard_record else 'not run'}")
 elif not verdict.allowed:
     st.error(f"Blocked ({verdict.verdict}): {verdict.reason}")
-    st.stop()
 else:
     st.success(f"Allowed · scripts: {', '.join(verdict.scripts) or '–'} · "
                f"{verdict.original_chars} characters in, {len(verdict.text)} out")
     for warning in verdict.warnings:
         st.warning(warning)
+with st.expander("How often does this guard block? Attack and benign sets in datasets/"):
+    if st.button("Score the guard", key="ql_score_guard"):
+        st.session_state["ql_guard_score"] = score_guard(
+            load_prompts(ATTACKS), load_prompts(BENIGN), config.query.guard)
+    if (guard_score := st.session_state.get("ql_guard_score")) is not None:
+        shown = {"Attacks blocked (dev)": guard_score.block_rate.get("dev"),
+                 "Attacks blocked (held-out)": guard_score.block_rate.get("heldout"),
+                 "Benign blocked": guard_score.false_positive_rate.get("all")}
+        for cell, (label, rate) in zip(st.columns(3), shown.items(), strict=True):
+            cell.metric(label, f"{rate.value:.1%}" if rate else "–",
+                        help=f"{rate}: share, 95% CI (Wilson), count" if rate else None)
+        st.dataframe(view.guard_rates_table(guard_score), hide_index=True, width="stretch")
+        st.dataframe(view.guard_mistakes_table(guard_score), hide_index=True, width="stretch")
+if verdict is not None and not verdict.allowed:
+    st.stop()
 
 understand_record = run.trace.stage("understand")
 found = run.trace.output(Understanding)

@@ -20,14 +20,15 @@ def snippet(text: str, width: int = 160) -> str:
 
 
 def ingest_report_frame(report: IngestReport) -> pd.DataFrame:
-    """One row per file: ok / skipped, size, and for skipped files the problem and what to do."""
+    """One row per file: ok / skipped, size, for skipped files the problem and what to do, and
+    warnings (bytes read as latin-1, text addressed to the assistant)."""
     return pd.DataFrame(
         [
             {"file": PurePath(line.source).name, "status": line.status, "characters": line.chars,
-             "problem": line.problem, "what to do": line.action}
+             "problem": line.problem, "what to do": line.action, "warnings": " · ".join(line.warnings)}
             for line in report.lines
         ],
-        columns=["file", "status", "characters", "problem", "what to do"],
+        columns=["file", "status", "characters", "problem", "what to do", "warnings"],
     )
 
 

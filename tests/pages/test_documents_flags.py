@@ -23,6 +23,8 @@ def test_a_planted_instruction_is_flagged_in_the_report() -> None:
     at.segmented_control(key="docs_source").set_value("Upload files").run()
     at.file_uploader(key="docs_uploads").set_value(
         [("planted.txt", PLANTED, "text/plain"), ("plain.txt", b"SSH keys.\n", "text/plain")]).run()
+    parsed = next(d.value for d in at.dataframe if "warnings" in d.value.columns)
+    assert "text addressed to the assistant" in parsed.set_index("file").loc["planted.txt", "warnings"]
     at.text_input(key="docs_new_name").set_value("flags").run()
     at.button(key="docs_ingest").click().run()
     assert not at.exception
