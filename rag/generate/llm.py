@@ -237,8 +237,9 @@ class LLMStream:
         raise LLMError("deadline", detail, tuple(self.attempts))
 
     def _redacted(self, tokens: Iterator[str], redactor: Redactor) -> Iterator[str]:
-        """Tokens with secrets masked; a deadline passing mid-stream ends the call."""
-        deadline = current_deadline()
+        """Tokens with secrets masked; a deadline passing mid-stream ends the call (a plain call is
+        bounded by its timeout, and its one answer is kept)."""
+        deadline = current_deadline() if self._streaming else None
         for token in tokens:
             if piece := redactor.feed(token):
                 yield piece
