@@ -150,7 +150,8 @@ DOCUMENT_PATTERNS: dict[str, tuple[str, ...]] = {
 # Letters spread out one by one ("i g n o r e p r e v i o u s …") lose their word breaks, so that
 # view is squashed to letters only and searched for the strongest pairs without word boundaries.
 _SQUASHED = re.compile(r"(?:ignor|disregard|forget|bypass|override)\w{0,16}?"
-                       r"(?:instruction|prompt|rules|guideline)|(?:reveal|print|show|repeat)\w{0,12}?(?:systemprompt|yourprompt|yourinstruction)")
+                       r"(?:instruction|prompt|rules|guideline)"
+                       r"|(?:reveal|print|show|repeat)\w{0,12}?(?:systemprompt|yourprompt|yourinstruction)")
 
 
 def _compile(families: dict[str, tuple[str, ...]]) -> dict[str, re.Pattern[str]]:
