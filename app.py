@@ -11,6 +11,7 @@ from pathlib import Path
 import streamlit as st
 
 from pages.ui import resources
+from pages.ui.llm_status import llm_status
 from pages.ui.nav import PageEntry, available_pages
 from pages.ui.state import (
     APP_COLLECTION,
@@ -57,7 +58,7 @@ def _page_card(entry: PageEntry) -> None:
 
 
 def sidebar() -> None:
-    """Current collection (or a button to build the sample one) and current preset."""
+    """Current collection (or a button to build the sample one), current preset, connected LLM."""
     with st.sidebar:
         st.subheader("Session")
         existing = resources.collection_names()
@@ -83,6 +84,7 @@ def sidebar() -> None:
                 st.caption(load_preset(name).description)
             except PresetError as exc:  # a broken preset file must not take the app down
                 st.error(str(exc))
+        llm_status()
 
 
 home = st.Page(overview, title="Overview", icon=":material/home:", default=True)

@@ -19,6 +19,7 @@ import numpy as np
 
 from rag.context.text import content_words, strip_citations
 from rag.generate.base import ChatModel, LLMError, Message
+from rag.generate.usability import record_reply
 
 
 class TextVectors(Protocol):
@@ -113,8 +114,11 @@ def answer_relevance(
     else the offline figure."""
     if chat is not None:
         try:
-            return llm_relevance(question, answer, chat, embedder, n_questions)
+            found = llm_relevance(question, answer, chat, embedder, n_questions)
+            record_reply("abstain.relevance", "ok")
+            return found
         except LLMError as exc:
+            record_reply("abstain.relevance", "fallback", exc.kind)
             found = offline_relevance(question, answer, embedder, embedding_weight)
             why = f"LLM answer relevancy failed ({exc.kind}: {exc}); offline figure instead"
             return AnswerRelevance(found.score, "offline", found.embedding, found.overlap,

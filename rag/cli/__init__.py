@@ -7,7 +7,8 @@ import importlib
 import sys
 
 # command name -> module under rag.cli; a new command is a module plus an entry here.
-COMMANDS = {"chunk": "rag.cli.chunk", "ingest": "rag.cli.ingest", "query": "rag.cli.query"}
+COMMANDS = {"chunk": "rag.cli.chunk", "ingest": "rag.cli.ingest", "query": "rag.cli.query",
+            "llm": "rag.cli.llm"}
 
 
 def build_parser(prog: str, commands: dict[str, str]) -> argparse.ArgumentParser:

@@ -11,6 +11,7 @@ from rag.context.base import ContextBlock, StepReport, context_step
 from rag.context.text import content_words, split_sentences
 from rag.generate.base import ChatModel, LLMError, Message
 from rag.generate.fence import data_rule, fence
+from rag.generate.usability import record_reply
 from rag.registry import Registry
 
 Compressor = Callable[[str, Sequence[ContextBlock], ChatModel | None], tuple[list[ContextBlock], StepReport]]
@@ -113,16 +114,53 @@ def llm_compression(
         try:
             reply = chat.chat([Message("user", prompt)]).text
         except LLMError as exc:
+            record_reply("context.compress", "fallback", f"call failed ({exc.kind})")
             warnings.append(f"block {block.chunk_id}: LLM {exc.kind}, filtered offline")
             kept = _filter_block(query_words, block) if query_words else block
             if kept is not None:
                 out.append(kept)
             continue
-        parsed = parse_compressed(reply)
-        if parsed is not None:
-            body, markers = parsed
-            out.append(
-                replace(block, text=body, markers=markers, verbatim=block.verbatim and body == block.text)
-            )
+        compressed, warning = _compressed_block(block, reply, query_words)
+        if warning:
+            warnings.append(f"block {block.chunk_id}: {warning}")
+        if compressed is not None:
+            out.append(compressed)
+    if blocks and not out:  # never compress the context away entirely
+        warnings.append("the LLM judged every block irrelevant (NONE): kept them uncompressed")
+        out = list(blocks)
     detail = f"{len(blocks) - len(out)} block(s) judged irrelevant (NONE)"
     return out, context_step("compress:llm", len(blocks), len(out), detail, tuple(warnings))
+
+
+def copied_sentences(body: str, block_text: str) -> tuple[list[str], int]:
+    """(sentences of `body` that occur verbatim in `block_text`, whitespace aside; how many
+    sentences `body` has). What the model wrote itself never reaches the context."""
+    source = " ".join(block_text.split())
+    sentences = [" ".join(s.text.split()) for s in split_sentences(body)]
+    return [s for s in sentences if s and s in source], len(sentences)
+
+
+def _compressed_block(block: ContextBlock, reply: str, query_words: set[str]
+                      ) -> tuple[ContextBlock | None, str]:
+    """The block as the LLM compressed it (None: judged irrelevant), and a warning when the
+    reply had to be repaired or replaced by the offline filter."""
+    parsed = parse_compressed(reply)
+    if parsed is None:
+        record_reply("context.compress", "ok")
+        return None, ""
+    body, markers = parsed
+    copied, total = copied_sentences(body, block.text)
+    if not copied:
+        record_reply("context.compress", "fallback", "nothing copied from the excerpt")
+        kept = _filter_block(query_words, block) if query_words else block
+        return kept, f"LLM reply not copied from the excerpt ({body[:60]!r}): filtered offline"
+    text = " ".join(dict.fromkeys(copied))  # a small model repeats itself
+    if len(copied) < total or text != " ".join(copied):
+        record_reply("context.compress", "repaired", "kept only sentences copied verbatim")
+        warning = (f"kept {len(dict.fromkeys(copied))} of {total} sentence(s) of the LLM reply: "
+                   "the rest were not in the excerpt or repeated")
+    else:
+        record_reply("context.compress", "ok")
+        warning = ""
+    verbatim = block.verbatim and text == " ".join(block.text.split())
+    return replace(block, text=text, markers=markers, verbatim=verbatim), warning

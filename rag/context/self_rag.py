@@ -20,6 +20,7 @@ from rag.context.text import content_words
 from rag.generate.base import ChatModel, LLMError, Message
 from rag.generate.fence import data_rule, fence
 from rag.generate.llm import make_client
+from rag.generate.usability import record_reply
 from rag.pipeline import STAGES, PipelineState, StageEnv, StageResult, StageSpec
 from rag.retrieve.base import Candidate
 
@@ -80,7 +81,10 @@ def llm_relevance(chat: ChatModel, query: str, passage: str, max_chars: int) -> 
     match = re.search(r"\d+(?:\.\d+)?", reply)
     if match is None:
         raise ValueError(f"no grade in {reply[:40]!r}")
-    return min(max(float(match.group(0)) / 10.0, 0.0), 1.0)
+    grade = float(match.group(0))
+    if grade > 10:  # not a 0–10 grade: a year, a count, a section number
+        raise ValueError(f"grade {grade:g} is outside 0-10 in {reply[:40]!r}")
+    return grade / 10.0
 
 
 def _grade(query: str, cand: Candidate, cfg: VerifyConfig, chat: ChatModel | None
@@ -88,9 +92,13 @@ def _grade(query: str, cand: Candidate, cfg: VerifyConfig, chat: ChatModel | Non
     if chat is None:
         return lexical_relevance(query, cand.chunk.text), "lexical", ""
     try:
-        return llm_relevance(chat, query, cand.chunk.text, cfg.max_passage_chars), "llm", ""
+        grade = llm_relevance(chat, query, cand.chunk.text, cfg.max_passage_chars)
     except (LLMError, ValueError) as exc:  # graded lexically instead; the trace says so
+        why = f"call failed ({exc.kind})" if isinstance(exc, LLMError) else "no 0-10 grade"
+        record_reply("verify.grade", "fallback", why)
         return lexical_relevance(query, cand.chunk.text), "fallback", f"LLM grade failed: {exc}"
+    record_reply("verify.grade", "ok")
+    return grade, "llm", ""
 
 
 def verify_chunks(query: str, candidates: Sequence[Candidate], cfg: VerifyConfig,

@@ -13,6 +13,7 @@ from rag.generate.extractive import extractive_answer
 from rag.generate.llm import LLMClient
 from rag.generate.prompts import build_messages, choose_template
 from rag.generate.settings import GenerationConfig
+from rag.generate.usability import record_reply
 
 
 @dataclass(frozen=True)
@@ -71,10 +72,11 @@ class AnswerStream:
             else:
                 completion = self.client.chat(self.plan.messages, self.plan.max_tokens)
                 yield completion.text
-            cleaned = clean_response(completion.text)
+            cleaned = clean_response(completion.text, cut_off=completion.finish_reason == "length")
             if not cleaned.text:
                 raise LLMError("empty", "nothing left after clean-up", completion.attempts)
         except LLMError as exc:
+            record_reply("generate.answer", "fallback", f"{exc.kind}")
             attempts = exc.attempts
             warning = f"LLM failed ({exc.kind}) after {len(attempts)} attempt(s): {exc}"
             if not self.settings.fallback_to_extractive:
@@ -86,6 +88,8 @@ class AnswerStream:
             )
             return
         mode: AnswerMode = "no_rag" if self.plan.context.no_rag else "llm"
+        record_reply("generate.answer", "repaired" if cleaned.repairs else "ok",
+                     " + ".join(r.split(":")[0].lstrip("0123456789 ") for r in cleaned.repairs))
         self.result = self._answer(
             cleaned.text,
             mode,
@@ -95,7 +99,8 @@ class AnswerStream:
             attempts=completion.attempts,
             questions=cleaned.suggested_questions,
             warnings=self._notes
-            + ((f"preamble removed: {cleaned.preamble_removed!r}",) if cleaned.preamble_removed else ()),
+            + ((f"preamble removed: {cleaned.preamble_removed!r}",) if cleaned.preamble_removed else ())
+            + cleaned.repairs,
         )
 
     def _offline(self, warnings: tuple[str, ...], attempts: tuple[Attempt, ...] = ()) -> Iterator[str]:

@@ -52,6 +52,7 @@ class Completion:
     provider: str
     model: str
     attempts: tuple[Attempt, ...]
+    finish_reason: str = ""  # "length": the token limit cut the reply off
 
 
 class LLMError(RuntimeError):

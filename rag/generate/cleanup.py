@@ -1,10 +1,13 @@
 """Response clean-up (002 "Response Assembly"): strip preambles, pull out suggested questions,
-normalize citation variants to Axiom's [Source N]."""
+normalize citation variants to Axiom's [Source N]; and the repairs small models need: repeated
+sentences or phrases removed, a sentence cut off by the token limit dropped."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+
+from rag.context.text import split_sentences
 
 _PREAMBLES = (
     r"(?:sure|certainly|of course|absolutely|okay|ok|great question|good question)(?=[\s!,.])[!,.]*\s*",
@@ -23,6 +26,9 @@ _VARIANTS = (
     re.compile(r"\[\s*" + _NUMBERS + r"\s*\]"),  # [1], [1, 2]
 )
 _CITED = re.compile(r"\[Source (\d+)\]")
+# a phrase of 2+ words said three or more times in a row (a small model's loop)
+_LOOP = re.compile(r"(\b\w+(?:\W+\w+)+?\W+)(?:\1){2,}", re.I)
+_ENDS_SENTENCE = re.compile(r"""[.!?:)\]"'”]\s*$""")
 
 
 @dataclass(frozen=True)
@@ -30,6 +36,42 @@ class Cleaned:
     text: str
     suggested_questions: tuple[str, ...]
     preamble_removed: str = ""
+    repairs: tuple[str, ...] = ()  # what was removed to make a degenerate reply usable
+
+
+def without_repeats(text: str) -> tuple[str, int]:
+    """(`text` with looping phrases said once and repeated sentences dropped, how many
+    repetitions were removed); sentences compare case- and whitespace-insensitively."""
+    removed = 0
+
+    def once(match: re.Match[str]) -> str:
+        nonlocal removed
+        removed += len(match.group(0)) // max(1, len(match.group(1))) - 1
+        return match.group(1)
+
+    text = _LOOP.sub(once, text + " ")  # the last repetition has no separator after it
+    seen: set[str] = set()
+    pieces: list[str] = []
+    position = 0
+    for sentence in split_sentences(text):
+        key = " ".join(sentence.text.lower().split())
+        if key in seen:
+            removed += 1
+            pieces.append(text[position : sentence.start].rstrip(" "))
+        else:
+            seen.add(key)
+            pieces.append(text[position : sentence.end])
+        position = sentence.end
+    return ("".join(pieces) + text[position:]).strip(), removed
+
+
+def drop_cut_sentence(text: str) -> tuple[str, str]:
+    """(`text` without a last sentence the token limit cut off, the dropped piece). Kept when it
+    is the only sentence: something unfinished beats nothing."""
+    sentences = split_sentences(text)
+    if len(sentences) < 2 or _ENDS_SENTENCE.search(sentences[-1].text):
+        return text, ""
+    return text[: sentences[-2].end].rstrip(), sentences[-1].text
 
 
 def strip_preamble(text: str) -> tuple[str, str]:
@@ -70,7 +112,14 @@ def cited_numbers(text: str) -> tuple[int, ...]:
     return tuple(dict.fromkeys(int(n) for n in _CITED.findall(text)))
 
 
-def clean_response(raw: str) -> Cleaned:
+def clean_response(raw: str, cut_off: bool = False) -> Cleaned:
+    """`cut_off`: the reply stopped at the token limit, so its last sentence may be unfinished."""
     text, questions = split_suggestions(raw)
     text, removed = strip_preamble(text)
-    return Cleaned(normalize_citations(text), questions, removed)
+    text, repeats = without_repeats(text)
+    repairs = [f"{repeats} repetition(s) removed"] if repeats else []
+    if cut_off:
+        text, dropped = drop_cut_sentence(text)
+        if dropped:
+            repairs.append(f"sentence cut off by the token limit dropped: {dropped[:60]!r}")
+    return Cleaned(normalize_citations(text), questions, removed, tuple(repairs))

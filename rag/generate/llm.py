@@ -167,12 +167,13 @@ class LLMStream:
         self._streaming = streaming
         self.attempts: list[Attempt] = []
         self.text = ""
+        self.finish_reason = ""
         self._answered_by: Endpoint | None = None
 
     def completion(self) -> Completion:
         assert self._answered_by is not None, "iterate the stream to the end first"
         e = self._answered_by
-        return Completion(self.text, e.name, e.model, tuple(self.attempts))
+        return Completion(self.text, e.name, e.model, tuple(self.attempts), self.finish_reason)
 
     def __iter__(self) -> Iterator[str]:
         last: tuple[FailureKind, str] = ("not_configured", "no endpoint tried")
@@ -260,6 +261,7 @@ class LLMStream:
                 model=model, messages=messages, temperature=temperature, max_tokens=max_tokens,
                 timeout=timeout,
             )
+            self.finish_reason = response.choices[0].finish_reason or ""
             if text := response.choices[0].message.content:
                 yield text
             return
@@ -268,6 +270,8 @@ class LLMStream:
             timeout=timeout,
         )
         for chunk in stream:
+            if chunk.choices and chunk.choices[0].finish_reason:
+                self.finish_reason = chunk.choices[0].finish_reason
             if chunk.choices and chunk.choices[0].delta.content:
                 yield chunk.choices[0].delta.content
 

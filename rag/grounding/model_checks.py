@@ -13,6 +13,7 @@ from rag.context.base import ContextBlock
 from rag.context.text import split_sentences
 from rag.generate.base import ChatModel, LLMError, Message
 from rag.generate.fence import data_rule, fence
+from rag.generate.usability import record_reply
 
 
 class SentenceEmbedder(Protocol):
@@ -54,19 +55,39 @@ where score is your confidence from 0 to 1 that the claim is supported.
 Claims:
 {claims}"""
 
-_VERDICT = re.compile(r"^\s*(\d+)\s*[:.)-]\s*(YES|NO)\b[^\d]*([01](?:\.\d+)?)?", re.I | re.M)
+_VERDICT = re.compile(
+    r"^\W*(?:claim\s*)?(\d+)\W*?[:.)\-]\W*(YES|NO|SUPPORTED|UNSUPPORTED|TRUE|FALSE)\b([^\n]*)",
+    re.I | re.M)
+_SCORE = re.compile(r"(?<![\w.])\d+(?:\.\d+)?")
+_SUPPORTED = frozenset({"YES", "SUPPORTED", "TRUE"})
+
+
+def read_verdicts(reply: str, count: int) -> tuple[dict[int, float], int]:
+    """(claim number (1-based) -> support score, how many confidences were outside 0–1 and
+    ignored). YES without a usable confidence counts 1, NO counts 0; a repeated claim number
+    keeps its first verdict."""
+    found: dict[int, float] = {}
+    out_of_range = 0
+    for number, verdict, rest in _VERDICT.findall(reply):
+        index = int(number)
+        if not 1 <= index <= count or index in found:
+            continue
+        supported = verdict.upper() in _SUPPORTED
+        score = _SCORE.search(rest)
+        value = float(score.group(0)) if score else None
+        if value is not None and value > 1:
+            out_of_range += 1
+            value = None
+        if value is None:
+            found[index] = 1.0 if supported else 0.0
+        else:  # a NO with a high "confidence" means confident it is unsupported
+            found[index] = value if supported else min(value, 1 - value)
+    return found, out_of_range
 
 
 def parse_verdicts(reply: str, count: int) -> dict[int, float]:
-    """Claim number (1-based) -> support score; YES without a score counts 1, NO counts 0."""
-    found: dict[int, float] = {}
-    for number, verdict, score in _VERDICT.findall(reply):
-        index = int(number)
-        if 1 <= index <= count:
-            value = float(score) if score else (1.0 if verdict.upper() == "YES" else 0.0)
-            # a NO with a high "confidence" means confident it is unsupported
-            found[index] = value if verdict.upper() == "YES" or not score else min(value, 1 - value)
-    return found
+    """Claim number (1-based) -> support score (see read_verdicts)."""
+    return read_verdicts(reply, count)[0]
 
 
 def llm_scores(claims: Sequence[str], context_text: str, chat: ChatModel) -> tuple[list[float | None], str]:
@@ -78,8 +99,15 @@ def llm_scores(claims: Sequence[str], context_text: str, chat: ChatModel) -> tup
         reply = chat.chat([Message("user", VERIFY_PROMPT.format(
             sources=fence(context_text, "sources"), rule=data_rule("sources"), claims=numbered))]).text
     except LLMError as exc:
+        record_reply("ground.verdicts", "fallback", f"call failed ({exc.kind})")
         return [None] * len(claims), f"LLM verification failed ({exc.kind}): left ambiguous"
-    parsed = parse_verdicts(reply, len(claims))
+    parsed, out_of_range = read_verdicts(reply, len(claims))
     missing = len(claims) - len(parsed)
-    warning = f"LLM verification: {missing} claim(s) not parsed" if missing else ""
-    return [parsed.get(i) for i in range(1, len(claims) + 1)], warning
+    notes = [f"{missing} claim(s) not parsed, left ambiguous"] if missing else []
+    notes += [f"{out_of_range} confidence(s) outside 0-1 ignored (verdict used)"] if out_of_range else []
+    if missing:
+        record_reply("ground.verdicts", "fallback", "claims without a verdict")
+    else:
+        record_reply("ground.verdicts", "repaired" if out_of_range else "ok", "confidence outside 0-1")
+    return [parsed.get(i) for i in range(1, len(claims) + 1)], (
+        f"LLM verification: {'; '.join(notes)}" if notes else "")

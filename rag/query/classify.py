@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from rag.generate.base import ChatModel, LLMError, Message
+from rag.generate.usability import record_reply
 
 QueryClass = Literal["SUMMARY", "COMPARISON", "LIST", "ANALYTICAL", "FACTUAL"]
 CLASSES: tuple[QueryClass, ...] = ("SUMMARY", "COMPARISON", "LIST", "ANALYTICAL", "FACTUAL")
@@ -90,11 +91,14 @@ def classify(query: str, chat: ChatModel | None = None) -> QueryClassification:
         reply = chat.chat([Message("user", CLASSIFY_PROMPT.format(query=query[:2000]))],
                           max_tokens=8).text
     except LLMError as exc:
+        record_reply("understand.classify", "fallback", f"call failed ({exc.kind})")
         return _fallback(offline, f"classification LLM call failed ({exc.kind}): {exc}")
     found = [c for c in CLASSES if re.search(rf"\b{c}\b", reply.upper())]
     if not found:
+        record_reply("understand.classify", "fallback", "names no class")
         return _fallback(offline, f"classification LLM reply names no class: {reply[:60]!r}")
     label = found[0]
+    record_reply("understand.classify", "ok")
     return QueryClassification(label, 0.7, "llm", "the LLM chose it", HINTS[label])
 
 

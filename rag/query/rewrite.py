@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from rag.generate.base import ChatModel, LLMError, Message
+from rag.generate.usability import record_reply
 from rag.query.entities import extract_entities
 from rag.query.settings import RewriteConfig
 from rag.query.text import QUESTION_WORDS, content_words, words
@@ -139,6 +140,7 @@ def rewrite(query: str, history: Sequence[Message], cfg: RewriteConfig,
         rewritten, warning = "", f"rewrite LLM call failed ({exc.kind}): {exc}"
     else:
         warning = "rewrite LLM returned nothing usable"
+    record_reply("understand.rewrite", "ok" if rewritten else "fallback", warning)
     if not rewritten:
         fallback, topic = rewrite_offline(query, recent)
         return Rewrite(query, fallback, "fallback", f"{why}; LLM failed, heuristic used", topic,

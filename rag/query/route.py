@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from rag.generate.base import ChatModel, LLMError, Message
+from rag.generate.usability import record_reply
 from rag.query.classify import QueryClass
 from rag.query.entities import extract_entities
 from rag.query.settings import RouteConfig
@@ -138,9 +139,12 @@ def route(query: str, cfg: RouteConfig, query_class: QueryClass = "FACTUAL",
         if complexity not in COMPLEXITIES or query_type not in QUERY_TYPES:
             raise ValueError(f"unknown complexity/type {complexity!r}/{query_type!r}")
     except LLMError as exc:
+        record_reply("understand.route", "fallback", f"call failed ({exc.kind})")
         return replace(offline, path="fallback", warnings=(f"route LLM call failed ({exc.kind}): {exc}",))
     except (ValueError, KeyError, TypeError) as exc:  # no JSON, bad JSON, missing or odd fields
+        record_reply("understand.route", "fallback", f"unusable JSON ({type(exc).__name__})")
         return replace(offline, path="fallback", warnings=(f"route LLM reply unusable: {exc}",))
+    record_reply("understand.route", "ok")
     strategy, top_k = STRATEGY[complexity]
     entities = tuple(str(e) for e in data.get("entities", []) if str(e).strip()) or offline.entities
     return Route(complexity, query_type, entities, bool(data.get("multi_hop", False)),

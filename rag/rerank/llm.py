@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from rag.generate.base import ChatModel, LLMError, Message
 from rag.generate.fence import data_rule, fence
+from rag.generate.usability import record_reply
 from rag.rerank.base import RerankCallFailed, ScoreBatch
 
 RERANK_PROMPT = """Question: {question}
@@ -77,10 +78,16 @@ class LLMScorer:
                 reply = self.chat.chat([Message("user", self._prompt(query, batch))],
                                        max_tokens=8 * len(batch) + 16).text
             except LLMError as exc:
+                record_reply("rerank.grades", "fallback", f"call failed ({exc.kind})")
                 raise RerankCallFailed(
                     f"LLM call for excerpts {first + 1}-{first + len(batch)} failed "
                     f"({exc.kind}): {exc}") from exc
-            grades, notes = parse_grades(reply, len(batch))
+            try:
+                grades, notes = parse_grades(reply, len(batch))
+            except RerankCallFailed:
+                record_reply("rerank.grades", "fallback", "an excerpt without a grade")
+                raise
+            record_reply("rerank.grades", "repaired" if notes else "ok", "grade out of 0-10")
             scores.extend(grades)
             warnings.extend(f"batch {first // self.batch_size + 1}: {n}" for n in notes)
         return ScoreBatch(tuple(scores), "grade10", self.model, time.perf_counter() - start,

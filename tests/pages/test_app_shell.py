@@ -3,6 +3,8 @@
 from pathlib import Path
 
 import pytest
+import streamlit as st
+from fake_openai import FakeOpenAI
 from streamlit.testing.v1 import AppTest
 
 from pages.ui.nav import available_pages
@@ -76,3 +78,19 @@ def test_sidebar_shows_documents_another_process_added(data_dir: Path) -> None:
     at.sidebar.button(key="app_refresh").click().run()
     assert not at.exception
     assert at.sidebar.caption[0].value.startswith("2 documents")
+
+
+def test_sidebar_names_the_connected_llm_or_none(data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    line = at.sidebar.caption[-1].value
+    assert line.startswith("LLM: none") and "OPENAI_BASE_URL is not set" in line
+    with FakeOpenAI() as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        at = AppTest.from_file(APP, default_timeout=60).run()
+        assert not at.exception
+        assert at.sidebar.caption[-1].value == f"LLM: **fake-model** at {server.base_url}"
+    dead = server.base_url  # closed now: nothing listens there
+    monkeypatch.setenv("OPENAI_BASE_URL", dead)
+    st.cache_data.clear()  # the status is cached for 30 s
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    assert at.sidebar.caption[-1].value.startswith(f"LLM: none — {dead} does not answer")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from rag.generate.base import ChatModel, LLMError, Message
+from rag.generate.usability import record_reply
 from rag.query.intent.exemplars import INTENTS
 
 INTENT_PROMPT = """Classify the user's message to a document assistant into exactly one intent.
@@ -47,8 +48,11 @@ def llm_intent(message: str, chat: ChatModel, has_history: bool) -> tuple[str, s
     try:
         reply = chat.chat([Message("user", prompt)], max_tokens=10).text
     except LLMError as exc:
+        record_reply("understand.intent", "fallback", f"call failed ({exc.kind})")
         raise IntentLLMError(f"intent LLM call failed ({exc.kind}): {exc}") from exc
     intent = parse_intent(reply)
     if intent is None:
+        record_reply("understand.intent", "fallback", "names no intent")
         raise IntentLLMError(f"intent LLM reply names no intent: {reply[:80]!r}")
+    record_reply("understand.intent", "ok")
     return intent, reply

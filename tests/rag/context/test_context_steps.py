@@ -18,6 +18,7 @@ from rag.context.tokens import EstimateCounter, default_counter
 from rag.generate.base import Message
 from rag.generate.llm import Endpoint, LLMClient
 from rag.generate.settings import GenerationConfig
+from rag.generate.usability import counting
 
 
 def blocks(*texts: str) -> list[ContextBlock]:
@@ -112,3 +113,32 @@ def test_the_default_counter_is_minilm_word_pieces_and_truncates_on_token_bounda
     assert counter.count("The quick brown fox") == 4 and counter.count("") == 0
     assert counter.truncate("The quick brown fox", 2) == "The quick"
     assert EstimateCounter().count("a b c d e f g h i j") == 13
+
+
+def test_llm_compression_keeps_only_copied_sentences_and_counts_each_reply() -> None:
+    made_up = "The tower is very famous and loved by all."
+    with FakeOpenAI() as server, counting() as tally:
+        server.script(
+            reply(f"It is 330 metres tall. {made_up} It is 330 metres tall."),  # repaired
+            reply(made_up),  # nothing copied: the offline filter decides instead
+            reply("Berlin is the capital of Germany."),  # copied as asked
+        )
+        client = LLMClient(GenerationConfig(retries=0), [Endpoint("primary", server.base_url, "m")])
+        out, step = COMPRESSORS.get("llm")("How tall is the Eiffel Tower in Berlin?",
+                                           blocks(PARIS, PARIS, BERLIN), client)
+    assert out[0].text == "It is 330 metres tall."
+    assert made_up not in " ".join(b.text for b in out)
+    assert "kept 1 of 3 sentence(s)" in step.warnings[0]
+    assert "not copied from the excerpt" in step.warnings[1]
+    assert out[2].text == "Berlin is the capital of Germany."
+    counts = tally.parsers["context.compress"].counts
+    assert (counts["ok"], counts["repaired"], counts["fallback"]) == (1, 1, 1)
+
+
+def test_llm_compression_never_drops_every_block() -> None:
+    with FakeOpenAI() as server:
+        server.script(reply("NONE"), reply("NONE"))
+        client = LLMClient(GenerationConfig(retries=0), [Endpoint("primary", server.base_url, "m")])
+        out, step = COMPRESSORS.get("llm")("How tall is the Eiffel Tower?", blocks(PARIS, BERLIN), client)
+    assert [b.text for b in out] == [PARIS, BERLIN]
+    assert "every block irrelevant" in step.warnings[-1]

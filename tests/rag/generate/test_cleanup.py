@@ -7,9 +7,11 @@ import pytest
 from rag.generate.cleanup import (
     cited_numbers,
     clean_response,
+    drop_cut_sentence,
     normalize_citations,
     split_suggestions,
     strip_preamble,
+    without_repeats,
 )
 
 
@@ -67,3 +69,28 @@ def test_clean_response_does_all_three_and_cited_numbers_keep_first_use_order() 
     assert cleaned.text == "B is true [Source 2] and A [Source 1] too [Source 2]."
     assert cleaned.suggested_questions == ("More?",)
     assert cited_numbers(cleaned.text) == (2, 1)
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected", "removed"),
+    [
+        ("It syncs hourly. It syncs hourly. it syncs  hourly. Notes stay.", "It syncs hourly. Notes stay.", 2),
+        ("Export to PDF to PDF to PDF to PDF to PDF and more.", "Export to PDF and more.", 4),
+        ("Trash keeps notes for 30 days then the app is the app is the app is",
+         "Trash keeps notes for 30 days then the app is", 2),
+        ("Go to Settings > Sync. Then press Sync now [Source 1].",
+         "Go to Settings > Sync. Then press Sync now [Source 1].", 0),
+    ],
+)
+def test_repeated_sentences_and_looping_phrases_are_said_once(raw: str, expected: str, removed: int) -> None:
+    assert without_repeats(raw) == (expected, removed)
+
+
+def test_a_reply_cut_by_the_token_limit_loses_its_unfinished_sentence() -> None:
+    raw = "Sure! Notes stay 30 days [1]. Notes stay 30 days [1]. After that they are perman"
+    cleaned = clean_response(raw, cut_off=True)
+    assert cleaned.text == "Notes stay 30 days [Source 1]."
+    assert cleaned.repairs == ("1 repetition(s) removed",
+                               "sentence cut off by the token limit dropped: 'After that they are perman'")
+    assert clean_response(raw).text.endswith("they are perman")  # stopped on its own: kept
+    assert drop_cut_sentence("Only one unfinished sent") == ("Only one unfinished sent", "")

@@ -12,7 +12,7 @@ from rag.generate.prompts import INSUFFICIENT
 from rag.generate.settings import GenerationConfig
 from rag.grounding.check import answer_sentences, check_answer
 from rag.grounding.lexical import best_span, overlap
-from rag.grounding.model_checks import parse_verdicts
+from rag.grounding.model_checks import parse_verdicts, read_verdicts
 from rag.grounding.settings import GroundingConfig
 
 CTX = context("How tall is the Eiffel Tower and when was it completed?", PARIS, BERLIN)
@@ -141,6 +141,10 @@ def test_verdict_lines_are_parsed_robustly() -> None:
         3: 1.0,
     }
     assert parse_verdicts("I think so.", 2) == {}
+    # a small model's formats: a "Claim" prefix, bold, other words for yes/no, a 0-10 confidence
+    # (ignored: the verdict decides), a claim answered twice (the first answer counts)
+    messy = "Claim 1: **YES** (confidence 8)\n**2.** UNSUPPORTED 0.3\n1: NO\n3 - true"
+    assert read_verdicts(messy, 3) == ({1: 1.0, 2: 0.3, 3: 1.0}, 1)
 
 
 def test_confidence_is_relevance_times_grounding_with_a_sufficiency_check() -> None:
