@@ -140,9 +140,9 @@ def hyde(query: str, cfg: ExpandConfig, chat: ChatModel | None) -> Expansion:
         record_reply("expand.hyde", "fallback", "empty reply")
         return Expansion("hyde", (), "fallback", "empty hypothetical document", ("hyde: empty reply",))
     record_reply("expand.hyde", "repaired" if repeats else "ok", "repeated sentences removed")
-    notes = (f"hyde: {repeats} repeated sentence(s) removed",) if repeats else ()
+    repaired = f" ({repeats} repetition(s) removed)" if repeats else ""  # a repair, not a fallback
     return Expansion("hyde", (SearchQuery(passage, "hyde", ("dense",)),), "llm",
-                     "hypothetical answer, searched by the dense retriever only", notes)
+                     f"hypothetical answer{repaired}, searched by the dense retriever only")
 
 
 @EXPANDERS.register("step_back")
