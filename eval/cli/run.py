@@ -28,6 +28,7 @@ from eval.runs.store import save_run
 from eval.scoring.metrics import DEFAULT_METRICS, parse_metric
 from eval.scoring.stats import paired_test
 from rag.config import PipelineConfig, load_preset, parse_set_options, with_overrides
+from rag.generate.usability import UsabilityTally, counting
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -63,6 +64,13 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument("--answers-corpus", type=Path, default=None, metavar="DIR",
                         help="what the --answers questions are asked of: a documents folder or a "
                              "BEIR folder (default: --dataset, or --collection)")
+    parser.add_argument("--llm-stages", action="store_true",
+                        help="switch on every LLM stage in every preset (eval.runs.llm_stages; "
+                             "needs OPENAI_BASE_URL, e.g. from `python -m rag llm serve`)")
+    parser.add_argument("--llm-metrics", action="store_true",
+                        help="add ragas's LLM answer metrics, judged by the OPENAI_BASE_URL model")
+    parser.add_argument("--judge-max-tokens", type=int, default=None,
+                        help="cap each ragas judge reply (small local models ramble)")
 
 
 def limit_queries(dataset: BeirDataset, n: int | None) -> BeirDataset:
@@ -120,12 +128,15 @@ def print_comparisons(runs: Sequence[PresetRun], seed: int) -> None:
                   f"p={test.p_value:.4f} (wins {test.wins}, losses {test.losses})")
 
 
-def add_answer_metrics(args: argparse.Namespace) -> None:
+def add_answer_metrics(args: argparse.Namespace, tallies: dict[str, UsabilityTally]) -> None:
     """Answer the --answers QA file with each preset; add the figures to the report JSON."""
     from eval.data.qa import load_qa_file
+    from eval.runs.llm_stages import endpoint_judge, record_metric_outcomes
     from eval.runs.own_corpus import collection_answer_samples, preset_collection
     from eval.scoring.abstention import abstention_report
     from eval.scoring.answers import (  # loads ragas
+        DEFAULT_ANSWER_METRICS,
+        LLM_METRICS,
         abstain_outcomes,
         answer_metrics,
         answered,
@@ -136,15 +147,20 @@ def add_answer_metrics(args: argparse.Namespace) -> None:
     qa = load_qa_file(args.answers)
     report = json.loads(args.out.read_text(encoding="utf-8"))
     report["answer_metrics"], report["abstention"] = {}, {}
+    metrics = [*DEFAULT_ANSWER_METRICS, *(LLM_METRICS if args.llm_metrics else ())]
+    judge = endpoint_judge(args.judge_max_tokens) if args.llm_metrics else None
     for preset in args.presets:
-        config = with_overrides(load_preset(preset), parse_set_options(args.set))
-        if args.collection and not args.answers_corpus:
-            samples = collection_answer_samples(qa, config, preset_collection(args.collection,
-                                                                              config))
-        else:
-            samples = qa_answer_samples(qa, config, args.answers_corpus or args.dataset)
-        given = answered(samples)  # the answer metrics score what was answered
-        figures = scores_json(answer_metrics(given), args.resamples, args.seed)
+        config = preset_config(preset, args)
+        with counting(tallies.setdefault(config.name, UsabilityTally())) as tally:
+            if args.collection and not args.answers_corpus:
+                samples = collection_answer_samples(qa, config, preset_collection(args.collection,
+                                                                                  config))
+            else:
+                samples = qa_answer_samples(qa, config, args.answers_corpus or args.dataset)
+            given = answered(samples)  # the answer metrics score what was answered
+            scores = answer_metrics(given, metrics, judge)
+        record_metric_outcomes(scores, tally)
+        figures = scores_json(scores, args.resamples, args.seed)
         abstention = abstention_report(abstain_outcomes(samples), args.resamples, args.seed)
         report["answer_metrics"][config.name] = figures
         report["abstention"][config.name] = abstention
@@ -155,6 +171,29 @@ def add_answer_metrics(args: argparse.Namespace) -> None:
             for k, v in abstention.items() if k not in ("counts", "declined"))
             + f"  {abstention['counts']}")
     args.out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+
+
+def preset_config(preset: str, args: argparse.Namespace) -> PipelineConfig:
+    """The preset with --llm-stages (first) and --set overrides applied."""
+    config = load_preset(preset)
+    if args.llm_stages:
+        from eval.runs.llm_stages import LLM_STAGES
+
+        config = with_overrides(config, dict(LLM_STAGES))
+    return with_overrides(config, parse_set_options(args.set))
+
+
+def add_usability(args: argparse.Namespace, tallies: dict[str, UsabilityTally]) -> None:
+    """How usable the LLM's replies were, per preset and parser, under llm_usability."""
+    if not any(t.parsers for t in tallies.values()):
+        return
+    from eval.runs.llm_stages import usability_table
+
+    report = json.loads(args.out.read_text(encoding="utf-8"))
+    report["llm_usability"] = {name: t.as_json() for name, t in tallies.items()}
+    args.out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    print("LLM replies (ok: parsed as asked; repaired: parsed after a fix; fallback: offline form "
+          "used)\n" + usability_table(tallies))
 
 
 def load_dataset(args: argparse.Namespace) -> BeirDataset:
@@ -193,15 +232,14 @@ def run(args: argparse.Namespace) -> int:
     for metric in args.metrics:
         parse_metric(metric)  # fail before any indexing
     dataset = limit_queries(load_dataset(args), args.max_queries)
-    overrides = parse_set_options(args.set)
     runs = []
+    tallies: dict[str, UsabilityTally] = {}
     for preset in args.presets:
-        config = load_preset(preset)
-        if overrides:
-            config = with_overrides(config, overrides)
+        config = preset_config(preset, args)
         searcher = searcher_for(dataset, config, args)
-        result = run_preset(dataset, config.name, searcher, args.metrics, args.resamples,
-                            args.seed)
+        with counting(tallies.setdefault(config.name, UsabilityTally())):
+            result = run_preset(dataset, config.name, searcher, args.metrics, args.resamples,
+                                args.seed)
         runs.append(result)
         if not args.no_store:
             stored = save_run(run_info(result, dataset, eval_config(config, dataset), args),
@@ -209,7 +247,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"stored {stored}", file=sys.stderr)
     side = write_report(runs, dataset.queries, args.out)
     if args.answers is not None:
-        add_answer_metrics(args)
+        add_answer_metrics(args, tallies)
+    add_usability(args, tallies)
     print_table(runs)
     print_comparisons(runs, args.seed)
     print(f"wrote {args.out} and {side}")

@@ -230,8 +230,10 @@ def ragas_judge(
     api_key: str = "none",
     embedding_model: str | None = None,
     timeout_s: float = 60.0,
+    max_tokens: int | None = None,
 ) -> RagasJudge:
-    """A RagasJudge on an OpenAI-compatible endpoint (embeddings only when a model is named)."""
+    """A RagasJudge on an OpenAI-compatible endpoint (embeddings only when a model is named;
+    `max_tokens` caps each reply: a small local model may otherwise ramble to its limit)."""
     from openai import AsyncOpenAI
     from ragas.embeddings import embedding_factory
     from ragas.llms import llm_factory
@@ -239,7 +241,8 @@ def ragas_judge(
     client = AsyncOpenAI(base_url=base_url, api_key=api_key, timeout=timeout_s, max_retries=0)
     embeddings = (embedding_factory("openai", model=embedding_model, client=client)
                   if embedding_model else None)
-    return RagasJudge(llm_factory(model, client=client), embeddings)
+    limits = {"max_tokens": max_tokens} if max_tokens else {}
+    return RagasJudge(llm_factory(model, client=client, **limits), embeddings)
 
 
 def grounding_figures(trace: Trace) -> tuple[float | None, float | None]:

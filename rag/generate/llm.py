@@ -163,7 +163,8 @@ class LLMStream:
     ) -> None:
         self._client = client
         self._messages = [m.as_dict() for m in messages]
-        self._max_tokens = max_tokens or client.settings.max_tokens
+        # generation.max_tokens caps every call: a stage may ask for fewer, never for more
+        self._max_tokens = min(max_tokens or client.settings.max_tokens, client.settings.max_tokens)
         self._streaming = streaming
         self.attempts: list[Attempt] = []
         self.text = ""

@@ -29,7 +29,7 @@ class GenerationConfig(BaseModel):
     # Last resort when every provider failed: answer extractively and say so in the trace.
     fallback_to_extractive: bool = True
     temperature: float = Field(0.2, ge=0, le=2)
-    max_tokens: int = Field(800, ge=1, le=32_000)
+    max_tokens: int = Field(800, ge=1, le=32_000)  # per reply, for every LLM call of a run
     timeout_s: float = Field(120.0, gt=0)  # 002: "response within 120 s?"
     retries: int = Field(2, ge=0, le=10)  # extra attempts on 429 / 5xx / timeout
     # All LLM work of one query (every stage, attempt, backoff) ends by then; calls get what is left.

@@ -1,0 +1,82 @@
+"""Every preset, every LLM stage switched on, against the real local model: each stage does its
+job or falls back with a reason in the trace — no crash, no failed stage, no hang (each call has
+a time limit and no retries) — and every reply is counted as usable or not."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from eval.cli import main as eval_main
+from eval.data.qa import QASet, load_qa_file
+from eval.runs.llm_stages import LLM_STAGES
+from eval.scoring.answers import qa_traces
+from rag.config import available_presets, load_preset, with_overrides
+from rag.generate.base import GeneratedAnswer
+from rag.generate.local_server import LocalLLMServer
+from rag.generate.stage import GenerateOutput
+from rag.generate.usability import counting
+from rag.paths import SAMPLES_DIR
+
+ROOT = Path(__file__).resolve().parents[2]
+QA_FILE = ROOT / "datasets" / "qa_samples.jsonl"
+# Small enough for CI on two cores: short replies, one attempt per call, fewer context blocks.
+SMALL = {"generation.max_tokens": 96, "generation.timeout_s": 60, "generation.retries": 0,
+         "rerank.llm.timeout_s": 60, "context.top_k": 3, "grounding.max_retries": 0,
+         "abstain.llm_questions": 2}
+# parsers every preset reaches once retrieval runs (intent and grounding verdicts depend on
+# the question and the answer)
+ALWAYS = {"understand.classify", "understand.route", "expand.multi_query", "expand.hyde",
+          "expand.step_back", "expand.rag_fusion", "rerank.grades", "generate.answer"}
+
+
+def first_question() -> QASet:
+    qa = load_qa_file(QA_FILE)
+    return replace(qa, items=qa.items[:1])
+
+
+@pytest.mark.parametrize("preset", available_presets())
+def test_each_llm_stage_does_its_job_or_falls_back_with_a_reason(
+    preset: str, llm_env: LocalLLMServer, hashing_presets: None
+) -> None:
+    config = with_overrides(load_preset(preset), {**LLM_STAGES, **SMALL})
+    with counting() as tally:
+        [(_, trace, _)] = list(qa_traces(first_question(), config, SAMPLES_DIR))
+    assert trace.error is None
+    for record in trace.records:
+        if record.status == "fallback":
+            assert record.reason or record.warnings, f"{record.stage} fell back without saying why"
+    assert ALWAYS <= set(tally.parsers), f"never asked the model: {ALWAYS - set(tally.parsers)}"
+    generated = trace.output(GenerateOutput)
+    assert generated is not None
+    answer: GeneratedAnswer = generated.answer
+    if answer.mode == "llm":
+        assert answer.model == "smollm2-135m-instruct" and answer.text.strip()
+    else:  # the model's reply was unusable: the extractive answer, and the trace says why
+        assert answer.mode == "extractive" and any("LLM failed" in w for w in answer.warnings)
+
+
+def test_eval_run_full_mode_reports_usability_and_ragas_llm_metrics(
+    llm_env: LocalLLMServer, hashing_presets: None, tmp_path: Path
+) -> None:
+    qa = tmp_path / "qa.jsonl"
+    qa.write_text(QA_FILE.read_text(encoding="utf-8").splitlines()[0] + "\n", encoding="utf-8")
+    out = tmp_path / "r.json"
+    sets = [arg for key, value in SMALL.items() for arg in ("--set", f"{key}={value}")]
+    code = eval_main(["run", "--dataset", str(SAMPLES_DIR), "--answers", str(qa), "--mode", "full",
+                      "--preset", "hybrid", "--llm-stages", "--llm-metrics", "--judge-max-tokens", "96",
+                      "--no-store", "--resamples", "50", "--out", str(out), *sets])
+    assert code == 0
+    report = json.loads(out.read_text(encoding="utf-8"))
+    usability = report["llm_usability"]["hybrid"]
+    for parser in ALWAYS | {"ragas.faithfulness", "ragas.llm_context_precision"}:
+        figures = usability[parser]
+        assert figures["ok"] + figures["repaired"] + figures["fallback"] == figures["replies"] > 0
+        if figures["fallback"]:
+            assert figures["reasons"], f"{parser} fell back without a reason"
+    faithfulness = report["answer_metrics"]["hybrid"]["faithfulness"]
+    assert faithfulness["n"] + faithfulness["failed"] == 1  # a score, or a failure with its reason
+    assert all(faithfulness["errors"].values())
