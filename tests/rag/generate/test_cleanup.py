@@ -74,7 +74,8 @@ def test_clean_response_does_all_three_and_cited_numbers_keep_first_use_order() 
 @pytest.mark.parametrize(
     ("raw", "expected", "removed"),
     [
-        ("It syncs hourly. It syncs hourly. it syncs  hourly. Notes stay.", "It syncs hourly. Notes stay.", 2),
+        ("It syncs hourly. It syncs hourly. it syncs  hourly. Notes stay.",
+         "It syncs hourly. Notes stay.", 2),
         ("Export to PDF to PDF to PDF to PDF to PDF and more.", "Export to PDF and more.", 4),
         ("Trash keeps notes for 30 days then the app is the app is the app is",
          "Trash keeps notes for 30 days then the app is", 2),
