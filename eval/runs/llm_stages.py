@@ -1,9 +1,11 @@
 """Every LLM stage switched on, and how usable the model's replies were.
 
-`LLM_STAGES` are the config overrides that make a preset use the chat model wherever the seeds
-do: LLM intent / class / route, EchoMind's multi-query, 002's HyDE, step-back and RAG-Fusion,
-Self-RAG grades, LLM rerank, LLM compression, generation, LLM grounding and ragas answer
-relevance in the abstain stage (`eval run --llm-stages`). The usability figures come from
+`LLM_STAGES` are the config overrides that switch on the LLM stages of the seed systems in any
+preset (`eval run --llm-stages`): EchoMind's multi-query, 002's HyDE, step-back and RAG-Fusion,
+EchoMind's LLM rerank and compression, generation, Axiom's LLM grounding, and ragas answer
+relevance in the abstain stage. The LLM intent router is on by default; the LLM classifier,
+router and Self-RAG grader stay as each preset has them (each is one more call per query or
+passage). The usability figures come from
 rag.generate.usability: one tally per preset, ragas's LLM metrics added per sample.
 """
 
@@ -21,13 +23,9 @@ from rag.generate.usability import UsabilityTally
 LLM_STAGES: Mapping[str, Any] = {
     "query.enabled": True,
     "query.intent.use_llm": True,
-    "query.classify.use_llm": True,
-    "query.route.use_llm": True,
     "query.expand.methods": ["multi_query", "hyde", "step_back", "rag_fusion"],
     "query.expand.hyde_max_words": 1000,  # 002 uses HyDE on short queries only: here on all
     "context.enabled": True,
-    "context.verify.enabled": True,
-    "context.verify.method": "llm",
     "context.compression": "llm",
     "rerank.enabled": True,
     "rerank.method": "llm",

@@ -6,6 +6,7 @@ export; Ctrl-C stops it. `python -m rag llm status`: which model the configured 
 from __future__ import annotations
 
 import argparse
+import signal
 from pathlib import Path
 from typing import Any
 
@@ -34,11 +35,13 @@ def run(args: argparse.Namespace) -> int:
     print(f"serving {server.alias} ({server.model or 'bundled model'})\n"
           f"export OPENAI_BASE_URL={server.base_url}\n"
           "(any OPENAI_API_KEY works; Ctrl-C stops the server)", flush=True)
+    # a `kill` of this command stops the server too (it runs in its own process group)
+    signal.signal(signal.SIGTERM, lambda *_: server.stop())
     try:
-        return server.wait()
+        server.wait()
     except KeyboardInterrupt:
         server.stop()
-        return 0
+    return 0
 
 
 def status() -> int:

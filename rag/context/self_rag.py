@@ -73,18 +73,24 @@ class Verification:
         return self.kept
 
 
-def llm_relevance(chat: ChatModel, query: str, passage: str, max_chars: int) -> float:
-    """The chat model's 0–10 grade as 0..1; raises LLMError or ValueError when unusable."""
+_IRRELEVANT = re.compile(r"\b(?:irrelevant|not relevant|no relevance)\b", re.I)
+
+
+def llm_relevance(chat: ChatModel, query: str, passage: str, max_chars: int) -> tuple[float, bool]:
+    """(the chat model's 0–10 grade as 0..1, whether it was given in words instead of a number);
+    raises LLMError or ValueError when unusable."""
     prompt = GRADE_PROMPT.format(question=query[:1000], passage=fence(passage[:max_chars], "passage"),
                                  rule=data_rule("passage"))
     reply = chat.chat([Message("user", prompt)], max_tokens=4).text
     match = re.search(r"\d+(?:\.\d+)?", reply)
+    if match is None and _IRRELEVANT.search(reply):
+        return 0.0, True  # "The passage is irrelevant"
     if match is None:
         raise ValueError(f"no grade in {reply[:40]!r}")
     grade = float(match.group(0))
     if grade > 10:  # not a 0–10 grade: a year, a count, a section number
         raise ValueError(f"grade {grade:g} is outside 0-10 in {reply[:40]!r}")
-    return grade / 10.0
+    return grade / 10.0, False
 
 
 def _grade(query: str, cand: Candidate, cfg: VerifyConfig, chat: ChatModel | None
@@ -92,13 +98,13 @@ def _grade(query: str, cand: Candidate, cfg: VerifyConfig, chat: ChatModel | Non
     if chat is None:
         return lexical_relevance(query, cand.chunk.text), "lexical", ""
     try:
-        grade = llm_relevance(chat, query, cand.chunk.text, cfg.max_passage_chars)
+        grade, in_words = llm_relevance(chat, query, cand.chunk.text, cfg.max_passage_chars)
     except (LLMError, ValueError) as exc:  # graded lexically instead; the trace says so
         why = f"call failed ({exc.kind})" if isinstance(exc, LLMError) else "no 0-10 grade"
         record_reply("verify.grade", "fallback", why)
         return lexical_relevance(query, cand.chunk.text), "fallback", f"LLM grade failed: {exc}"
-    record_reply("verify.grade", "ok")
-    return grade, "llm", ""
+    record_reply("verify.grade", "repaired" if in_words else "ok", "'irrelevant' read as 0")
+    return grade, "llm", "graded 'irrelevant' in words: 0" if in_words else ""
 
 
 def verify_chunks(query: str, candidates: Sequence[Candidate], cfg: VerifyConfig,

@@ -23,14 +23,17 @@ from rag.paths import SAMPLES_DIR
 
 ROOT = Path(__file__).resolve().parents[2]
 QA_FILE = ROOT / "datasets" / "qa_samples.jsonl"
-# Small enough for CI on two cores: short replies, one attempt per call, fewer context blocks.
-SMALL = {"generation.max_tokens": 96, "generation.timeout_s": 60, "generation.retries": 0,
-         "rerank.llm.timeout_s": 60, "context.top_k": 3, "grounding.max_retries": 0,
-         "abstain.llm_questions": 2}
+# Small enough for CI on two cores: short replies and excerpts, one attempt per call, three
+# passages (each is graded, compressed and reranked by the model).
+SMALL = {"generation.model": "smollm2-135m-instruct", "generation.max_tokens": 64,
+         "generation.timeout_s": 60, "generation.retries": 0, "retrieval.top_k": 2,
+         "context.top_k": 2, "context.verify.max_passage_chars": 400, "rerank.top_n": 2,
+         "rerank.llm.timeout_s": 60, "rerank.llm.max_passage_chars": 300,
+         "grounding.max_retries": 0, "abstain.llm_questions": 2}
 # parsers every preset reaches once retrieval runs (intent and grounding verdicts depend on
 # the question and the answer)
-ALWAYS = {"understand.classify", "understand.route", "expand.multi_query", "expand.hyde",
-          "expand.step_back", "expand.rag_fusion", "rerank.grades", "generate.answer"}
+ALWAYS = {"expand.multi_query", "expand.hyde", "expand.step_back", "expand.rag_fusion",
+          "rerank.grades", "context.compress", "generate.answer"}
 
 
 def first_question() -> QASet:
