@@ -23,9 +23,10 @@ from rag.paths import SAMPLES_DIR
 
 ROOT = Path(__file__).resolve().parents[2]
 QA_FILE = ROOT / "datasets" / "qa_samples.jsonl"
-# Small enough for CI on two cores: short replies and excerpts, one attempt per call, three
-# passages (each is graded, compressed and reranked by the model).
+# Small enough for CI on two cores: short replies and excerpts, one attempt per call, two
+# passages (each is compressed and reranked by the model).
 SMALL = {"generation.model": "smollm2-135m-instruct", "generation.max_tokens": 64,
+         "generation.deadline_s": 240,  # the query's LLM work ends by then, even on a busy machine
          "generation.timeout_s": 60, "generation.retries": 0, "retrieval.top_k": 2,
          "context.top_k": 2, "context.verify.max_passage_chars": 400, "rerank.top_n": 2,
          "rerank.llm.timeout_s": 60, "rerank.llm.max_passage_chars": 300,
