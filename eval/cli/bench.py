@@ -1,4 +1,4 @@
-"""`python -m eval bench retrieval --corpus FILE.jsonl --queries FILE.jsonl --out FILE.json`."""
+"""`python -m eval bench retrieval|embed|sweep|scale … --out FILE.json`: speed benchmarks as JSON."""
 
 from __future__ import annotations
 
@@ -8,12 +8,13 @@ from typing import Any
 
 from eval.bench import BenchSettings, run_retrieval_bench
 from eval.bench.retrieval import summary_lines
-from eval.cli import bench_sweep
+from eval.cli import bench_embed, bench_sweep
 
 
 def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser("bench", help="speed benchmarks, written as JSON")
-    parser.add_argument("suite", choices=["retrieval", "sweep", "privacy"], help="which benchmark")
+    parser.add_argument("suite", choices=["retrieval", "embed", "sweep", "privacy"],
+                        help="which benchmark")
     parser.add_argument("--corpus", type=Path, help="BEIR corpus.jsonl (retrieval)")
     parser.add_argument("--queries", type=Path, help="BEIR queries.jsonl (retrieval)")
     parser.add_argument("--out", type=Path, required=True, help="where to write the JSON")
@@ -23,7 +24,7 @@ def add_parser(subparsers: Any) -> None:
         "--embed-texts",
         type=int,
         default=1000,
-        help="passages for the embedding throughput comparison",
+        help="passages for the embedding throughput comparison (retrieval, embed)",
     )
     parser.add_argument("--embed-rounds", type=int, default=2)
     parser.add_argument(
@@ -31,7 +32,7 @@ def add_parser(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--embedding-backend",
-        choices=["sentence-transformers", "fastembed"],
+        choices=["sentence-transformers", "onnx", "fastembed"],
         default="sentence-transformers",
         help="embedder of the hybrid collection",
     )
@@ -45,6 +46,8 @@ def run(args: argparse.Namespace) -> int:
         return bench_sweep.run(args)
     if args.suite == "privacy":
         return _privacy(args)
+    if args.suite == "embed":
+        return bench_embed.run(args)
     if args.corpus is None or args.queries is None:
         raise SystemExit("bench retrieval needs --corpus and --queries")
     settings = BenchSettings(

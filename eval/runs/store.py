@@ -24,8 +24,8 @@ from rag.paths import PROJECT_ROOT, data_dir
 
 # Packages whose versions change retrieval numbers; recorded with every run.
 TRACKED_PACKAGES = (
-    "numpy", "torch", "sentence-transformers", "transformers", "fastembed", "qdrant-client",
-    "bm25s", "rank-bm25", "pytrec-eval-terrier", "pydantic",
+    "numpy", "torch", "sentence-transformers", "transformers", "fastembed", "onnxruntime",
+    "qdrant-client", "bm25s", "rank-bm25", "pytrec-eval-terrier", "pydantic",
 )
 
 

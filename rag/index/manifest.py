@@ -78,6 +78,22 @@ def settings_diff(built: Mapping[str, Any], wanted: Mapping[str, Any]) -> list[s
     ]
 
 
+def embedding_mismatch(built: Mapping[str, Any], wanted: Mapping[str, Any]) -> str:
+    """Why vectors from another embedder cannot be searched, and the override that fixes it
+    ("" when both embed alike). Cosine between two models' vectors means nothing, so this is
+    an error, never a silent mix."""
+    old, new = built.get("embedding") or {}, wanted.get("embedding") or {}
+    changed = [k for k in ("backend", "model", "model_path") if old.get(k) != new.get(k)]
+    if not old or not changed:
+        return ""
+    fix = " ".join(f"--set embedding.{k}={old.get(k)}" for k in changed if old.get(k) is not None)
+    return (
+        f"its vectors were made by {old.get('backend')} {old.get('model_path') or old.get('model')}"
+        f"; a query embedded by {new.get('backend')} {new.get('model_path') or new.get('model')}"
+        f" would be compared in another vector space (query with {fix})\n"
+    )
+
+
 @dataclass(frozen=True)
 class DocumentEntry:
     doc_id: str

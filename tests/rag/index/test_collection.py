@@ -149,6 +149,18 @@ def test_querying_with_other_index_settings_names_the_fields(collection: Collect
         collection.add_documents(passage_docs()[2:3], wider, progress=False)
 
 
+def test_querying_with_another_embedder_explains_the_mismatch(collection: Collection) -> None:
+    collection.add_documents(passage_docs()[:1], index_config(), progress=False)  # fastembed
+    onnx = index_config().model_copy(deep=True)
+    onnx.embedding.backend = "onnx"
+    with pytest.raises(IncompatibleConfigError) as raised:
+        collection.check_compatible(onnx)
+    message = str(raised.value)
+    assert "embedding.backend: 'fastembed' (collection) vs 'onnx' (config)" in message
+    assert "its vectors were made by fastembed all-MiniLM-L6-v2" in message
+    assert "--set embedding.backend=fastembed" in message
+
+
 def test_collections_persist_list_and_delete() -> None:
     name = unique_name("persist")
     open_collection(name, create=True).add_documents(

