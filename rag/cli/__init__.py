@@ -26,7 +26,10 @@ def build_parser(prog: str, commands: dict[str, str]) -> argparse.ArgumentParser
 
 
 def dispatch(prog: str, commands: dict[str, str], argv: list[str] | None = None) -> int:
-    args = build_parser(prog, commands).parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    # a named command imports only its own module: `query` must not pay for ingest's parsers
+    named = {argv[0]: commands[argv[0]]} if argv and argv[0] in commands else commands
+    args = build_parser(prog, named).parse_args(argv)
     module = importlib.import_module(commands[args.command])
     from rag.index.store_lease import StoreBusyError  # late: imports qdrant-client
 

@@ -9,11 +9,14 @@ import random
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import cast
+from functools import cache
+from typing import TYPE_CHECKING, cast
 
 import httpx2
-import openai
-from openai.types.chat import ChatCompletionMessageParam
+
+if TYPE_CHECKING:  # the SDK takes seconds to import: loaded on the first call that needs it
+    import openai
+    import openai.types.chat
 
 from rag.generate.base import Attempt, Completion, FailureKind, LLMError, Message
 from rag.generate.breaker import CircuitBreaker, breaker_for
@@ -53,6 +56,8 @@ def endpoints_from(settings: GenerationConfig, env: Mapping[str, str] | None = N
 
 def classify(exc: BaseException) -> FailureKind:
     """Map an SDK / transport / parsing exception to a failure kind."""
+    import openai
+
     if isinstance(exc, openai.RateLimitError):
         return "rate_limit"
     if isinstance(exc, openai.APIStatusError):
@@ -64,16 +69,20 @@ def classify(exc: BaseException) -> FailureKind:
     return "invalid_response"  # JSON errors, validation errors, missing fields
 
 
-# What one call can raise that we classify; anything else is a bug and propagates.
-CALL_ERRORS = (
-    openai.OpenAIError,
-    httpx2.HTTPError,
-    json.JSONDecodeError,
-    KeyError,
-    IndexError,
-    AttributeError,
-    TypeError,
-)
+@cache
+def call_errors() -> tuple[type[BaseException], ...]:
+    """What one call can raise that we classify; anything else is a bug and propagates."""
+    import openai
+
+    return (
+        openai.OpenAIError,
+        httpx2.HTTPError,
+        json.JSONDecodeError,
+        KeyError,
+        IndexError,
+        AttributeError,
+        TypeError,
+    )
 
 
 class LLMClient:
@@ -127,6 +136,8 @@ class LLMClient:
         return delay * (1 - s.jitter) + self._rng.uniform(0, delay * s.jitter)
 
     def sdk(self, endpoint: Endpoint) -> openai.OpenAI:
+        import openai
+
         if endpoint.name not in self._sdk:
             # max_retries=0: we retry ourselves so that every attempt lands in the trace
             self._sdk[endpoint.name] = openai.OpenAI(
@@ -180,6 +191,7 @@ class LLMStream:
         last: tuple[FailureKind, str] = ("not_configured", "no endpoint tried")
         for endpoint in self._client.endpoints:
             breaker = self._client.breaker(endpoint)
+            caught: tuple[type[BaseException], ...] = (_Empty, _DeadlineHit, *call_errors())
             for number in range(1, self._client.settings.retries + 2):
                 if not breaker.allow():
                     last = ("circuit_open", f"{endpoint.name}: circuit open, call not sent")
@@ -198,7 +210,7 @@ class LLMStream:
                         yield piece
                     if not self.text.strip():
                         raise _Empty()
-                except (_Empty, _DeadlineHit, *CALL_ERRORS) as exc:
+                except caught as exc:
                     kind: FailureKind = (
                         "empty" if isinstance(exc, _Empty) else "deadline" if isinstance(exc, _DeadlineHit)
                         else classify(exc)
@@ -253,7 +265,8 @@ class LLMStream:
     def _call(self, endpoint: Endpoint) -> Iterator[str]:
         sdk = self._client.sdk(endpoint)
         s = self._client.settings
-        messages = cast("list[ChatCompletionMessageParam]", self._messages)  # role/content dicts
+        # role/content dicts
+        messages = cast("list[openai.types.chat.ChatCompletionMessageParam]", self._messages)
         model, temperature, max_tokens = endpoint.model, s.temperature, self._max_tokens
         deadline = current_deadline()
         timeout = s.timeout_s if deadline is None else max(0.01, min(s.timeout_s, deadline.remaining()))
