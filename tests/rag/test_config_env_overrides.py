@@ -11,7 +11,7 @@ from rag.config import PRESET_OVERRIDES_ENV, PresetError, env_overrides, load_pr
 def test_unset_means_the_preset_as_written(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(PRESET_OVERRIDES_ENV, raising=False)
     assert env_overrides() == {}
-    assert load_preset("hybrid").embedding.backend == "sentence-transformers"
+    assert load_preset("hybrid").embedding.backend == "onnx"
 
 
 def test_every_preset_gets_the_overrides(monkeypatch: pytest.MonkeyPatch) -> None:
