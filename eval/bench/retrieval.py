@@ -29,7 +29,7 @@ from rag.embed import EmbeddingConfig, get_embedder
 from rag.index import Collection, open_collection
 from rag.retrieve.base import RankedList
 
-EmbeddingBackend = Literal["sentence-transformers", "onnx", "fastembed"]
+EmbeddingBackend = Literal["sentence-transformers", "onnx", "fastembed", "hashing"]
 REFUSE_DEPTH = 200  # candidates per list in the re-fusion measurement
 
 
