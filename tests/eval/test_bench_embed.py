@@ -38,3 +38,4 @@ def test_bench_embed_writes_both_rates_and_their_ratio(tmp_path: Path) -> None:
     )
     assert 0.99 < result["min_cosine"] <= result["mean_cosine"] <= 1.0001
     assert len(result["load_average"]) == 3 and result["cpu_count"] >= 1
+    assert result["reference_cpu_seconds"] > 0 and result["cpu_ratio"] > 0
