@@ -5,7 +5,8 @@ from __future__ import annotations
 from rag.cli import dispatch
 
 COMMANDS = {"run": "eval.cli.run", "sweep": "eval.cli.sweep", "bench": "eval.cli.bench",
-            "calibrate-abstention": "eval.cli.calibrate", "guard": "eval.cli.guard"}
+            "calibrate-abstention": "eval.cli.calibrate", "guard": "eval.cli.guard",
+            "tune": "eval.cli.tune"}
 
 
 def main(argv: list[str] | None = None) -> int:

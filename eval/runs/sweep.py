@@ -106,7 +106,7 @@ def point_config(
     return eval_config(with_overrides(base, {"retrieval.top_k": depth, **point}), dataset)
 
 
-def _list_group(config: PipelineConfig) -> str:
+def list_group(config: PipelineConfig) -> str:
     """Points with equal keys share one head run (depth excluded: its lists are cut)."""
     return head_key(with_overrides(config, {"retrieval.depth": 1, "retrieval.top_k": 1}))
 
@@ -181,7 +181,7 @@ def run_sweep(
     configs = [point_config(base, p, dataset) for p in points]
     groups: dict[str, list[int]] = {}
     for index, config in enumerate(configs):
-        groups.setdefault(_list_group(config), []).append(index)
+        groups.setdefault(list_group(config), []).append(index)
     results: dict[int, SweepPoint] = {}
     retrieval_s = rescoring_s = 0.0
     all_cached = True

@@ -1,0 +1,87 @@
+"""`python -m eval tune --dataset DIR --preset P --space SPACE.yaml --folds 5 --out DIR
+[--trials N] [--final] [--seed S]`
+
+Searches SPACE (eval/spaces/*.yaml are examples) for the preset's best settings without fooling
+you: selection on training folds only, every query scored once out of fold (eval.tune.protocol).
+Candidate lists are searched once and cached, like a sweep's; each trial re-runs only the
+pipeline's tail. Writes OUT/tune.json (out-of-fold figures with 95% CIs, the in-sample best and
+the optimism gap, per-fold choices and their stability, paired tests against the default and
+each single retriever) and OUT/perquery.jsonl; with --final also OUT/<preset>-tuned.yaml, the
+point chosen on all queries as a preset that `eval run --preset FILE` and every page load.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from eval.cli.run import limit_queries
+from eval.data.beir import load_beir
+from eval.scoring.metrics import DEFAULT_METRICS
+from eval.tune.protocol import TuneResult, run_tune
+from eval.tune.report import per_query_rows, summary_lines, tune_json
+from eval.tune.space import load_space
+from rag.config import PipelineConfig, load_preset, parse_set_options, preset_yaml, with_overrides
+
+
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser("tune", help="cross-validated search of a preset's settings",
+                                   description=__doc__)
+    parser.add_argument("--dataset", required=True, type=Path, help="BEIR folder")
+    parser.add_argument("--preset", required=True, help="preset name or YAML path")
+    parser.add_argument("--space", required=True, type=Path, help="space YAML (eval/spaces/)")
+    parser.add_argument("--out", required=True, type=Path, help="output folder")
+    parser.add_argument("--folds", type=int, default=5)
+    parser.add_argument("--trials", type=int, default=50,
+                        help="points tried per search (a grid no larger is searched whole)")
+    parser.add_argument("--final", action="store_true",
+                        help="also write the point chosen on all queries as a preset YAML")
+    parser.add_argument("--seed", type=int, default=0, help="folds, sampler and bootstrap seed")
+    parser.add_argument("--split", default="test")
+    parser.add_argument("--metrics", nargs="+", default=list(DEFAULT_METRICS))
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                        help="override a field of the preset before tuning")
+    parser.add_argument("--max-queries", type=int, default=None)
+    parser.add_argument("--resamples", type=int, default=2000)
+    parser.add_argument("--no-cache", action="store_true", help="search again, ignore the cache")
+
+
+def final_preset(result: TuneResult, report: dict[str, Any]) -> PipelineConfig:
+    """The point chosen on all queries as a preset, its description saying what to expect."""
+    metric = result.objective
+    oof = report["out_of_fold"]
+    description = (f"{result.preset} tuned over {len(result.folds)} folds x {result.n_trials} "
+                   f"trials: out-of-fold {metric} {oof['metrics'][metric]:.4f} "
+                   f"[{oof['ci95'][metric][0]:.4f}, {oof['ci95'][metric][1]:.4f}], in-sample "
+                   f"{report['in_sample']['metrics'][metric]:.4f} (expect the out-of-fold one)")
+    return with_overrides(result.final, {"name": f"{result.preset}-tuned",
+                                         "description": description})
+
+
+def run(args: argparse.Namespace) -> int:
+    base = load_preset(args.preset)
+    if args.set:
+        base = with_overrides(base, parse_set_options(args.set))
+    space = load_space(args.space, base)
+    dataset = limit_queries(load_beir(args.dataset, args.split), args.max_queries)
+    result = run_tune(dataset, base, space, args.folds, args.trials, args.seed, args.metrics,
+                      use_cache=not args.no_cache)
+    report = tune_json(result, {"name": dataset.name, "hash": dataset.content_hash,
+                                "source": dataset.source, "split": args.split},
+                       args.resamples, args.seed)
+    args.out.mkdir(parents=True, exist_ok=True)
+    if args.final:
+        config = final_preset(result, report)
+        path = args.out / f"{config.name}.yaml"
+        path.write_text(preset_yaml(config), encoding="utf-8")
+        report["final_preset"] = str(path)
+    (args.out / "tune.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    with (args.out / "perquery.jsonl").open("w", encoding="utf-8") as handle:
+        for row in per_query_rows(result):
+            handle.write(json.dumps(row, ensure_ascii=False) + "\n")
+    print("\n".join(summary_lines(report)))
+    print(f"wrote {args.out / 'tune.json'}"
+          + (f" and the preset {report['final_preset']}" if args.final else ""))
+    return 0

@@ -1,0 +1,1 @@
+"""Cross-validated tuning: search a space of settings on training folds, score out of fold."""

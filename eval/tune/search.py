@@ -1,0 +1,110 @@
+"""Search a space for the point that maximizes an objective: every grid point when the space is
+a grid no larger than the trial budget, else Optuna's TPE sampler (Bergstra et al. 2011),
+seeded. A progress bar shows the best score so far; a point the config refuses scores nothing
+and says why (it is kept in the trials, never chosen)."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import optuna
+from tqdm import tqdm
+
+from eval.tune.space import Setting, Space
+
+Objective = Callable[[Mapping[str, Any]], float]
+# (trials done, trials planned, best score so far) after each trial
+OnTrial = Callable[[int, int, float], None]
+Method = Literal["grid", "tpe"]
+
+
+@dataclass(frozen=True)
+class Trial:
+    point: Mapping[str, Any]
+    score: float  # NaN when the point could not be scored (see error)
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class Search:
+    method: Method
+    trials: tuple[Trial, ...]
+
+    @property
+    def best(self) -> Trial:
+        """The best-scoring trial; the first one on ties (grid order / sampling order)."""
+        scored = [t for t in self.trials if not math.isnan(t.score)]
+        if not scored:
+            reasons = sorted({t.error or "" for t in self.trials})
+            raise ValueError(f"no point of the space could be scored: {'; '.join(reasons)}")
+        return max(scored, key=lambda t: t.score)  # max keeps the first of equals
+
+
+def _label(value: Any) -> Any:
+    """Optuna's categorical choices must be scalars; lists and mappings travel as JSON text."""
+    return value if value is None or isinstance(value, str | int | float | bool) else \
+        json.dumps(value, sort_keys=True)
+
+
+def _suggest(trial: optuna.Trial, setting: Setting) -> Any:
+    if setting.choices:
+        labels = [_label(v) for v in setting.choices]
+        picked = trial.suggest_categorical(setting.key, labels)
+        return setting.choices[labels.index(picked)]
+    assert setting.low is not None and setting.high is not None
+    if setting.integer:
+        return trial.suggest_int(setting.key, int(setting.low), int(setting.high), log=setting.log)
+    return trial.suggest_float(setting.key, setting.low, setting.high, log=setting.log)
+
+
+def _score(objective: Objective, point: Mapping[str, Any]) -> Trial:
+    try:
+        return Trial(point, float(objective(point)))
+    except ValueError as exc:  # a refused value (e.g. top_k > depth): recorded, never chosen
+        return Trial(point, math.nan, f"{type(exc).__name__}: {exc}")
+
+
+def search(
+    space: Space, objective: Objective, n_trials: int, seed: int = 0, label: str = "tuning",
+    on_trial: OnTrial | None = None, progress: bool = True,
+) -> Search:
+    """Maximize `objective` over `space` with at most `n_trials` evaluations."""
+    if n_trials < 1:
+        raise ValueError(f"trials must be >= 1, got {n_trials}")
+    size = space.grid_size()
+    method: Method = "grid" if size is not None and size <= n_trials else "tpe"
+    planned = size if method == "grid" and size is not None else n_trials
+    trials: list[Trial] = []
+    bar = tqdm(total=planned, desc=label, unit="trial", disable=not progress, leave=False)
+
+    def record(trial: Trial) -> float:
+        trials.append(trial)
+        best = max((t.score for t in trials if not math.isnan(t.score)), default=math.nan)
+        bar.update(1)
+        bar.set_postfix(best=f"{best:.4f}")
+        if on_trial is not None:
+            on_trial(len(trials), planned, best)
+        return trial.score
+
+    try:
+        if method == "grid":
+            for point in space.grid():
+                record(_score(objective, point))
+        else:
+            optuna.logging.set_verbosity(optuna.logging.WARNING)
+            study = optuna.create_study(direction="maximize",
+                                        sampler=optuna.samplers.TPESampler(seed=seed))
+
+            def run(trial: optuna.Trial) -> float:
+                point = {s.key: _suggest(trial, s) for s in space.settings}
+                score = record(_score(objective, point))
+                return score if not math.isnan(score) else -1e9  # refused: worst possible
+
+            study.optimize(run, n_trials=n_trials)
+    finally:
+        bar.close()
+    return Search(method, tuple(trials))
