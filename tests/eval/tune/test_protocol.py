@@ -12,7 +12,7 @@ import pytest
 
 from eval.tune.protocol import cross_validate, split_folds
 from eval.tune.scorer import Scores
-from eval.tune.space import parse_space
+from eval.tune.space import Space, parse_space
 
 QIDS = [f"q{i:03d}" for i in range(100)]
 
@@ -41,7 +41,7 @@ class TableScorer:
         return {"ndcg@10": {q: float(row[QIDS.index(q)]) for q in qids}}
 
 
-def _space(n: int):  # noqa: ANN202 -- a Space
+def _space(n: int) -> Space:
     return parse_space({"settings": {"p": list(range(n))}})
 
 

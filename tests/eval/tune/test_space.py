@@ -45,9 +45,9 @@ def test_malformed_spaces_say_what_is_wrong(raw: dict, message: str) -> None:
 
 def test_values_are_checked_against_the_preset_before_any_search() -> None:
     base = load_preset("hybrid")
-    with pytest.raises(SpaceError, match="fusion.colour"):
+    with pytest.raises(SpaceError, match=r"fusion\.colour"):
         parse_space({"settings": {"fusion.colour": ["red"]}}, base)
-    with pytest.raises(SpaceError, match="fusion.k"):
+    with pytest.raises(SpaceError, match=r"fusion\.k"):
         parse_space({"settings": {"fusion.k": {"low": 0, "high": 5}}}, base)  # k >= 1
 
 
