@@ -18,10 +18,12 @@ from pages.ui.answer_eval import answer_section
 from pages.ui.eval_tables import deltas_frame, results_frame
 from pages.ui.failure_eval import failure_section
 from pages.ui.state import APP_PRESET, session_cache
+from pages.ui.tune_view import tune_section
 from rag.config import PresetError, available_presets
 
 OTHER = "Another BEIR folder or QA file…"
 DEFAULT_VALUES = "1,5,10,20,40,60,100,200"
+MODES_SHOWN = ["Presets", "Sweep one field", "Tune (cross-validated)"]
 
 
 def choose_set() -> ev.EvalSet:
@@ -44,13 +46,16 @@ def choose_set() -> ev.EvalSet:
     return evalset
 
 
-def run_controls(evalset: ev.EvalSet) -> ev.EvalResults | None:
+def choose_mode(evalset: ev.EvalSet) -> str:
+    mode = st.radio("Compare", MODES_SHOWN, horizontal=True, key="eval_mode",
+                    disabled=evalset.unit == "chunk", help="Sweeps and tuning re-score one "
+                    "cached retrieval (document-level sets)")
+    return mode if evalset.unit == "document" else MODES_SHOWN[0]
+
+
+def run_controls(evalset: ev.EvalSet, sweeping: bool) -> ev.EvalResults | None:
     presets = available_presets()
     preferred = [p for p in (st.session_state.get(APP_PRESET), "bm25", "hybrid") if p in presets]
-    sweeping = st.radio(
-        "Compare", ["Presets", "Sweep one field"], horizontal=True, key="eval_mode",
-        disabled=evalset.unit == "chunk", help="Sweeps re-score one cached retrieval "
-        "(document-level sets)") == "Sweep one field" and evalset.unit == "document"
     row = st.columns([1, 1, 2])
     if sweeping:
         base = row[0].selectbox("Preset", presets, key="eval_base",
@@ -129,9 +134,14 @@ def drill_down(results: ev.EvalResults, labels: list[str], metric: str) -> None:
 
 st.title("Evaluate")
 st.caption("Score presets on a test set with 95% confidence intervals: pick a set and presets (or "
-           "a field to sweep), press Run, then see where each query was won or lost.")
+           "a field to sweep), press Run, then see where each query was won or lost. Tune "
+           "searches a preset's settings and reports the score it will really get (out of fold).")
 evalset = choose_set()
-fresh = run_controls(evalset)
+mode = choose_mode(evalset)
+if mode == MODES_SHOWN[2]:
+    tune_section(evalset)
+    st.stop()
+fresh = run_controls(evalset, mode == MODES_SHOWN[1])
 chosen_presets = ([st.session_state["eval_base"]] if st.session_state.get("eval_mode") ==
                   "Sweep one field" else list(st.session_state.get("eval_presets") or []))
 answer_section(evalset, chosen_presets)

@@ -23,7 +23,7 @@ from rag.embed.settings import EmbeddingConfig
 from rag.generate.settings import GenerationConfig
 from rag.grounding.settings import GroundingConfig
 from rag.index.settings import IndexConfig
-from rag.paths import PRESETS_DIR
+from rag.paths import PRESETS_DIR, data_dir
 from rag.query.settings import QueryConfig
 from rag.rerank.settings import RerankConfig
 from rag.retrieve.settings import FusionConfig, PostprocessConfig, RetrievalConfig
@@ -84,21 +84,40 @@ def _format_errors(origin: str, error: ValidationError) -> str:
     return "\n".join(lines)
 
 
+def user_presets_dir() -> Path:
+    """Presets the user saved (e.g. a tuned configuration): <data dir>/presets/*.yaml."""
+    return data_dir() / "presets"
+
+
 def available_presets() -> list[str]:
-    """Names of the bundled presets (rag/presets/*.yaml)."""
-    return sorted(p.stem for p in PRESETS_DIR.glob("*.yaml"))
+    """Names of the bundled presets (rag/presets/*.yaml), then the user's saved ones."""
+    bundled = sorted(p.stem for p in PRESETS_DIR.glob("*.yaml"))
+    saved = sorted(p.stem for p in user_presets_dir().glob("*.yaml") if p.stem not in bundled)
+    return bundled + saved
 
 
 def _preset_path(name_or_path: str | Path) -> Path:
     path = Path(name_or_path)
     if path.suffix in (".yaml", ".yml") and path.exists():
         return path
-    candidate = PRESETS_DIR / f"{name_or_path}.yaml"
-    if candidate.exists():
-        return candidate
+    for folder in (PRESETS_DIR, user_presets_dir()):
+        candidate = folder / f"{name_or_path}.yaml"
+        if candidate.exists():
+            return candidate
     raise PresetError(
-        f"no preset {str(name_or_path)!r}; bundled presets: {', '.join(available_presets())}"
+        f"no preset {str(name_or_path)!r}; presets: {', '.join(available_presets())}"
     )
+
+
+def save_user_preset(config: PipelineConfig) -> Path:
+    """Write `config` where every page's preset list finds it (a bundled name is refused)."""
+    if (PRESETS_DIR / f"{config.name}.yaml").exists():
+        raise PresetError(f"{config.name!r} is a bundled preset; save under another name")
+    folder = user_presets_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{config.name}.yaml"
+    path.write_text(preset_yaml(config), encoding="utf-8")
+    return path
 
 
 def _deep_merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""`python -m eval bench retrieval|embed|sweep|privacy|scale … --out FILE.json`: speed benchmarks as JSON."""
+"""`python -m eval bench retrieval|embed|sweep|privacy|scale|tune … --out FILE.json`: benchmarks."""
 
 from __future__ import annotations
 
@@ -8,12 +8,13 @@ from typing import Any
 
 from eval.bench import BenchSettings, run_retrieval_bench
 from eval.bench.retrieval import summary_lines
-from eval.cli import bench_embed, bench_scale, bench_sweep
+from eval.cli import bench_embed, bench_scale, bench_sweep, bench_tune
 
 
 def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser("bench", help="speed benchmarks, written as JSON")
-    parser.add_argument("suite", choices=["retrieval", "embed", "sweep", "privacy", "scale"],
+    parser.add_argument("suite", choices=["retrieval", "embed", "sweep", "privacy", "scale",
+                                          "tune"],
                         help="which benchmark")
     parser.add_argument("--corpus", type=Path, help="BEIR corpus.jsonl (retrieval)")
     parser.add_argument("--queries", type=Path, help="BEIR queries.jsonl (retrieval)")
@@ -40,6 +41,7 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--k", type=int, default=60, help="RRF k")
     bench_sweep.add_arguments(parser)
     bench_scale.add_arguments(parser)
+    bench_tune.add_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -51,6 +53,8 @@ def run(args: argparse.Namespace) -> int:
         return bench_embed.run(args)
     if args.suite == "scale":
         return bench_scale.run(args)
+    if args.suite == "tune":
+        return bench_tune.run(args)
     if args.corpus is None or args.queries is None:
         raise SystemExit("bench retrieval needs --corpus and --queries")
     settings = BenchSettings(

@@ -15,15 +15,14 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
-from typing import Any
 
 from eval.cli.run import limit_queries
 from eval.data.beir import load_beir
 from eval.scoring.metrics import DEFAULT_METRICS
-from eval.tune.protocol import TuneResult, run_tune
-from eval.tune.report import per_query_rows, summary_lines, tune_json
+from eval.tune.protocol import run_tune
+from eval.tune.report import per_query_rows, summary_lines, tune_json, tuned_preset
 from eval.tune.space import load_space
-from rag.config import PipelineConfig, load_preset, parse_set_options, preset_yaml, with_overrides
+from rag.config import load_preset, parse_set_options, preset_yaml, with_overrides
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -48,18 +47,6 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument("--no-cache", action="store_true", help="search again, ignore the cache")
 
 
-def final_preset(result: TuneResult, report: dict[str, Any]) -> PipelineConfig:
-    """The point chosen on all queries as a preset, its description saying what to expect."""
-    metric = result.objective
-    oof = report["out_of_fold"]
-    description = (f"{result.preset} tuned over {len(result.folds)} folds x {result.n_trials} "
-                   f"trials: out-of-fold {metric} {oof['metrics'][metric]:.4f} "
-                   f"[{oof['ci95'][metric][0]:.4f}, {oof['ci95'][metric][1]:.4f}], in-sample "
-                   f"{report['in_sample']['metrics'][metric]:.4f} (expect the out-of-fold one)")
-    return with_overrides(result.final, {"name": f"{result.preset}-tuned",
-                                         "description": description})
-
-
 def run(args: argparse.Namespace) -> int:
     base = load_preset(args.preset)
     if args.set:
@@ -73,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
                        args.resamples, args.seed)
     args.out.mkdir(parents=True, exist_ok=True)
     if args.final:
-        config = final_preset(result, report)
+        config = tuned_preset(result, report)
         path = args.out / f"{config.name}.yaml"
         path.write_text(preset_yaml(config), encoding="utf-8")
         report["final_preset"] = str(path)

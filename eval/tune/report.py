@@ -15,6 +15,7 @@ from eval.scoring.stats import PairedComparison, bootstrap_ci, paired_test
 from eval.tune.protocol import TuneResult
 from eval.tune.scorer import Scores
 from eval.tune.space import point_key
+from rag.config import PipelineConfig, with_overrides
 
 
 def _num(x: float) -> float | None:
@@ -140,3 +141,15 @@ def summary_lines(report: Mapping[str, Any]) -> list[str]:
                      f"diff {t['diff']:+.4f} [{t['ci95'][0]:+.4f}, {t['ci95'][1]:+.4f}] "
                      f"p={t['p_value']:.4f} (wins {t['wins']}, losses {t['losses']})")
     return lines
+
+
+def tuned_preset(result: TuneResult, report: dict[str, Any]) -> PipelineConfig:
+    """The point chosen on all queries as a preset, its description saying what to expect."""
+    metric = result.objective
+    oof = report["out_of_fold"]
+    description = (f"{result.preset} tuned over {len(result.folds)} folds x {result.n_trials} "
+                   f"trials: out-of-fold {metric} {oof['metrics'][metric]:.4f} "
+                   f"[{oof['ci95'][metric][0]:.4f}, {oof['ci95'][metric][1]:.4f}], in-sample "
+                   f"{report['in_sample']['metrics'][metric]:.4f} (expect the out-of-fold one)")
+    return with_overrides(result.final, {"name": f"{result.preset}-tuned",
+                                         "description": description})

@@ -100,7 +100,10 @@ def search(
                                         sampler=optuna.samplers.TPESampler(seed=seed))
 
             def run(trial: optuna.Trial) -> float:
-                point = {s.key: _suggest(trial, s) for s in space.settings}
+                point: dict[str, Any] = {}
+                for setting in space.settings:  # define-by-run: conditional settings
+                    if setting.active(point):
+                        point[setting.key] = _suggest(trial, setting)
                 score = record(_score(objective, point))
                 return score if not math.isnan(score) else -1e9  # refused: worst possible
 

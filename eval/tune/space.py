@@ -7,6 +7,11 @@ or a numeric range, read from YAML:
       fusion.k: {low: 1, high: 200, log: true, int: true}
       fusion.alpha: {low: 0.0, high: 1.0}
       postprocess.threshold: {choices: [null, 0.2, 0.3]}
+      fusion.k: {low: 1, high: 200, when: {fusion.method: [rrf, weighted_rrf]}}
+
+`when` makes a setting conditional on an earlier one: it is searched (and part of the point)
+only when that setting takes one of the listed values, so a point names no setting its method
+ignores and fold choices compare like with like.
 
 Settings that change the candidate lists (chunking, embedding, query understanding — anything
 `rag.pipeline.head_key` covers, depth excepted) are allowed: each distinct value gets its own
@@ -18,8 +23,8 @@ from __future__ import annotations
 import itertools
 import json
 import math
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +32,13 @@ import yaml
 
 from rag.config import PipelineConfig, PresetError, with_overrides
 from rag.pipeline import TAIL_SECTIONS
+
+SPACES_DIR = Path(__file__).resolve().parents[1] / "spaces"  # example spaces shipped
+
+
+def shipped_spaces() -> dict[str, Path]:
+    """Name -> path of the example spaces in eval/spaces/."""
+    return {p.stem: p for p in sorted(SPACES_DIR.glob("*.yaml"))}
 
 
 class SpaceError(ValueError):
@@ -43,6 +55,14 @@ class Setting:
     high: float | None = None
     log: bool = False
     integer: bool = False
+    when: tuple[str, tuple[Any, ...]] | None = None  # (earlier setting, values it is active for)
+
+    def active(self, point: Mapping[str, Any]) -> bool:
+        """Whether the setting applies, given the values already chosen for earlier settings."""
+        if self.when is None:
+            return True
+        key, values = self.when
+        return key in point and point[key] in values
 
     @property
     def is_range(self) -> bool:
@@ -75,9 +95,14 @@ class Space:
         """Every combination of choices, in YAML order (only for spaces without ranges)."""
         if self.grid_size() is None:
             raise SpaceError("a space with ranges has no grid; search it with trials")
-        keys = [s.key for s in self.settings]
-        return [dict(zip(keys, combo, strict=True))
-                for combo in itertools.product(*(s.choices for s in self.settings))]
+        points: dict[str, dict[str, Any]] = {}
+        for combo in itertools.product(*(s.choices for s in self.settings)):
+            point: dict[str, Any] = {}
+            for setting, value in zip(self.settings, combo, strict=True):
+                if setting.active(point):
+                    point[setting.key] = value
+            points.setdefault(point_key(point), point)  # inactive settings collapse points
+        return list(points.values())
 
     def max_depth(self, base: PipelineConfig) -> int:
         """The deepest retrieval depth any point asks for: heads are searched that deep once."""
@@ -95,19 +120,39 @@ class Space:
                 return {"choices": list(s.choices)}
             return {"low": s.low, "high": s.high, "log": s.log, "int": s.integer}
 
-        return {"objective": self.objective, "settings": {s.key: one(s) for s in self.settings}}
+        def conditional(s: Setting) -> dict[str, Any]:
+            return {} if s.when is None else {"when": {s.when[0]: list(s.when[1])}}
+
+        return {"objective": self.objective, "settings": {s.key: {**one(s), **conditional(s)}
+                                                    for s in self.settings}}
 
 
-def _setting(key: str, spec: Any) -> Setting:
+def _condition(key: str, when: Any, earlier: Sequence[str]) -> tuple[str, tuple[Any, ...]]:
+    if not isinstance(when, dict) or len(when) != 1:
+        raise SpaceError(f"setting {key!r}: `when` names one earlier setting and its values, "
+                         "e.g. {fusion.method: [rrf]}")
+    (other, values), = when.items()
+    if other not in earlier:
+        raise SpaceError(f"setting {key!r}: `when` refers to {other!r}, which is not an earlier "
+                         f"setting (earlier: {', '.join(earlier) or 'none'})")
+    return str(other), tuple(values if isinstance(values, list) else [values])
+
+
+def _setting(key: str, spec: Any, earlier: Sequence[str]) -> Setting:
     if isinstance(spec, list):
         spec = {"choices": spec}
     if not isinstance(spec, dict):
         raise SpaceError(f"setting {key!r}: give {{choices: [...]}} or {{low: x, high: y}}, "
                          f"got {spec!r}")
-    unknown = sorted(set(spec) - {"choices", "low", "high", "log", "int"})
+    unknown = sorted(set(spec) - {"choices", "low", "high", "log", "int", "when"})
     if unknown:
         raise SpaceError(f"setting {key!r}: unknown option(s) {', '.join(unknown)}; "
-                         "valid: choices, low, high, log, int")
+                         "valid: choices, low, high, log, int, when")
+    when = _condition(key, spec.pop("when"), earlier) if "when" in spec else None
+    return replace(_values(key, spec), when=when)
+
+
+def _values(key: str, spec: dict[str, Any]) -> Setting:
     if "choices" in spec:
         choices = spec["choices"]
         if not isinstance(choices, list) or not choices:
@@ -139,7 +184,9 @@ def parse_space(raw: Mapping[str, Any], base: PipelineConfig | None = None) -> S
     body = raw.get("settings")
     if not isinstance(body, dict) or not body:
         raise SpaceError("a space needs `settings:`, a mapping of dotted config fields")
-    space = Space(tuple(_setting(str(k), v) for k, v in body.items()),
+    keys = [str(k) for k in body]
+    space = Space(tuple(_setting(k, dict(v) if isinstance(v, dict) else v, keys[:i])
+                        for i, (k, v) in enumerate(zip(keys, body.values(), strict=True))),
                   str(raw.get("objective", "ndcg@10")))
     if base is not None:
         for s in space.settings:

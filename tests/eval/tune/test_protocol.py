@@ -89,3 +89,13 @@ def test_a_learning_method_is_never_fitted_on_the_queries_it_is_scored_on() -> N
     assert all(train is not None and not set(train) & set(qids) for qids, train in scorer.calls)
     for fold in cv.folds:  # the held-out fold was scored with a model trained on the rest
         assert (fold.test, tuple(q for q in QIDS if q not in fold.test)) in scorer.calls
+
+
+def test_tpe_samples_conditional_settings_only_where_they_apply() -> None:
+    from eval.tune.search import search
+
+    space = parse_space({"settings": {
+        "method": ["a", "b"], "x": {"low": 0.0, "high": 1.0, "when": {"method": ["a"]}}}})
+    found = search(space, lambda p: p.get("x", 0.5), 12, seed=0, progress=False)
+    assert found.method == "tpe"
+    assert all(("x" in t.point) == (t.point["method"] == "a") for t in found.trials)

@@ -60,3 +60,15 @@ def test_list_changing_settings_are_named() -> None:
 @pytest.mark.parametrize("path", sorted((PROJECT_ROOT / "eval" / "spaces").glob("*.yaml")))
 def test_shipped_spaces_load_against_hybrid(path: Path) -> None:
     assert load_space(path, load_preset("hybrid")).settings
+
+
+def test_a_conditional_setting_is_only_part_of_points_where_it_applies() -> None:
+    space = parse_space({"settings": {
+        "fusion.method": ["rrf", "dbsf"],
+        "fusion.k": {"choices": [1, 60], "when": {"fusion.method": ["rrf"]}}}})
+    assert space.grid() == [{"fusion.method": "rrf", "fusion.k": 1},
+                            {"fusion.method": "rrf", "fusion.k": 60}, {"fusion.method": "dbsf"}]
+    assert space.as_json()["settings"]["fusion.k"]["when"] == {"fusion.method": ["rrf"]}
+    with pytest.raises(SpaceError, match="not an earlier setting"):
+        parse_space({"settings": {"fusion.k": {"choices": [1], "when": {"fusion.method": ["rrf"]}},
+                                  "fusion.method": ["rrf"]}})
