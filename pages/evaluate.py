@@ -133,9 +133,9 @@ def drill_down(results: ev.EvalResults, labels: list[str], metric: str) -> None:
 
 
 st.title("Evaluate")
-st.caption("Score presets on a test set with 95% confidence intervals: pick a set and presets (or "
-           "a field to sweep), press Run, then see where each query was won or lost. Tune "
-           "searches a preset's settings and reports the score it will really get (out of fold).")
+st.caption("Score presets on a test set with 95% confidence intervals: pick a set and presets (a "
+           "field to sweep, or Tune one with cross-validation), press Run, see where each query "
+           "was won or lost.")
 evalset = choose_set()
 mode = choose_mode(evalset)
 if mode == MODES_SHOWN[2]:
