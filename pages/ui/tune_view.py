@@ -87,7 +87,8 @@ def show_report(report: Mapping[str, Any], config: PipelineConfig) -> None:
     st.markdown("**Paired tests of the out-of-fold scores**")
     st.dataframe(tests_frame(report), width="stretch", hide_index=True)
     st.markdown(f"**Tuned preset** `{name}` (chosen on all queries; expect the out-of-fold score)")
-    st.code(yaml_text, language="yaml")
+    with st.expander("Preset YAML"):
+        st.code(yaml_text, language="yaml")
     row = st.columns(2)
     row[0].download_button("Download preset YAML", yaml_text, file_name=f"{name}.yaml",
                            key="eval_tune_download", icon=":material/download:")
