@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 from pathlib import Path
 
 from eval.cli.run import limit_queries
@@ -61,6 +62,11 @@ def run(args: argparse.Namespace) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     if args.final:
         config = tuned_preset(result, report)
+        model = getattr(config.fusion, "model", None)  # a learned fusion's model file
+        if model:  # kept beside the preset, so the preset outlives the cache
+            kept = args.out / f"{config.name}.model.json"
+            shutil.copyfile(model, kept)
+            config = with_overrides(config, {"fusion.model": str(kept.resolve())})
         path = args.out / f"{config.name}.yaml"
         path.write_text(preset_yaml(config), encoding="utf-8")
         report["final_preset"] = str(path)
