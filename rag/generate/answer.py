@@ -89,7 +89,7 @@ class AnswerStream:
             return
         mode: AnswerMode = "no_rag" if self.plan.context.no_rag else "llm"
         record_reply("generate.answer", "repaired" if cleaned.repairs else "ok",
-                     " + ".join(r.split(":")[0].lstrip("0123456789 ") for r in cleaned.repairs))
+                     "repeated or cut-off text removed")
         self.result = self._answer(
             cleaned.text,
             mode,
