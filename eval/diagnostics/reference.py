@@ -1,9 +1,13 @@
 """Accuracy checks: the pipeline's BM25 and dense retrieval against plain reference code.
 
-    python -m eval.diagnostics.reference --dataset DIR [--out FILE.json]
+    python -m eval.diagnostics.reference --dataset DIR [--set chunking.strategy=whole]
+        [--against passages] [--out FILE.json]
 
 Both sides search the same chunks (the collection's), map chunks to documents by their best
-score and keep the same depth, so only the retrieval implementation differs:
+score and keep the same depth, so only the retrieval implementation differs. With
+`--against passages` the reference searches the corpus's passages as BEIR baselines do (title +
+text, never split) whatever the preset chunks, so `--set chunking.strategy=whole` checks that a
+whole-passage preset is the textbook baseline:
 - bm25: rank-bm25's BM25Okapi (k1, b from the config) over the collection's tokenizer;
 - dense: `SentenceTransformer.encode(..., normalize_embeddings=True)` and a numpy dot product.
 The check passes when nDCG@10 differs by at most 0.01 (bm25) and 0.005 (dense).
@@ -16,19 +20,21 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Literal, get_args
 
 import numpy as np
 
 from eval.data.beir import load_beir
 from eval.data.shapes import BeirDataset, Results
-from eval.runs.beir_index import beir_collection, make_searcher
+from eval.runs.beir_index import beir_collection, beir_documents, make_searcher
 from eval.runs.preset_run import run_preset
 from eval.scoring.metrics import evaluate
 from rag.chunking.base import Chunk
-from rag.config import PipelineConfig, load_preset
+from rag.config import PipelineConfig, load_preset, parse_set_options, with_overrides
 from rag.index.tokenizer import Tokenizer
 
 TOLERANCE = {"bm25": 0.01, "dense": 0.005}
+Against = Literal["chunks", "passages"]
 
 
 @dataclass(frozen=True)
@@ -91,9 +97,21 @@ def sbert_results(
     return _doc_results(chunks, vecs @ docs.T, qids, depth)
 
 
-def reference_results(dataset: BeirDataset, config: PipelineConfig) -> Results:
-    """The reference run for a single-retriever preset (bm25 or dense) on its collection."""
-    chunks = beir_collection(dataset, config).chunks()
+def passage_chunks(dataset: BeirDataset) -> list[Chunk]:
+    """Each BEIR passage whole (title + text), as a baseline outside the workbench reads it."""
+    return [Chunk(doc.doc_id, doc.doc_id, 0, len(doc.text), doc.text)
+            for doc in beir_documents(dataset)]
+
+
+def reference_results(
+    dataset: BeirDataset, config: PipelineConfig, against: Against = "chunks"
+) -> Results:
+    """The reference run for a single-retriever preset (bm25 or dense), over the collection's
+    chunks or over the raw passages."""
+    if against == "passages":
+        chunks = passage_chunks(dataset)
+    else:
+        chunks = beir_collection(dataset, config).chunks()
     depth = config.retrieval.depth
     (retriever,) = config.retrieval.retrievers
     if retriever == "bm25":
@@ -106,10 +124,13 @@ def reference_results(dataset: BeirDataset, config: PipelineConfig) -> Results:
     return sbert_results(chunks, dataset.queries, path, depth, config.embedding.batch_size)
 
 
-def check(dataset: BeirDataset, preset: str) -> Agreement:
-    config = load_preset(preset)
+def check(
+    dataset: BeirDataset, preset: str, overrides: Mapping[str, object] | None = None,
+    against: Against = "chunks",
+) -> Agreement:
+    config = with_overrides(load_preset(preset), dict(overrides or {}))
     run = run_preset(dataset, preset, make_searcher(dataset, config), ["ndcg@10"], n_resamples=10)
-    reference = evaluate(dataset.qrels, reference_results(dataset, config), ["ndcg@10"])
+    reference = evaluate(dataset.qrels, reference_results(dataset, config, against), ["ndcg@10"])
     (retriever,) = config.retrieval.retrievers
     return Agreement(preset, run.summary.metrics["ndcg@10"], reference["ndcg@10"].mean,
                      TOLERANCE[retriever])
@@ -119,17 +140,24 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m eval.diagnostics.reference", description=__doc__)
     parser.add_argument("--dataset", required=True, type=Path)
     parser.add_argument("--preset", action="append", dest="presets")
+    parser.add_argument("--set", action="append", default=[], dest="overrides",
+                        help="override a preset field, e.g. chunking.strategy=whole")
+    parser.add_argument("--against", choices=get_args(Against), default="chunks",
+                        help="reference searches the collection's chunks or the raw passages")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args(argv)
     dataset = load_beir(args.dataset)
-    results = [check(dataset, p) for p in args.presets or ["bm25", "dense"]]
+    overrides = parse_set_options(args.overrides)
+    results = [check(dataset, p, overrides, args.against) for p in args.presets or ["bm25", "dense"]]
     for r in results:
         print(f"{r.preset}: pipeline nDCG@10 {r.pipeline_ndcg10:.4f}, reference "
               f"{r.reference_ndcg10:.4f}, |diff| {r.diff:.4f} (tolerance {r.tolerance}) "
               f"{'OK' if r.ok else 'FAIL'}")
     if args.out:
         rows = [{**asdict(r), "diff": r.diff, "ok": r.ok} for r in results]
-        args.out.write_text(json.dumps({"dataset": dataset.name, "checks": rows}, indent=2))
+        report = {"dataset": dataset.name, "overrides": overrides, "against": args.against,
+                  "checks": rows}
+        args.out.write_text(json.dumps(report, indent=2) + "\n")
     return 0 if all(r.ok for r in results) else 1
 
 

@@ -58,4 +58,5 @@ from rag.chunking import (  # noqa: E402, F401
     semantic,
     sentence,
     token,
+    whole,
 )

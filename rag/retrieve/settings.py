@@ -46,7 +46,7 @@ class RetrievalConfig(BaseModel):
         return self
 
 
-FusionMethod = Literal["rrf", "weighted_rrf", "relative_score", "dbsf", "convex", "none"]
+FusionMethod = Literal["rrf", "weighted_rrf", "relative_score", "dbsf", "convex", "learned", "none"]
 
 
 class FusionConfig(BaseModel):
@@ -61,6 +61,9 @@ class FusionConfig(BaseModel):
     weights: dict[str, float] = Field(default_factory=lambda: {"bm25": 0.5, "dense": 0.5})
     alpha: float = Field(0.5, ge=0, le=1)  # weight of dense in relative-score / convex fusion
     normalization: Literal["minmax", "zscore"] = "minmax"
+    # learned: the model file (JSON) fitted on training queries by
+    # eval.runs.learned_fusion.fit_learned_fusion; saved with every run's config.
+    model: str | None = None
 
     @model_validator(mode="after")
     def _check(self) -> FusionConfig:

@@ -91,7 +91,7 @@ def run_fuse(state: PipelineState, env: StageEnv) -> StageResult:
         return StageResult(
             replace(state, candidates=fused), output, inputs, "fallback", (why,), why
         )
-    fused = fuse(lists, config)
+    fused = fuse(lists, config, state.query)
     return StageResult(replace(state, candidates=fused), FuseOutput(config.method, fused), inputs)
 
 

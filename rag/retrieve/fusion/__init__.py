@@ -13,6 +13,7 @@ from rag.retrieve.base import Candidate, RankedList
 from rag.retrieve.fusion.base import FUSION
 from rag.retrieve.fusion.convex import convex
 from rag.retrieve.fusion.dbsf import dbsf
+from rag.retrieve.fusion.learned import learned
 from rag.retrieve.fusion.passthrough import passthrough
 from rag.retrieve.fusion.relative_score import relative_score
 from rag.retrieve.fusion.rrf import rrf
@@ -21,11 +22,12 @@ from rag.retrieve.settings import FusionConfig
 
 
 def fuse(
-    lists: Sequence[RankedList] | Mapping[str, RankedList], config: FusionConfig
+    lists: Sequence[RankedList] | Mapping[str, RankedList], config: FusionConfig, query: str = ""
 ) -> tuple[Candidate, ...]:
-    """Merge the lists with `config.method`; every fused candidate carries its full breakdown."""
+    """Merge the lists with `config.method`; every fused candidate carries its full breakdown.
+    `query` is the user's question (learned fusion reads its length)."""
     ranked = tuple(lists.values()) if isinstance(lists, Mapping) else tuple(lists)
-    return FUSION.get(config.method)(ranked, config)
+    return FUSION.get(config.method)(ranked, config, query)
 
 
 __all__ = [
@@ -33,6 +35,7 @@ __all__ = [
     "convex",
     "dbsf",
     "fuse",
+    "learned",
     "passthrough",
     "relative_score",
     "rrf",

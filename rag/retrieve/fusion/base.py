@@ -17,7 +17,8 @@ from rag.registry import Registry
 from rag.retrieve.base import Candidate, RankedList, RetrieverHit, retriever_family
 from rag.retrieve.settings import FusionConfig
 
-FusionFn = Callable[[Sequence[RankedList], FusionConfig], tuple[Candidate, ...]]
+# (lists, config, the user's query) -> fused candidates; only learned fusion reads the query.
+FusionFn = Callable[[Sequence[RankedList], FusionConfig, str], tuple[Candidate, ...]]
 
 # method name (FusionConfig.method) -> function; one module per method registers itself.
 FUSION: Registry[FusionFn] = Registry("fusion")
@@ -59,9 +60,12 @@ def assemble(
     terms: Mapping[str, Mapping[str, float]],
     normalized: Mapping[str, Mapping[str, float]] | None = None,
     absent: Mapping[str, float] | None = None,
+    contributors: Sequence[str] | None = None,
 ) -> tuple[Candidate, ...]:
     """Fused candidates: score = sum of per-list terms; a list missing a chunk adds `absent[list]`
-    (0 unless the method says otherwise). Ties are broken by chunk_id."""
+    (0 unless the method says otherwise). Ties are broken by chunk_id. A method whose terms are
+    not per list (learned fusion: per feature) names them in `contributors`; each then gives
+    every chunk its term."""
     normalized = normalized or {}
     absent = absent or {}
     fused = []
@@ -76,7 +80,10 @@ def assemble(
             rank, raw = place
             norm = normalized.get(name, {}).get(cid)
             hits[name] = RetrieverHit(name, rank, raw, norm)
-            contributions[name] = terms[name][cid]
+            if contributors is None:
+                contributions[name] = terms[name][cid]
+        if contributors is not None:
+            contributions = {name: terms[name][cid] for name in contributors}
         score = math.fsum(contributions.values())
         fused.append(
             Candidate(

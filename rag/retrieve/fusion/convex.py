@@ -61,5 +61,7 @@ def convex(
 
 
 @FUSION.register("convex")
-def _from_config(lists: Sequence[RankedList], config: FusionConfig) -> tuple[Candidate, ...]:
+def _from_config(
+    lists: Sequence[RankedList], config: FusionConfig, query: str
+) -> tuple[Candidate, ...]:
     return convex(lists, alpha=config.alpha, normalization=config.normalization)

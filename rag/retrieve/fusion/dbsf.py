@@ -43,5 +43,7 @@ def dbsf(lists: Sequence[RankedList]) -> tuple[Candidate, ...]:
 
 
 @FUSION.register("dbsf")
-def _from_config(lists: Sequence[RankedList], config: FusionConfig) -> tuple[Candidate, ...]:
+def _from_config(
+    lists: Sequence[RankedList], config: FusionConfig, query: str
+) -> tuple[Candidate, ...]:
     return dbsf(lists)

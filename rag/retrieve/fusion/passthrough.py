@@ -30,5 +30,7 @@ def passthrough_terms(found: Pool) -> dict[str, dict[str, float]]:
 
 
 @FUSION.register("none")
-def _from_config(lists: Sequence[RankedList], config: FusionConfig) -> tuple[Candidate, ...]:
+def _from_config(
+    lists: Sequence[RankedList], config: FusionConfig, query: str
+) -> tuple[Candidate, ...]:
     return passthrough(lists)

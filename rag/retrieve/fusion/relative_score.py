@@ -41,5 +41,7 @@ def relative_score(lists: Sequence[RankedList], alpha: float = 0.5) -> tuple[Can
 
 
 @FUSION.register("relative_score")
-def _from_config(lists: Sequence[RankedList], config: FusionConfig) -> tuple[Candidate, ...]:
+def _from_config(
+    lists: Sequence[RankedList], config: FusionConfig, query: str
+) -> tuple[Candidate, ...]:
     return relative_score(lists, alpha=config.alpha)

@@ -27,5 +27,7 @@ def rrf(lists: Sequence[RankedList], k: int = 60) -> tuple[Candidate, ...]:
 
 
 @FUSION.register("rrf")
-def _from_config(lists: Sequence[RankedList], config: FusionConfig) -> tuple[Candidate, ...]:
+def _from_config(
+    lists: Sequence[RankedList], config: FusionConfig, query: str
+) -> tuple[Candidate, ...]:
     return rrf(lists, k=config.k)

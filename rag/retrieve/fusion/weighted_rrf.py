@@ -38,5 +38,7 @@ def weighted_rrf(
 
 
 @FUSION.register("weighted_rrf")
-def _from_config(lists: Sequence[RankedList], config: FusionConfig) -> tuple[Candidate, ...]:
+def _from_config(
+    lists: Sequence[RankedList], config: FusionConfig, query: str
+) -> tuple[Candidate, ...]:
     return weighted_rrf(lists, config.weights, k=config.k)

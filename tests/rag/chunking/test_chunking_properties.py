@@ -226,6 +226,11 @@ def bounds_doc_type(chunks: list[Chunk], s: Any, doc: Document) -> None:
     assert all(c.metadata["doc_type"] == doc.metadata.doc_type for c in chunks)
 
 
+def bounds_whole(chunks: list[Chunk], s: Any, doc: Document) -> None:
+    assert len(chunks) == (1 if doc.text.strip() else 0)
+    assert all(c.text == doc.text.strip() for c in chunks)
+
+
 BOUNDS: dict[str, Callable[[list[Chunk], Any, Document], None]] = {
     "fixed": bounds_fixed,
     "recursive": bounds_fixed,
@@ -237,6 +242,7 @@ BOUNDS: dict[str, Callable[[list[Chunk], Any, Document], None]] = {
     "hierarchical": bounds_hierarchical,
     "token": bounds_token,
     "doc_type": bounds_doc_type,
+    "whole": bounds_whole,
 }
 
 
@@ -324,4 +330,4 @@ def test_default_settings_on_a_long_document(name: str) -> None:
     check_spans(chunks, doc)
     check_coverage(chunks, doc)
     BOUNDS[name](chunks, strategy_settings(name, {}), doc)
-    assert len(chunks) > 1
+    assert len(chunks) == 1 if name == "whole" else len(chunks) > 1

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import math
+import tempfile
+from pathlib import Path
 
 import pytest
 from retrieve_helpers import ranked, snapshot
 
 from rag.retrieve.base import RankedList
 from rag.retrieve.fusion import FUSION, fuse
+from rag.retrieve.fusion.learned import BIAS, PER_LIST, SHARED, LearnedModel, feature_names
 from rag.retrieve.settings import FusionConfig
 from rag.retrieve.stage import select_top
 
@@ -18,10 +21,28 @@ MULTI = [m for m in METHODS if m != "none"]  # "none" takes exactly one list
 BM25 = ranked("bm25", [("a", 12.0), ("b", 7.5), ("c", 7.5), ("d", 1.0)])
 DENSE = ranked("dense", [("c", 0.91), ("e", 0.80), ("a", 0.42)])
 
+# Learned fusion runs from a model file: one that treats both lists alike and rewards being
+# ranked high (the real fit is tested in tests/eval/runs/test_learned_fusion.py).
+_LISTS = ("bm25", "dense")
+_COEF = {"raw": 0.1, "norm": 1.0, "inv_rank": 1.0, "present": 0.5, "norm*query_words": 0.0}
+_N = len(feature_names(_LISTS))
+MODEL = LearnedModel(_LISTS, (0.0,) * _N, (1.0,) * _N,
+                     tuple(_COEF[f] for _ in _LISTS for f in PER_LIST) + (0.0,) * len(SHARED), -1.0)
+MODEL_FILE = MODEL.save(Path(tempfile.mkdtemp()) / "symmetric.model.json")
+
 
 def config(method: str, **extra: object) -> FusionConfig:
     settings: dict[str, object] = {"weights": {"bm25": 0.4, "dense": 0.6}, **extra}
+    if method == "learned":
+        settings["model"] = str(MODEL_FILE)
     return FusionConfig(method=method, **settings)
+
+
+def contributors(method: str, lists: list[RankedList]) -> set[str]:
+    """Who a fused score is split among: each list, or (learned) each model feature + the bias."""
+    if method == "learned":
+        return {*MODEL.features, BIAS}
+    return {r.retriever for r in lists}
 
 
 def check_contract(lists: list[RankedList], method: str, **extra: object) -> None:
@@ -38,7 +59,7 @@ def check_contract(lists: list[RankedList], method: str, **extra: object) -> Non
     for cand in fused:
         assert math.isfinite(cand.score)
         assert math.isclose(sum(cand.contributions.values()), cand.score, abs_tol=1e-12)
-        assert set(cand.contributions) == {r.retriever for r in lists}
+        assert set(cand.contributions) == contributors(method, lists)
         assert cand.stage_scores["fusion"] == cand.score
         for ranked_list in lists:
             ids = [c.chunk_id for c in ranked_list.candidates]
@@ -128,7 +149,7 @@ def test_none_refuses_several_lists() -> None:
 
 def test_unknown_method_lists_the_valid_ones() -> None:
     bad = FusionConfig.model_construct(method="borda")
-    with pytest.raises(KeyError, match="valid: convex, dbsf, none, relative_score, rrf"):
+    with pytest.raises(KeyError, match="valid: convex, dbsf, learned, none, relative_score, rrf"):
         fuse([BM25], bad)
 
 
