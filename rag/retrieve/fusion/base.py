@@ -15,7 +15,7 @@ from types import MappingProxyType
 from rag.chunking.base import Chunk
 from rag.registry import Registry
 from rag.retrieve.base import Candidate, RankedList, RetrieverHit, retriever_family
-from rag.retrieve.settings import FusionConfig
+from rag.retrieve.settings import EXTRA_DENSE_PREFIX, FusionConfig
 
 # (lists, config, the user's query) -> fused candidates; only learned fusion reads the query.
 FusionFn = Callable[[Sequence[RankedList], FusionConfig, str], tuple[Candidate, ...]]
@@ -98,10 +98,16 @@ def assemble(
     return tuple(fused)
 
 
+def is_dense(name: str) -> bool:
+    """A list from the collection's embedder ("dense", "dense#q2") or an extra one ("dense_e5")."""
+    family = retriever_family(name)
+    return family == DENSE_FAMILY or family.startswith(EXTRA_DENSE_PREFIX)
+
+
 def alpha_weights(names: Sequence[str], alpha: float) -> dict[str, float]:
     """Dense lists share `alpha`, the others share 1 - alpha (Weaviate's hybrid convention)."""
-    dense = [n for n in names if retriever_family(n) == DENSE_FAMILY]
-    other = [n for n in names if retriever_family(n) != DENSE_FAMILY]
+    dense = [n for n in names if is_dense(n)]
+    other = [n for n in names if not is_dense(n)]
     weights = {n: alpha / len(dense) for n in dense}
     weights.update({n: (1.0 - alpha) / len(other) for n in other})
     return weights
