@@ -38,6 +38,13 @@ def _llm(cfg: RerankConfig, chat: ChatModel | None) -> Scorer:
                      cfg.llm.max_passage_chars)
 
 
+@SCORERS.register("embedding")
+def _embedding(cfg: RerankConfig, chat: ChatModel | None) -> Scorer:
+    from rag.rerank.embedding import EmbeddingScorer  # late: loads an embedding backend
+
+    return EmbeddingScorer(cfg.embedding)
+
+
 def build_scorer(cfg: RerankConfig, chat: ChatModel | None = None) -> Scorer:
     """The scorer `cfg.method` names; RerankUnavailable when it cannot run here."""
     return SCORERS.get(cfg.method)(cfg, chat)

@@ -8,7 +8,7 @@ from typing import Literal, Protocol
 
 from rag.retrieve.base import Candidate
 
-ScoreScale = Literal["logit", "grade10"]  # cross-encoder logits; LLM grades 0-10
+ScoreScale = Literal["logit", "grade10", "cosine"]  # cross-encoder logits; LLM grades 0-10; cosine
 RerankStatus = Literal["ok", "skipped", "fallback"]
 
 
@@ -38,7 +38,7 @@ class ScoreBatch:
 class Scorer(Protocol):
     """Scores (query, passage) pairs; raises RerankCallFailed when a call fails."""
 
-    name: str  # "cross_encoder" or "llm"
+    name: str  # "cross_encoder", "llm" or "embedding"
     model: str
 
     def score(self, query: str, passages: Sequence[str]) -> ScoreBatch: ...

