@@ -23,6 +23,7 @@ from typing import Any
 from eval.data.beir import load_beir
 from eval.data.shapes import BeirDataset
 from eval.runs.beir_index import MODES, eval_config, make_searcher
+from eval.runs.doc_scores import parse_doc_score
 from eval.runs.preset_run import PresetRun, Searcher, run_preset, write_report
 from eval.runs.store import save_run
 from eval.scoring.metrics import DEFAULT_METRICS, parse_metric
@@ -50,6 +51,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
                         help="retrieval: retrieve + fuse + post-steps; full: every stage")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                         help="override a config field in every preset, e.g. fusion.k=30")
+    parser.add_argument("--doc-score", default="max", type=parse_doc_score,
+                        help="chunk scores -> document score: max (default), first, sum:N")
     parser.add_argument("--max-queries", type=int, default=None, help="score only the first N")
     parser.add_argument("--resamples", type=int, default=2000, help="bootstrap resamples")
     parser.add_argument("--seed", type=int, default=0)
@@ -239,7 +242,7 @@ def run(args: argparse.Namespace) -> int:
         searcher = searcher_for(dataset, config, args)
         with counting(tallies.setdefault(config.name, UsabilityTally())):
             result = run_preset(dataset, config.name, searcher, args.metrics, args.resamples,
-                                args.seed)
+                                args.seed, args.doc_score)
         runs.append(result)
         if not args.no_store:
             stored = save_run(run_info(result, dataset, eval_config(config, dataset), args),

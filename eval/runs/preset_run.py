@@ -1,8 +1,8 @@
 """Score a preset on a BEIR dataset: search every query, map chunks to documents, summarize.
 
-Chunk hits map to their BEIR document by the best chunk score (MaxP, Dai & Callan 2019), so
-document-level qrels score any chunker. A query that raises is kept with its error and counted
-in `failed`; the run goes on.
+Chunk hits map to their BEIR document by the best chunk score (MaxP, Dai & Callan 2019) unless
+`doc_score` says otherwise (eval.runs.doc_scores), so document-level qrels score any chunker.
+A query that raises is kept with its error and counted in `failed`; the run goes on.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import math
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,6 +19,7 @@ import numpy as np
 from tqdm import tqdm
 
 from eval.data.shapes import BeirDataset
+from eval.runs.doc_scores import MAX, DocScore, doc_ranking
 from eval.scoring.metrics import DEFAULT_METRICS, MetricScores, evaluate, parse_metric, trec_ranking
 from eval.scoring.stats import bootstrap_ci
 from rag.retrieve.base import Candidate
@@ -90,26 +91,9 @@ class PresetRun:
         return rows
 
 
-def doc_ranking(candidates: Iterable[Candidate], limit: int | None = None) -> dict[str, float]:
-    """{doc_id: best chunk score} in the candidates' order, keeping the first `limit` documents."""
-    return best_per_doc(((c.chunk.doc_id, c.score) for c in candidates), limit)
-
-
-def best_per_doc(
-    scored: Iterable[tuple[str, float]], limit: int | None = None
-) -> dict[str, float]:
-    """{doc_id: best score} over (doc_id, score) pairs best first, keeping the first `limit`."""
-    ranking: dict[str, float] = {}
-    for doc_id, score in scored:
-        if doc_id in ranking:
-            ranking[doc_id] = max(ranking[doc_id], score)
-        elif limit is None or len(ranking) < limit:
-            ranking[doc_id] = score
-    return ranking
-
-
 def search_all(
-    dataset: BeirDataset, searcher: Searcher, label: str = "", limit: int | None = None
+    dataset: BeirDataset, searcher: Searcher, label: str = "", limit: int | None = None,
+    doc_score: DocScore = MAX,
 ) -> tuple[QueryOutcome, ...]:
     """Run every query through `searcher` with a progress bar; errors are kept per query."""
     outcomes = []
@@ -122,7 +106,7 @@ def search_all(
             outcomes.append(QueryOutcome(qid, {}, elapsed, f"{type(exc).__name__}: {exc}"))
             continue
         elapsed = (time.perf_counter() - start) * 1000
-        outcomes.append(QueryOutcome(qid, doc_ranking(candidates, limit), elapsed))
+        outcomes.append(QueryOutcome(qid, doc_ranking(candidates, limit, doc_score), elapsed))
     return tuple(outcomes)
 
 
@@ -163,11 +147,13 @@ def run_preset(
     metrics: Sequence[str] = DEFAULT_METRICS,
     n_resamples: int = 2000,
     seed: int = 0,
+    doc_score: DocScore = MAX,
 ) -> PresetRun:
-    """Search every query and score the run. The in-memory candidate cache is emptied first, so
-    a preset never reuses another's lists and its latencies are its own."""
+    """Search every query and score the run (chunks to documents by `doc_score`). The in-memory
+    candidate cache is emptied first, so a preset never reuses another's lists and its latencies
+    are its own."""
     clear_candidate_cache()
-    outcomes = search_all(dataset, searcher, preset, limit=deepest_cutoff(metrics))
+    outcomes = search_all(dataset, searcher, preset, deepest_cutoff(metrics), doc_score)
     return summarize(preset, dataset, outcomes, metrics, n_resamples, seed)
 
 
