@@ -116,7 +116,7 @@ def test_llm_grades_normalize_by_ten_under_auto() -> None:
 def test_unknown_names_list_the_valid_ones() -> None:
     with pytest.raises(ValueError, match="valid: blend, keep, replace"):
         cfg(policy="average")
-    with pytest.raises(ValueError, match="valid: cross_encoder, llm"):
+    with pytest.raises(ValueError, match="valid: cross_encoder, embedding, llm"):
         cfg(method="colbert")
     with pytest.raises(UnknownStrategyError, match="divide10"):
         NORMALIZERS.get("softmax")
