@@ -35,8 +35,9 @@ def run(args: argparse.Namespace) -> int:
     print(f"serving {server.alias} ({server.model or 'bundled model'})\n"
           f"export OPENAI_BASE_URL={server.base_url}\n"
           "(any OPENAI_API_KEY works; Ctrl-C stops the server)", flush=True)
-    # a `kill` of this command stops the server too (it runs in its own process group)
-    signal.signal(signal.SIGTERM, lambda *_: server.stop())
+    # a `kill` of this command stops the server too (it runs in its own process group); as an
+    # interrupt, so that the wait below is left before stop() waits for the process itself
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
         server.wait()
     except KeyboardInterrupt:

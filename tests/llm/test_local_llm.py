@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import httpx2
 import pytest
 
 from rag.config import load_preset, with_overrides
@@ -19,7 +20,8 @@ from rag.pipeline import run_query
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_serve_prints_the_base_url_and_stops_on_ctrl_c(local_llm: LocalLLMServer) -> None:
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
+def test_serve_prints_the_base_url_and_stops_its_server(local_llm: LocalLLMServer, stop: int) -> None:
     port = free_port()
     process = subprocess.Popen([sys.executable, "-m", "rag", "llm", "serve", "--port", str(port)],
                                cwd=ROOT, stdout=subprocess.PIPE, text=True)
@@ -28,8 +30,10 @@ def test_serve_prints_the_base_url_and_stops_on_ctrl_c(local_llm: LocalLLMServer
         lines = [process.stdout.readline() for _ in range(3)]
         assert lines[1].strip() == f"export OPENAI_BASE_URL=http://127.0.0.1:{port}/v1"
         assert served_models(f"http://127.0.0.1:{port}/v1") == ("smollm2-135m-instruct",)
-        process.send_signal(signal.SIGINT)
+        process.send_signal(stop)
         assert process.wait(timeout=30) == 0
+        with pytest.raises(httpx2.HTTPError):  # the server went with it
+            served_models(f"http://127.0.0.1:{port}/v1", timeout_s=2)
     finally:
         process.kill()
 
