@@ -90,7 +90,8 @@ def test_eval_run_full_mode_reports_usability_and_ragas_llm_metrics(
     # abstain off: the hashed vectors are far below the MiniLM evidence bar, and a declined
     # question's answer is not scored by ragas
     small = {**SMALL, "abstain.enabled": False}
-    sets = [arg for key, value in small.items() for arg in ("--set", f"{key}={value}")]
+    sets = [arg for key, value in small.items()
+            for arg in ("--set", f"{key}={'null' if value is None else value}")]
     code = eval_main(["run", "--dataset", str(SAMPLES_DIR), "--answers", str(qa), "--mode", "full",
                       "--preset", "hybrid", "--llm-stages", "--llm-metrics", "--judge-max-tokens", "96",
                       "--no-store", "--resamples", "50", "--out", str(out), *sets])
