@@ -22,8 +22,7 @@ from eval.runs.preset_run import Searcher
 from eval.scoring.answers import ANSWER_STAGES, AnswerSample, reference_passages, sample_from_trace
 from rag.config import PipelineConfig, with_overrides
 from rag.index import Collection, open_collection
-from rag.index.derived import index_for
-from rag.index.document_texts import DocumentTexts
+from rag.index.derived import index_for, kept_documents
 from rag.pipeline import run_query
 from rag.retrieve.base import Candidate
 
@@ -69,10 +68,10 @@ def collection_searcher(config: PipelineConfig, collection: Collection, mode: Mo
 def collection_texts(collection: Collection) -> dict[str, dict[str, str]]:
     """{file name: {"title", "text"}}: the kept parsed text, or for a collection built before it
     was kept, rebuilt from the chunks (uncovered characters are spaces)."""
-    kept = DocumentTexts(collection.directory).get(sorted(collection.manifest.documents))
+    kept = kept_documents(collection)
     if kept and len(kept) == len(collection.manifest.documents):
-        return {PurePath(d.document.metadata.source).name:
-                {"title": d.document.metadata.title, "text": d.document.text} for d in kept}
+        return {PurePath(d.metadata.source).name: {"title": d.metadata.title, "text": d.text}
+                for d in kept}
     pieces: dict[str, list[tuple[int, str]]] = {}
     titles: dict[str, str] = {}
     for chunk in collection.chunks():

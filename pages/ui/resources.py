@@ -28,8 +28,13 @@ from rag.index import (
     open_collection,
 )
 from rag.index.collection import collections_root
-from rag.index.derived import IndexSync, MissingDocumentTextError, index_for, needs_sync
-from rag.index.document_texts import DocumentTexts
+from rag.index.derived import (
+    IndexSync,
+    MissingDocumentTextError,
+    index_for,
+    kept_documents,
+    needs_sync,
+)
 from rag.index.manifest import describe_settings
 from rag.paths import SAMPLES_DIR
 
@@ -82,9 +87,7 @@ def sample_documents() -> tuple[Document, ...]:
 
 @st.cache_resource(max_entries=4, show_spinner=False)
 def _kept_documents(root: str, name: str, stamp: str) -> tuple[Document, ...]:
-    collection = cached_collection(name)
-    kept = DocumentTexts(collection.directory).get(sorted(collection.manifest.documents))
-    return tuple(d.document for d in kept)
+    return tuple(kept_documents(cached_collection(name)))
 
 
 def session_documents() -> tuple[Document, ...]:

@@ -73,11 +73,13 @@ def own_settings_config(collection: Collection, config: PipelineConfig) -> Pipel
     })  # fmt: skip
 
 
-def _derived(collection: Collection, config: PipelineConfig) -> Collection:
-    digest = settings_hash(index_settings(config))
-    directory = collection.directory / "indexes" / digest
+def _index_dir(collection: Collection, config: PipelineConfig) -> Path:
+    return collection.directory / "indexes" / settings_hash(index_settings(config))
+
+
+def _opened(directory: Path, name: str) -> Collection:
+    """The process's one object for the derived index in `directory` (created when new)."""
     if directory not in _OPEN:
-        name = f"{collection.name}{INDEX_MARK}{digest[:10]}"
         if not (directory / "manifest.json").exists():
             Manifest.new(name).save(directory / "manifest.json")
         _OPEN[directory] = Collection(name, directory)
@@ -88,13 +90,14 @@ def derived_indexes(collection: Collection) -> list[Collection]:
     """The derived indexes built so far for this collection."""
     root = collection.directory / "indexes"
     found = sorted(root.glob("*/manifest.json")) if root.is_dir() else []
-    indexes = []
-    for manifest in found:
-        directory = manifest.parent
-        if directory not in _OPEN:
-            _OPEN[directory] = Collection(Manifest.load(manifest).name, directory)
-        indexes.append(_OPEN[directory])
-    return indexes
+    return [_opened(m.parent, Manifest.load(m).name) for m in found]
+
+
+def kept_documents(collection: Collection) -> list[Document]:
+    """The collection's documents as ingested (their kept parsed text), in source order; empty
+    for a collection built before text was kept."""
+    stored = DocumentTexts(collection.directory).get(sorted(collection.manifest.documents))
+    return [s.document for s in stored]
 
 
 def forget_derived(collection: Collection) -> None:
@@ -109,7 +112,7 @@ def needs_sync(collection: Collection, config: PipelineConfig) -> bool:
     collection.refresh()
     if reads_own_index(collection, config):
         return False
-    marker = collection.directory / "indexes" / settings_hash(index_settings(config)) / _SYNCED
+    marker = _index_dir(collection, config) / _SYNCED
     return not marker.is_file() or marker.read_text() != collection.manifest.updated_at
 
 
@@ -124,7 +127,8 @@ def index_for(
     collection.refresh()
     if not collection.keeps_texts or reads_own_index(collection, config):
         return collection
-    index = _derived(collection, config)
+    directory = _index_dir(collection, config)
+    index = _opened(directory, f"{collection.name}{INDEX_MARK}{directory.name[:10]}")
     if needs_sync(collection, config):
         with exclusive(index.directory / ".sync.lock", f"index {index.name!r}"):
             if needs_sync(collection, config):  # another process may have done it meanwhile
