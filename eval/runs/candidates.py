@@ -126,6 +126,9 @@ def retrieve_all(
             continue
         out.append(QueryLists(qid, head.state.lists, elapsed, None, head.state))
     if use_cache:
-        with gzip.open(path, "wt", encoding="utf-8") as handle:
-            json.dump(jsonable([_to_stored(item) for item in out]), handle)
+        # one write of the whole text: json.dump's many small writes through gzip cost more
+        # than the search on a large set
+        text = json.dumps(jsonable([_to_stored(item) for item in out]))
+        with gzip.open(path, "wt", encoding="utf-8", compresslevel=1) as handle:
+            handle.write(text)
     return tuple(out), False

@@ -14,7 +14,7 @@ is plain JSON (lists, means, scales, coefficients, intercept, what it was traine
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
@@ -23,7 +23,7 @@ import numpy as np
 
 from eval.data.shapes import Qrels
 from eval.runs.candidates import QueryLists, truncate
-from rag.retrieve.fusion.base import pool
+from rag.retrieve.fusion.base import cut_to_depths, pool
 from rag.retrieve.fusion.learned import (
     LearnedModel,
     LearnedModelError,
@@ -50,14 +50,16 @@ def list_names(heads: Sequence[QueryLists]) -> tuple[str, ...]:
     return tuple(names)
 
 
-def training_set(heads: Sequence[QueryLists], qrels: Qrels, depth: int | None = None) -> TrainingSet:
-    """Rows for every candidate of every head with qrels (failed heads are skipped)."""
+def training_set(heads: Sequence[QueryLists], qrels: Qrels, depth: int | None = None,
+                 depths: Mapping[str, int] | None = None) -> TrainingSet:
+    """Rows for every candidate of every head with qrels (failed heads are skipped); lists cut
+    to `depth`, then each to its `depths` entry (fusion.depths), as the fusion will read them."""
     usable = [h for h in heads if h.error is None and h.head is not None and qrels.get(h.qid)]
     lists = list_names(usable)
     xs, ys, qids = [], [], []
     for item in usable:
         cut = truncate(item.lists, depth) if depth is not None else dict(item.lists)
-        found = pool(tuple(cut.values()))
+        found = pool(cut_to_depths(tuple(cut.values()), depths or {}))
         query = item.head.query if item.head is not None else ""
         ids, x = candidate_features(found, lists, query)
         judged = qrels[item.qid]
@@ -94,11 +96,11 @@ def fit_model(data: TrainingSet, c: float = 1.0, depth: int | None = None) -> Le
 
 def fit_learned_fusion(
     heads: Sequence[QueryLists], qrels: Qrels, out: str | Path | None = None,
-    depth: int | None = None, c: float = 1.0,
+    depth: int | None = None, c: float = 1.0, depths: Mapping[str, int] | None = None,
 ) -> LearnedModel:
     """Fit on `heads` (training queries only) and, when `out` is given, write the model file
     that `fusion.model` names. Returns the model (its `weights()` are readable per feature)."""
-    model = fit_model(training_set(heads, qrels, depth), c, depth)
+    model = fit_model(training_set(heads, qrels, depth, depths), c, depth)
     if out is not None:
         model.save(out)
     return model

@@ -10,6 +10,7 @@ is not given.
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Callable, Sequence
 
 from eval.data.shapes import Qrels
@@ -36,12 +37,14 @@ def _fit_learned(config: PipelineConfig, heads: Sequence[QueryLists], qrels: Qre
     heads; the model file is keyed by the training queries, the lists and the depth."""
     from eval.runs.learned_fusion import fit_learned_fusion  # loads scikit-learn
 
+    depths = json.dumps(config.fusion.depths, sort_keys=True)
     parts = [collection.name, collection.manifest.updated_at, head_key(config),
-             str(config.retrieval.depth), *sorted(item.qid for item in heads)]
+             str(config.retrieval.depth), depths, *sorted(item.qid for item in heads)]
     key = hashlib.sha256("\0".join(parts).encode()).hexdigest()[:20]
     path = cache_dir("learned-fusion") / f"{key}.json"
     if not path.exists():
-        fit_learned_fusion(heads, qrels, path, depth=config.retrieval.depth)
+        fit_learned_fusion(heads, qrels, path, depth=config.retrieval.depth,
+                           depths=config.fusion.depths)
     return with_overrides(config, {"fusion.model": str(path)})
 
 

@@ -14,7 +14,8 @@ from __future__ import annotations
 import hashlib
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from types import MappingProxyType
 from typing import Any
 
 from eval.data.shapes import BeirDataset
@@ -25,6 +26,7 @@ from eval.tune.fitting import fitter_for
 from eval.tune.space import point_key
 from rag.config import PipelineConfig
 from rag.index import Collection
+from rag.retrieve.base import retriever_family
 
 Scores = dict[str, dict[str, float]]  # metric -> qid -> value
 Note = Callable[[str], None]
@@ -67,9 +69,15 @@ class PointScorer:
         return point_config(self.base, point, self.dataset)
 
     def heads(self, config: PipelineConfig) -> Heads:
-        """The cached heads of the config's list group (searched on first use)."""
+        """The cached heads of the config's list group (searched on first use). A config that
+        runs some of the preset's retrievers alone (a single-retriever baseline) reads their
+        lists from the preset's heads: each retriever's list does not depend on the others."""
         key = list_group(config)
         if key not in self.groups:
+            wider = self._preset_group(config)
+            if wider is not None:
+                self.groups[key] = _only(self.groups[wider], set(config.retrieval.retrievers))
+                return self.groups[key]
             if self.groups:
                 self.note(f"new candidate lists ({config.retrieval.retrievers}, head {key}): "
                           f"collection {config.index.collection} (indexed if new), searched again")
@@ -79,6 +87,17 @@ class PointScorer:
             self.retrieval_s += time.perf_counter() - started
             self.groups[key] = Heads(collection, {item.qid: item for item in cached})
         return self.groups[key]
+
+    def _preset_group(self, config: PipelineConfig) -> str | None:
+        """The key of already searched heads whose retrievers include the config's and that
+        differ from it in nothing else, or None."""
+        retrievers = tuple(self.base.retrieval.retrievers)
+        if set(config.retrieval.retrievers) >= set(retrievers):
+            return None
+        widened = config.model_copy(update={"retrieval": config.retrieval.model_copy(
+            update={"retrievers": retrievers})})
+        key = list_group(widened)
+        return key if key in self.groups else None
 
     def needs_fit(self, point: Mapping[str, Any]) -> bool:
         return fitter_for(self.config(point)) is not None
@@ -143,6 +162,15 @@ class PointScorer:
         for q in qids:
             row = {m: s.values[q] for m, s in run.scores.items() if q in s.values}
             self.memo[(pk, q, fk)] = row if len(row) == len(self.metrics) else None
+
+
+def _only(heads: Heads, retrievers: set[str]) -> Heads:
+    """The heads with only the lists of these retrievers (query variants' lists included)."""
+    def keep(item: QueryLists) -> QueryLists:
+        lists = {n: r for n, r in item.lists.items() if retriever_family(n) in retrievers}
+        return replace(item, lists=MappingProxyType(lists))
+
+    return Heads(heads.collection, {q: keep(item) for q, item in heads.items.items()})
 
 
 def single_retriever_point(name: str) -> dict[str, Any]:

@@ -80,12 +80,19 @@ class FusionConfig(BaseModel):
     # learned: the model file (JSON) fitted on training queries by
     # eval.runs.learned_fusion.fit_learned_fusion; saved with every run's config.
     model: str | None = None
+    # How many candidates of each list fusion reads (by list name, then retriever family, as
+    # weights); a list not named gives all it has (retrieval.depth). A cut of a list searched
+    # deeper, so tuning it re-fuses cached lists and never searches again.
+    depths: dict[str, int] = Field(default_factory=dict)
 
     @model_validator(mode="after")
     def _check(self) -> FusionConfig:
         negative = sorted(name for name, w in self.weights.items() if w < 0)
         if negative:
             raise ValueError(f"weights must be >= 0; negative for: {', '.join(negative)}")
+        shallow = sorted(name for name, d in self.depths.items() if d < 1)
+        if shallow:
+            raise ValueError(f"depths must be >= 1; not so for: {', '.join(shallow)}")
         return self
 
 

@@ -16,6 +16,7 @@ from rag.config import PipelineConfig
 from rag.pipeline import STAGES, PipelineState, StageEnv, StageResult, StageSpec
 from rag.retrieve.base import Candidate, RankedList
 from rag.retrieve.fusion import fuse, passthrough
+from rag.retrieve.fusion.base import cut_to_depths
 from rag.retrieve.post import PostContext, StepReport, enabled_steps, postprocess
 from rag.retrieve.search import Retrieved, candidate_vectors, retrieve_lists
 
@@ -85,7 +86,7 @@ def run_fuse(state: PipelineState, env: StageEnv) -> StageResult:
     if config.method == "none" and len(lists) > 1:
         # "none" means one retriever; several lists (e.g. query variants) keep only the first.
         first = next(iter(lists))
-        fused = passthrough([lists[first]])
+        fused = passthrough(cut_to_depths([lists[first]], config.depths))
         why = f"fusion 'none' got {len(lists)} lists ({', '.join(lists)}); passed {first!r} through"
         output = FuseOutput("none", fused)
         return StageResult(

@@ -4,9 +4,9 @@ BM25 variants (Kamphuis et al., ECIR 2020, "Which BM25 do you mean?"), with
 tfc = tf·(k1+1) / (tf + k1·(1 - b + b·|d|/avgdl)):
 - rank-bm25 (reference, BM25Okapi): idf = ln((N - n + 0.5)/(n + 0.5)); a negative idf (term in
   more than half the documents) is replaced by 0.25 x the mean idf.
-- bm25s (default, method "robertson"): the same idf, floored at 0 instead; bm25s drops the
-  (k1+1) factor, which we multiply back so scores equal rank-bm25's whenever every query term
-  is in fewer than half the documents.
+- bm25s (default): the same scores exactly. bm25s itself only floors a negative idf at 0, so its
+  matrix is built with the Lucene idf and each query term re-weighted to the Okapi idf
+  (bm25s_backend.py); bm25s also drops the (k1+1) factor, which we multiply back.
 - qdrant (sparse vectors, Modifier.IDF): Lucene idf = ln(1 + (N - n + 0.5)/(n + 0.5)), always
   positive; tfc is stored per document at ingest with avgdl frozen at the collection's first ingest.
 All three score the same tokens (rag.index.tokenizer) and count repeated query terms repeatedly.

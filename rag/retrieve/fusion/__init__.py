@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from rag.retrieve.base import Candidate, RankedList
-from rag.retrieve.fusion.base import FUSION
+from rag.retrieve.fusion.base import FUSION, cut_to_depths
 from rag.retrieve.fusion.convex import convex
 from rag.retrieve.fusion.dbsf import dbsf
 from rag.retrieve.fusion.learned import learned
@@ -24,10 +24,10 @@ from rag.retrieve.settings import FusionConfig
 def fuse(
     lists: Sequence[RankedList] | Mapping[str, RankedList], config: FusionConfig, query: str = ""
 ) -> tuple[Candidate, ...]:
-    """Merge the lists with `config.method`; every fused candidate carries its full breakdown.
-    `query` is the user's question (learned fusion reads its length)."""
+    """Merge the lists, each cut to `config.depths`, with `config.method`; every fused candidate
+    carries its full breakdown. `query` is the user's question (learned fusion reads its length)."""
     ranked = tuple(lists.values()) if isinstance(lists, Mapping) else tuple(lists)
-    return FUSION.get(config.method)(ranked, config, query)
+    return FUSION.get(config.method)(cut_to_depths(ranked, config.depths), config, query)
 
 
 __all__ = [

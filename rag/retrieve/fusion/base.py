@@ -47,10 +47,12 @@ def pool(lists: Sequence[RankedList]) -> Pool:
     for ranked in lists:
         positions: dict[str, tuple[int, float]] = {}
         for rank, cand in enumerate(ranked.candidates, start=1):
-            cid = cand.chunk.chunk_id
+            chunk = cand.chunk
+            cid = chunk.chunk_id
             if cid not in positions:
                 positions[cid] = (rank, float(cand.score))
-                chunks.setdefault(cid, cand.chunk)
+                if cid not in chunks:
+                    chunks[cid] = chunk
         placed[ranked.retriever] = positions
     return Pool(names, chunks, placed)
 
@@ -68,34 +70,32 @@ def assemble(
     every chunk its term."""
     normalized = normalized or {}
     absent = absent or {}
-    fused = []
+    # every tail of a sweep or tune runs this per query: per-list lookups are hoisted out of
+    # the chunk loop and Candidates are built once, after sorting
+    lists = [(name, found.placed[name], normalized.get(name, {}), terms.get(name, {}),
+              absent.get(name, 0.0)) for name in found.names]
+    rows = []
     for cid, chunk in found.chunks.items():
         hits: dict[str, RetrieverHit] = {}
         contributions: dict[str, float] = {}
-        for name in found.names:
-            place = found.placed[name].get(cid)
+        for name, placed, norms, term, missing in lists:
+            place = placed.get(cid)
             if place is None:
-                contributions[name] = absent.get(name, 0.0)
+                contributions[name] = missing
                 continue
-            rank, raw = place
-            norm = normalized.get(name, {}).get(cid)
-            hits[name] = RetrieverHit(name, rank, raw, norm)
+            hits[name] = RetrieverHit(name, place[0], place[1], norms.get(cid))
             if contributors is None:
-                contributions[name] = terms[name][cid]
+                contributions[name] = term[cid]
         if contributors is not None:
             contributions = {name: terms[name][cid] for name in contributors}
-        score = math.fsum(contributions.values())
-        fused.append(
-            Candidate(
-                chunk=chunk,
-                score=score,
-                hits=MappingProxyType(hits),
-                contributions=MappingProxyType(contributions),
-                stage_scores=MappingProxyType({"fusion": score}),
-            )
-        )
-    fused.sort(key=lambda c: (-c.score, c.chunk.chunk_id))
-    return tuple(fused)
+        rows.append((-math.fsum(contributions.values()), cid, chunk, hits, contributions))
+    rows.sort(key=lambda row: (row[0], row[1]))
+    return tuple(
+        Candidate(chunk=chunk, score=-negated, hits=MappingProxyType(hits),
+                  contributions=MappingProxyType(contributions),
+                  stage_scores=MappingProxyType({"fusion": -negated}))
+        for negated, _, chunk, hits, contributions in rows
+    )
 
 
 def is_dense(name: str) -> bool:
@@ -111,6 +111,17 @@ def alpha_weights(names: Sequence[str], alpha: float) -> dict[str, float]:
     weights = {n: alpha / len(dense) for n in dense}
     weights.update({n: (1.0 - alpha) / len(other) for n in other})
     return weights
+
+
+def cut_to_depths(lists: Sequence[RankedList], depths: Mapping[str, int]) -> tuple[RankedList, ...]:
+    """Each list cut to its depth in `depths` (by its name, else its retriever family); a list
+    not named is kept whole."""
+    out = []
+    for ranked in lists:
+        depth = depths.get(ranked.retriever, depths.get(retriever_family(ranked.retriever)))
+        out.append(ranked if depth is None else RankedList(ranked.retriever,
+                                                           ranked.candidates[:depth]))
+    return tuple(out)
 
 
 def list_weight(weights: Mapping[str, float], name: str) -> float:

@@ -35,7 +35,7 @@ def test_learned_fusion_is_fitted_on_training_queries_only_and_exported_with_its
 
     monkeypatch.setitem(fitting.FITTERS, "learned", recording)
     space = tmp_path / "space.yaml"
-    space.write_text("settings:\n  fusion.method: [learned, rrf]\n")
+    space.write_text("settings:\n  fusion.method: [learned]\n")  # every fold must fit it
     out = tmp_path / "out"
     assert main(["tune", "--dataset", str(SAMPLE), "--preset", "hybrid", "--space", str(space),
                  "--folds", "4", "--trials", "2", "--final", "--out", str(out),
@@ -45,10 +45,9 @@ def test_learned_fusion_is_fitted_on_training_queries_only_and_exported_with_its
     everything = {r["qid"] for r in rows}
     assert sum(s == everything for s in fitted_on) <= 2  # only the in-sample and final fits
     learned = [f for f in report["folds"] if f["chosen"]["fusion.method"] == "learned"]
-    assert learned  # the sample's folds pick it at least once (a fixed seed)
+    assert len(learned) == 4
     for fold in learned:
         test = {r["qid"] for r in rows if r["fold"] == fold["fold"]}
         assert everything - test in fitted_on  # its model was trained on the other folds
-    if report["in_sample"]["point"]["fusion.method"] == "learned":
-        config = load_preset(Path(report["final_preset"]))
-        assert Path(config.fusion.model).parent == out
+    config = load_preset(Path(report["final_preset"]))
+    assert Path(config.fusion.model).parent == out

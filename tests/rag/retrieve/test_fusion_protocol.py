@@ -159,3 +159,19 @@ def test_every_config_method_is_registered() -> None:
     from rag.retrieve.settings import FusionMethod
 
     assert sorted(get_args(FusionMethod)) == METHODS
+
+
+@pytest.mark.parametrize("method", MULTI)
+def test_depths_cut_each_list_before_fusion_as_a_shallower_search_would(method: str) -> None:
+    """fusion.depths {bm25: 2}: bm25 gives its first two candidates; dense (not named) all."""
+    cut = fuse([BM25, DENSE], config(method, depths={"bm25": 2}))
+    shallow = ranked("bm25", [("a", 12.0), ("b", 7.5)])
+    assert snapshot(cut) == snapshot(fuse([shallow, DENSE], config(method)))
+    assert {c.chunk_id for c in cut} == {"a", "b", "c", "e"}  # d (bm25 rank 4) is gone
+    by_family = fuse([BM25, DENSE], config(method, depths={"dense": 1}))
+    assert "e" not in {c.chunk_id for c in by_family}  # dense's rank 2
+
+
+def test_depths_must_be_positive() -> None:
+    with pytest.raises(ValueError, match="depths must be >= 1"):
+        FusionConfig(depths={"bm25": 0})
