@@ -92,10 +92,10 @@ class PointScorer:
         """The key of already searched heads whose retrievers include the config's and that
         differ from it in nothing else, or None."""
         retrievers = tuple(self.base.retrieval.retrievers)
-        if set(config.retrieval.retrievers) >= set(retrievers):
+        if not set(config.retrieval.retrievers) < set(retrievers):
             return None
         widened = config.model_copy(update={"retrieval": config.retrieval.model_copy(
-            update={"retrievers": retrievers})})
+            update={"retrievers": list(retrievers)})})
         key = list_group(widened)
         return key if key in self.groups else None
 
