@@ -10,6 +10,8 @@ import streamlit as st
 from pages.ui import resources
 from pages.ui.configs import page_config
 from pages.ui.systems_view import (
+    llm_frame,
+    llm_line,
     matrix_frame,
     sources_frame,
     timeline_figure,
@@ -59,6 +61,7 @@ def show_run(run: SystemRun, differences: tuple[str, ...]) -> None:
     left.metric("Grounded share", grounded)
     right.metric("Total ms", f"{run.trace.total_ms:.0f}")
     st.markdown(run.answer or "_no answer_")
+    st.caption(llm_line(run))
     st.markdown("**What it did differently**")
     st.markdown("\n".join(f"- {fact}" for fact in differences) or "_nothing the others did not_")
     with st.expander(f"Sources ({len(run.sources)})"):
@@ -75,6 +78,9 @@ def show_comparison(result: Comparison) -> None:
     st.plotly_chart(timeline_figure(result.runs), width="stretch")
     with st.expander("Stage timeline as a table"):
         st.dataframe(timeline_frame(result.runs), width="stretch", hide_index=True)
+    with st.expander("LLM replies per stage (ok: parsed as asked; repaired: parsed after a fix; "
+                     "fallback: the stage's offline form ran)"):
+        st.dataframe(llm_frame(result.runs), width="stretch", hide_index=True)
 
 
 st.title("Systems")

@@ -29,6 +29,27 @@ def sources_frame(run: SystemRun) -> pd.DataFrame:
                           "text": snippet(s.text)} for s in run.sources])
 
 
+def llm_line(run: SystemRun) -> str:
+    """The run's LLM replies in one line: how many were usable, and each parser's outcomes."""
+    parsers = run.llm.parsers
+    if not parsers:
+        return "LLM: not called in this run (no endpoint connected, or no LLM stage on)"
+    usable = sum(t.counts["ok"] + t.counts["repaired"] for t in parsers.values())
+    total = sum(t.replies for t in parsers.values())
+    parts = [f"{name} {', '.join(f'{n} {o}' for o, n in t.counts.items() if n)}"
+             for name, t in sorted(parsers.items())]
+    return f"LLM: {usable} of {total} replies usable — " + "; ".join(parts)
+
+
+def llm_frame(runs: Sequence[SystemRun]) -> pd.DataFrame:
+    """One row per (system, parser): replies ok / repaired / fallback and why."""
+    return pd.DataFrame([{"preset": run.preset, "parser": name,
+                          **{o: t.counts[o] for o in ("ok", "repaired", "fallback")},
+                          "reasons": "; ".join(t.reasons)}
+                         for run in runs for name, t in sorted(run.llm.parsers.items())],
+                        columns=["preset", "parser", "ok", "repaired", "fallback", "reasons"])
+
+
 def timeline_frame(runs: Sequence[SystemRun]) -> pd.DataFrame:
     return pd.DataFrame([row for run in runs for row in run.timeline()])
 

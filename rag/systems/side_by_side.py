@@ -9,7 +9,7 @@ the facts that not every compared system shares.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
@@ -18,6 +18,7 @@ from rag.context.base import BuiltContext
 from rag.context.graph_stage import GraphOutput
 from rag.context.self_rag import Verification
 from rag.generate.stage import GenerateOutput
+from rag.generate.usability import UsabilityTally, counting
 from rag.grounding.retry import GroundedAnswer
 from rag.pipeline import ConversationTurn, ranked_candidates, run_query
 from rag.query.adaptive_router import AdaptivePlan
@@ -51,6 +52,8 @@ class SystemRun:
     sources: tuple[Source, ...]
     grounded_share: float | None  # None: the ground stage did not run
     is_grounded: bool | None
+    # every LLM reply of the run, per parser: ok / repaired / fallback with the reasons
+    llm: UsabilityTally = field(default_factory=UsabilityTally)
 
     @property
     def answer(self) -> str:
@@ -194,12 +197,13 @@ def sources_of(trace: Trace) -> tuple[Source, ...]:
                         c.score, c.chunk.text) for c in ranked_candidates(trace))
 
 
-def system_run(trace: Trace) -> SystemRun:
+def system_run(trace: Trace, llm: UsabilityTally | None = None) -> SystemRun:
     grounded = trace.output(GroundedAnswer)
     report = grounded.report if grounded is not None else None
     return SystemRun(trace.preset, trace, trace_facts(trace), sources_of(trace),
                      report.grounded_share if report is not None else None,
-                     report.is_grounded if report is not None else None)
+                     report.is_grounded if report is not None else None,
+                     llm if llm is not None else UsabilityTally())
 
 
 def differences(runs: Sequence[SystemRun]) -> dict[str, tuple[str, ...]]:
@@ -214,6 +218,7 @@ def compare(query: str, configs: Sequence[PipelineConfig], collection_for: Colle
     runs = []
     for config in configs:
         pointed, collection = collection_for(config)
-        trace = run_query(query, pointed, collection, user=user, conversation=conversation)
-        runs.append(system_run(trace))
+        with counting() as llm:
+            trace = run_query(query, pointed, collection, user=user, conversation=conversation)
+        runs.append(system_run(trace, llm))
     return Comparison(query, tuple(runs), MappingProxyType(differences(runs)))
