@@ -27,6 +27,8 @@ Behaviours:
     status(code, message="")    an HTTP error with an OpenAI-style error body (429, 500, 401 …)
     hang(seconds=30)            accept the request, send nothing for `seconds` (client timeout)
     hang_mid_stream(text, after_tokens)  stream some tokens, then stall (streaming requests)
+    pings(seconds=30)           stream no token, only SSE keep-alive comments for `seconds` (what
+                                llama.cpp's server sends while it reads a long prompt)
     invalid_json()              200 with a body (or SSE event) that is not JSON
     empty()                     200 with an empty completion ("" content / no deltas)
     echo_key()                  answers with the request's API key in the text (split when streamed)
@@ -49,7 +51,8 @@ from typing import Any, Literal
 
 import pytest
 
-Kind = Literal["reply", "status", "hang", "hang_mid_stream", "invalid_json", "empty", "echo_key"]
+Kind = Literal["reply", "status", "hang", "hang_mid_stream", "pings", "invalid_json", "empty",
+               "echo_key"]
 
 
 @dataclass(frozen=True)
@@ -77,6 +80,10 @@ def hang(seconds: float = 30.0) -> Behaviour:
 
 def hang_mid_stream(text: str, after_tokens: int = 2, seconds: float = 30.0) -> Behaviour:
     return Behaviour("hang_mid_stream", text=text, after_tokens=after_tokens, seconds=seconds)
+
+
+def pings(seconds: float = 30.0) -> Behaviour:
+    return Behaviour("pings", seconds=seconds)
 
 
 def invalid_json() -> Behaviour:
@@ -227,7 +234,7 @@ def _handler_for(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
             if b.kind == "status":
                 error = {"message": b.text, "type": "fake_error", "code": str(b.code)}
                 self._json(b.code, {"error": error})
-            elif b.kind == "hang":
+            elif b.kind == "hang" or (b.kind == "pings" and not body.get("stream")):
                 fake._wait(b.seconds)
                 self._json(504, {"error": {"message": "hung", "type": "fake_error"}})
             elif b.kind == "invalid_json" and not body.get("stream"):
@@ -270,6 +277,13 @@ def _handler_for(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
                 self._event(b"{not json")
                 return
             self._event(_chunk(body, {"role": "assistant", "content": ""}))
+            if b.kind == "pings":  # no token, but the connection is never idle long enough to time out
+                until = time.monotonic() + b.seconds
+                while time.monotonic() < until and not fake._stop.is_set():
+                    self.wfile.write(b": ping\n\n")
+                    self.wfile.flush()
+                    fake._wait(0.2)
+                return
             tokens = [text[i:i + 4] for i in range(0, len(text), 4)] if b.kind == "echo_key" else _words(text)
             for i, token in enumerate(tokens):
                 if b.kind == "hang_mid_stream" and i == b.after_tokens:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -283,11 +284,35 @@ class LLMStream:
             model=model, messages=messages, temperature=temperature, max_tokens=max_tokens, stream=True,
             timeout=timeout,
         )
-        for chunk in stream:
-            if chunk.choices and chunk.choices[0].finish_reason:
-                self.finish_reason = chunk.choices[0].finish_reason
-            if chunk.choices and chunk.choices[0].delta.content:
-                yield chunk.choices[0].delta.content
+        # The read timeout never fires while a server sends keep-alive pings (llama.cpp's does,
+        # every 15 s, while it reads a long prompt) and no token comes to check the deadline at:
+        # close the stream when the deadline passes.
+        passed = threading.Event()
+        hit = f"query deadline of {deadline.seconds:g} s reached mid-call" if deadline else ""
+
+        def close_at_deadline() -> None:
+            passed.set()
+            stream.close()
+
+        watchdog = threading.Timer(max(0.0, deadline.remaining()), close_at_deadline) if deadline else None
+        if watchdog is not None:
+            watchdog.daemon = True
+            watchdog.start()
+        try:
+            for chunk in stream:
+                if chunk.choices and chunk.choices[0].finish_reason:
+                    self.finish_reason = chunk.choices[0].finish_reason
+                if chunk.choices and chunk.choices[0].delta.content:
+                    yield chunk.choices[0].delta.content
+        except Exception as exc:  # whatever reading a stream closed under it raises
+            if passed.is_set():
+                raise _DeadlineHit(hit) from exc
+            raise
+        finally:
+            if watchdog is not None:
+                watchdog.cancel()
+        if passed.is_set() and not self.finish_reason:
+            raise _DeadlineHit(hit)
 
 
 class _DeadlineHit(Exception):

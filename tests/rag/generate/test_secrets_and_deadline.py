@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from answer_helpers import answer_config, lumen_collection
-from fake_openai import FakeOpenAI, echo_key, hang
+from fake_openai import FakeOpenAI, echo_key, hang, pings
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -91,3 +91,23 @@ def test_a_server_that_never_answers_costs_the_deadline_not_timeout_times_attemp
 def test_the_outer_deadline_wins_for_nested_runs() -> None:
     with llm_deadline(5.0) as outer, llm_deadline(100.0) as inner:
         assert inner is outer and inner.remaining() <= 5.0
+
+
+def test_a_stream_that_only_sends_keep_alive_pings_ends_at_the_deadline(
+    llm: FakeOpenAI, collection: Collection
+) -> None:
+    # llama.cpp's server pings every 15 s while it reads a long prompt: no read ever times out,
+    # and no token comes for the deadline to be checked at (vexora's whole-document context
+    # once held a Systems page run for 500 s past a 30 s deadline this way)
+    config = answer_config(collection.name, **{
+        "generation.timeout_s": 60, "generation.retries": 0, "generation.deadline_s": 5.0,
+        "generation.stream": True})
+    run_query(QUESTION, config, collection)  # models loaded: the deadline is left for the call
+    llm.script(pings(60))
+    started = time.monotonic()
+    trace = run_query(QUESTION, config, collection)
+    assert time.monotonic() - started < 30  # without the watchdog: the 60 s of pings
+    answer = trace.output(GenerateOutput)
+    assert answer is not None and answer.answer.mode == "extractive"
+    assert answer.answer.attempts[-1].outcome == "deadline"
+    assert "mid-call" in answer.answer.attempts[-1].detail
