@@ -14,6 +14,7 @@ from pages.ui import answer as view
 from pages.ui import resources
 from pages.ui.answer_examples import example_questions
 from pages.ui.configs import page_config
+from pages.ui.entry import through_app
 from rag.abstain.stage import AbstainDecision
 from rag.config import PipelineConfig
 from rag.context.base import BuiltContext
@@ -26,6 +27,8 @@ from rag.generate.turn import finish_turn, start_turn
 from rag.grounding.retry import GroundedAnswer
 from rag.memory import MemoryStore
 from rag.trace import Trace
+
+through_app()  # a page opened by its address still runs inside app.py
 
 ROLE_AVATARS = {"user": "user", "assistant": "assistant", "error": "assistant"}
 

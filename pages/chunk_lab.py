@@ -17,6 +17,7 @@ from pages.ui.chunk_lab import (
     size_series,
     stats_frame,
 )
+from pages.ui.entry import through_app
 from pages.ui.figures import size_histogram
 from pages.ui.forms import field_specs
 from pages.ui.html import (
@@ -32,6 +33,8 @@ from pages.ui.widgets import settings_widgets
 from rag.chunking import STRATEGIES, strategy_settings
 from rag.chunking.base import Chunk
 from rag.documents.base import Document
+
+through_app()  # a page opened by its address still runs inside app.py
 
 DEFAULT_STRATEGIES = ["recursive", "parent_child"]
 SHOW_ALL = 2000  # shorter documents are always shown whole

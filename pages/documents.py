@@ -9,11 +9,14 @@ from pathlib import PurePath
 import streamlit as st
 
 from pages.ui import collections_view, ingest, resources
+from pages.ui.entry import through_app
 from pages.ui.html import PII_COLOR, Mark, highlight_spans, pattern_marks
 from pages.ui.state import APP_DOCUMENTS
 from pages.ui.tables import ingest_report_frame, pii_frame
 from rag.documents.base import Document, IngestReport
 from rag.documents.pii import PII_KINDS, describe_counts, find_pii, redact
+
+through_app()  # a page opened by its address still runs inside app.py
 
 PREVIEW_CHARS = 20_000  # longer texts are cut in the preview, never in the index
 PLACEHOLDER = r"\[REDACTED_[A-Z]+\]"

@@ -15,11 +15,14 @@ from pages.ui import eval_figures as figures
 from pages.ui import eval_session as ev
 from pages.ui.abstain_eval import abstain_section
 from pages.ui.answer_eval import answer_section
+from pages.ui.entry import through_app
 from pages.ui.eval_tables import deltas_frame, results_frame
 from pages.ui.failure_eval import failure_section
 from pages.ui.state import APP_PRESET, session_cache
 from pages.ui.tune_view import tune_section
 from rag.config import PresetError, available_presets
+
+through_app()  # a page opened by its address still runs inside app.py
 
 OTHER = "Another BEIR folder or QA file…"
 DEFAULT_VALUES = "1,5,10,20,40,60,100,200"

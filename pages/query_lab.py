@@ -14,6 +14,7 @@ from eval.scoring.guard import ATTACKS, BENIGN, load_prompts, score_guard
 from pages.ui import query_view as view
 from pages.ui import resources
 from pages.ui.configs import page_config
+from pages.ui.entry import through_app
 from rag.config import with_overrides
 from rag.pipeline import initial_state, run_slice
 from rag.query.expand import EXPANDERS
@@ -30,6 +31,8 @@ from rag.query.intent.evaluate import (
 from rag.query.settings import QueryConfig
 from rag.query.stage import semantic_cache, semantic_router
 from rag.query.understand import Understanding
+
+through_app()  # a page opened by its address still runs inside app.py
 
 DEFAULT_QUERY = "what about the Team plan?"
 DEFAULT_HISTORY = "user: How much storage does the Plus plan include?\nassistant: Plus adds 20 GB."

@@ -11,6 +11,7 @@ from pydantic import ValidationError
 from pages.ui import resources
 from pages.ui import retrieval as retrieval_view
 from pages.ui.configs import page_config
+from pages.ui.entry import through_app
 from pages.ui.figures import rank_movement
 from pages.ui.rerank_view import movement_table, rank_maps, ranked_table, score_histogram
 from pages.ui.run_status import show_stopped
@@ -19,6 +20,8 @@ from rag.pipeline import head_key, run_head, run_tail
 from rag.rerank import SCORERS, RerankConfig
 from rag.rerank.base import RerankResult
 from rag.rerank.policies import NORMALIZERS, POLICIES
+
+through_app()  # a page opened by its address still runs inside app.py
 
 DEFAULT_QUERY = "What happens when the same paragraph is edited on two devices?"
 

@@ -11,6 +11,7 @@ import streamlit as st
 
 from pages.ui import resources
 from pages.ui import retrieval as view
+from pages.ui.entry import through_app
 from pages.ui.figures import rank_movement, score_breakdown
 from pages.ui.html import highlight_terms
 from pages.ui.run_status import show_stopped
@@ -22,6 +23,8 @@ from rag.retrieve.authority import AuthorityResult
 from rag.retrieve.base import Candidate
 from rag.retrieve.fusion import FUSION
 from rag.retrieve.stage import FuseOutput, PostprocessOutput, SelectOutput
+
+through_app()  # a page opened by its address still runs inside app.py
 
 DEFAULT_QUERY = "How are sync conflicts resolved?"
 

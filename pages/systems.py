@@ -9,6 +9,7 @@ import streamlit as st
 
 from pages.ui import resources
 from pages.ui.configs import page_config
+from pages.ui.entry import through_app
 from pages.ui.systems_view import (
     llm_frame,
     llm_line,
@@ -29,6 +30,8 @@ from rag.systems import (
     compare,
     features_matrix,
 )
+
+through_app()  # a page opened by its address still runs inside app.py
 
 DEFAULT_QUERY = "How does LumenSync resolve conflicts?"
 AS_PRESET = "preset"  # the level slider's first stop: adaptive as its preset configures it

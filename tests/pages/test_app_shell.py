@@ -94,3 +94,20 @@ def test_sidebar_names_the_connected_llm_or_none(data_dir: Path, monkeypatch: py
     st.cache_data.clear()  # the status is cached for 30 s
     at = AppTest.from_file(APP, default_timeout=60).run()
     assert at.sidebar.caption[-1].value.startswith(f"LLM: none — {dead} does not answer")
+
+
+PAGE_FILES = [e.file for entries in available_pages(Path(APP).parent).values() for e in entries
+              if e.file.startswith("pages/")]
+
+
+@pytest.mark.parametrize("page", PAGE_FILES)
+def test_a_page_opened_by_its_address_first_still_gets_the_apps_sidebar(data_dir: Path,
+                                                                         page: str) -> None:
+    """A bookmark (`/retrieval`) as the first visit after the server starts: Streamlit would run
+    the page file on its own (its old pages-folder mode: no preset, no collection picker)."""
+    at = AppTest.from_file(APP, default_timeout=90)
+    at.switch_page(page).run()
+    assert not at.exception
+    assert at.title[0].value != "RAG Workbench"  # the page itself, not the overview
+    assert "Session" in [h.value for h in at.sidebar.subheader]  # app.py's sidebar ran
+    assert at.sidebar.selectbox(key="app_preset").value == "hybrid"
