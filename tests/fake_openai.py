@@ -341,3 +341,14 @@ def fake_openai() -> Iterator[FakeOpenAI]:
     """A started FakeOpenAI; closed (hanging handlers released) after the test."""
     with FakeOpenAI() as server:
         yield server
+
+
+TEST_KEY = "sk-test-secret-ABCDEFGHIJ0123456789"  # what the `llm` fixture exports as the API key
+
+
+@pytest.fixture
+def llm(monkeypatch: pytest.MonkeyPatch, fake_openai: FakeOpenAI) -> Iterator[FakeOpenAI]:
+    """The LLM stages talk to a started FakeOpenAI for this test (OPENAI_BASE_URL / _API_KEY)."""
+    monkeypatch.setenv("OPENAI_BASE_URL", fake_openai.base_url)
+    monkeypatch.setenv("OPENAI_API_KEY", TEST_KEY)
+    yield fake_openai

@@ -2,4 +2,4 @@
 
 from __future__ import annotations
 
-from fake_openai import fake_openai  # noqa: F401  (re-exported fixture)
+from fake_openai import fake_openai, llm  # noqa: F401  (re-exported fixtures)

@@ -3,8 +3,6 @@ that causes it, and the order of the checks is the documented one."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from answer_helpers import answer_config, lumen_collection
 from fake_openai import FakeOpenAI, reply
@@ -53,13 +51,6 @@ def test_abstentions_wrong_and_missed(collection: Collection) -> None:
     assert kind(collection, **strict) == "wrong_abstention"
     assert kind(collection, answerable=False) == "missed_abstention"
     assert kind(collection, answerable=False, **strict) == "correct"
-
-
-@pytest.fixture
-def llm(monkeypatch: pytest.MonkeyPatch, fake_openai: FakeOpenAI) -> Iterator[FakeOpenAI]:
-    monkeypatch.setenv("OPENAI_BASE_URL", fake_openai.base_url)
-    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
-    yield fake_openai
 
 
 def test_unsupported_answer_when_grounding_fails(collection: Collection, llm: FakeOpenAI) -> None:

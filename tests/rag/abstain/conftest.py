@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from fake_openai import fake_openai  # noqa: F401  (re-exported fixture)
+from fake_openai import fake_openai, llm  # noqa: F401  (re-exported fixtures)
 
 from rag.generate.breaker import reset_breakers
 

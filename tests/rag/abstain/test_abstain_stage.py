@@ -4,7 +4,6 @@ off-topic intent that halted the run is declined too; in-domain questions are st
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from types import MappingProxyType
@@ -32,13 +31,6 @@ ON = {"abstain.enabled": True}
 @pytest.fixture(scope="module")
 def collection() -> Collection:
     return lumen_collection("abstain-stage")
-
-
-@pytest.fixture
-def llm(monkeypatch: pytest.MonkeyPatch, fake_openai: FakeOpenAI) -> Iterator[FakeOpenAI]:
-    monkeypatch.setenv("OPENAI_BASE_URL", fake_openai.base_url)
-    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
-    yield fake_openai
 
 
 def decision(trace: Trace) -> AbstainDecision:

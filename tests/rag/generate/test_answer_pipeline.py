@@ -4,13 +4,12 @@ feedback. Every failure ends in a defined outcome and the conversation keeps bot
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from answer_helpers import answer_config, lumen_collection
-from fake_openai import Behaviour, FakeOpenAI, empty, hang, invalid_json, reply, status
+from fake_openai import TEST_KEY, Behaviour, FakeOpenAI, empty, hang, invalid_json, reply, status
 
 from rag.context.base import BuiltContext
 from rag.generate.stage import GenerateOutput
@@ -22,19 +21,12 @@ from rag.pipeline import run_query
 from rag.trace import Trace
 
 QUESTION = "How long do deleted notes stay in the Trash?"
-KEY = "sk-pipeline-secret-0987654321"
+KEY = TEST_KEY  # the key the `llm` fixture exports
 
 
 @pytest.fixture(scope="module")
 def collection() -> Collection:
     return lumen_collection("answer-pipeline")
-
-
-@pytest.fixture
-def llm(monkeypatch: pytest.MonkeyPatch, fake_openai: FakeOpenAI) -> Iterator[FakeOpenAI]:
-    monkeypatch.setenv("OPENAI_BASE_URL", fake_openai.base_url)
-    monkeypatch.setenv("OPENAI_API_KEY", KEY)
-    yield fake_openai
 
 
 @dataclass(frozen=True)

@@ -5,12 +5,11 @@ trace or the stored conversation; a provider that never answers costs at most th
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from answer_helpers import answer_config, lumen_collection
-from fake_openai import FakeOpenAI, echo_key, hang, pings
+from fake_openai import TEST_KEY, FakeOpenAI, echo_key, hang, pings
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -21,20 +20,13 @@ from rag.index import Collection
 from rag.memory import MemoryStore
 from rag.pipeline import run_query
 
-KEY = "sk-echo-secret-ABCDEFGHIJ0123456789"
+KEY = TEST_KEY  # the key the `llm` fixture exports
 QUESTION = "How long do deleted notes stay in the Trash?"
 
 
 @pytest.fixture(scope="module")
 def collection() -> Collection:
     return lumen_collection("secrets-deadline")
-
-
-@pytest.fixture
-def llm(monkeypatch: pytest.MonkeyPatch, fake_openai: FakeOpenAI) -> Iterator[FakeOpenAI]:
-    monkeypatch.setenv("OPENAI_BASE_URL", fake_openai.base_url)
-    monkeypatch.setenv("OPENAI_API_KEY", KEY)
-    yield fake_openai
 
 
 @given(st.lists(st.integers(min_value=1, max_value=50), min_size=1, max_size=20))
