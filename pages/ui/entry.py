@@ -13,7 +13,6 @@ from __future__ import annotations
 import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
 
-
 FIRST_RUN_DONE = "entry_first_run_done"
 
 
