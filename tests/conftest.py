@@ -13,6 +13,8 @@ os.environ["HF_DATASETS_OFFLINE"] = "1"
 os.environ["TRANSFORMERS_OFFLINE"] = "1"
 os.environ["RAGAS_DO_NOT_TRACK"] = "true"
 os.environ.setdefault("RAG_WORKBENCH_DATA", tempfile.mkdtemp(prefix="rag-workbench-test-"))
+# ONNX builds are made once per test session, not once per test's own data folder
+os.environ.setdefault("RAG_WORKBENCH_MODELS", tempfile.mkdtemp(prefix="rag-workbench-models-"))
 os.environ.pop("OPENAI_API_KEY", None)
 os.environ.pop("OPENAI_BASE_URL", None)
 os.environ.pop("QDRANT_URL", None)

@@ -3,7 +3,8 @@
 Both embed the same passages in one process. The fast side is exactly what an ingest runs: the
 preset's `TextEmbedder` (length-sorted batches, its backend, a fresh empty cache each round). The
 reference is what a user would write by hand: `SentenceTransformer(all-MiniLM-L6-v2).encode`
-(fp32 torch, default batch 32). Rounds alternate the two and the best round of each is kept,
+(fp32 torch, default batch 32). Optional variants (other `embedding.onnx_variant` graphs) run the
+same way in the same rounds. Rounds alternate them all and the best round of each is kept,
 which discounts bursts of other load on a shared machine; the load average is recorded beside it.
 """
 
@@ -34,6 +35,21 @@ REFERENCE = "SentenceTransformer(all-MiniLM-L6-v2).encode, fp32 torch, default b
 
 
 @dataclass(frozen=True)
+class VariantThroughput:
+    """One more embedder measured in the same rounds (the same texts, the same reference)."""
+
+    onnx_variant: str
+    model_id: str
+    texts_per_s: float
+    ratio: float  # texts/s vs the reference's best round
+    cpu_seconds: float
+    cpu_ratio: float  # reference CPU / this CPU
+    min_cosine: float
+    mean_cosine: float
+    seconds: tuple[float, ...]
+
+
+@dataclass(frozen=True)
 class EmbedThroughput:
     texts: int
     mean_chars: float
@@ -58,6 +74,7 @@ class EmbedThroughput:
     load_average_after: tuple[float, float, float]
     cpu_count: int
     torch_threads: int
+    variants: tuple[VariantThroughput, ...] = ()
 
 
 def _reference_model() -> SentenceTransformer:
@@ -80,30 +97,57 @@ def _fast_round(cfg: EmbeddingConfig, texts: list[str]) -> tuple[np.ndarray, flo
         return _cpu_and_wall(partial(embedder.embed_documents, texts))
 
 
+@dataclass
+class _Rounds:
+    """(wall, cpu) seconds per round and the last round's vectors, for one embedder."""
+
+    times: list[tuple[float, float]] = dataclasses.field(default_factory=list)
+    vectors: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros(0))
+
+    def add(self, run: tuple[np.ndarray, float, float]) -> None:
+        self.vectors = np.asarray(run[0])
+        self.times.append((run[1], run[2]))
+
+    @property
+    def best(self) -> tuple[float, float]:
+        return min(self.times)
+
+    def cosines(self, reference: np.ndarray) -> np.ndarray:
+        return (self.vectors * reference).sum(axis=1)
+
+
 def embed_throughput(
-    texts: Sequence[str], fast: EmbeddingConfig, rounds: int = 2, target_ratio: float = 4.0
+    texts: Sequence[str],
+    fast: EmbeddingConfig,
+    rounds: int = 2,
+    target_ratio: float = 4.0,
+    variants: Sequence[str] = (),
 ) -> EmbedThroughput:
-    """Texts/s of the `fast` embedder (cold cache) and of raw fp32 encode on the same texts."""
+    """Texts/s of the `fast` embedder (cold cache) and of raw fp32 encode on the same texts;
+    each of `variants` (onnx_variant names) is `fast` with that graph, timed in the same rounds."""
     import torch
 
     batch = list(texts)
     if not batch:
         raise ValueError("the embedding bench needs at least one text")
+    others = {  # validated, so a misspelt variant fails before any timing
+        v: EmbeddingConfig.model_validate({**fast.model_dump(), "backend": "onnx", "onnx_variant": v})
+        for v in variants
+    }
     load_before = os.getloadavg()
     reference = _reference_model()
     reference.encode(batch[:8])  # warm-up: first-call allocations are not throughput
-    _fast_round(fast, batch[:8])
-    fast_s: list[tuple[float, float]] = []  # (wall, cpu) per round
-    reference_s: list[tuple[float, float]] = []
-    ours = raw = np.zeros(0)
+    for cfg in (fast, *others.values()):
+        _fast_round(cfg, batch[:8])
+    ref, ours = _Rounds(), _Rounds()
+    theirs = {v: _Rounds() for v in others}
     for _ in range(rounds):
-        raw, wall, cpu = _cpu_and_wall(partial(reference.encode, batch, normalize_embeddings=True))
-        reference_s.append((wall, cpu))
-        ours, wall, cpu = _fast_round(fast, batch)
-        fast_s.append((wall, cpu))
-    fast_best, reference_best = min(fast_s), min(reference_s)
-    cosines = (np.asarray(ours) * np.asarray(raw)).sum(axis=1)
-    fast_rate, reference_rate = len(batch) / fast_best[0], len(batch) / reference_best[0]
+        ref.add(_cpu_and_wall(partial(reference.encode, batch, normalize_embeddings=True)))
+        ours.add(_fast_round(fast, batch))
+        for variant, cfg in others.items():
+            theirs[variant].add(_fast_round(cfg, batch))
+    cosines = ours.cosines(ref.vectors)
+    fast_rate, reference_rate = len(batch) / ours.best[0], len(batch) / ref.best[0]
     return EmbedThroughput(
         texts=len(batch),
         mean_chars=round(sum(map(len, batch)) / len(batch), 1),
@@ -117,15 +161,37 @@ def embed_throughput(
         min_cosine=round(float(cosines.min()), 5),
         mean_cosine=round(float(cosines.mean()), 5),
         rounds=rounds,
-        fast_seconds=tuple(round(wall, 2) for wall, _ in fast_s),
-        reference_seconds=tuple(round(wall, 2) for wall, _ in reference_s),
-        fast_cpu_seconds=round(fast_best[1], 2),
-        reference_cpu_seconds=round(reference_best[1], 2),
-        cpu_ratio=round(reference_best[1] / max(fast_best[1], 1e-9), 2),
+        fast_seconds=tuple(round(wall, 2) for wall, _ in ours.times),
+        reference_seconds=tuple(round(wall, 2) for wall, _ in ref.times),
+        fast_cpu_seconds=round(ours.best[1], 2),
+        reference_cpu_seconds=round(ref.best[1], 2),
+        cpu_ratio=round(ref.best[1] / max(ours.best[1], 1e-9), 2),
         load_average=load_before,
         load_average_after=os.getloadavg(),
         cpu_count=os.cpu_count() or 0,
         torch_threads=torch.get_num_threads(),
+        variants=tuple(
+            _variant(variant, load_backend(others[variant]).model_id, measured, ref, len(batch))
+            for variant, measured in theirs.items()
+        ),
+    )
+
+
+def _variant(
+    name: str, model_id: str, measured: _Rounds, ref: _Rounds, n: int
+) -> VariantThroughput:
+    cosines = measured.cosines(ref.vectors)
+    rate = n / measured.best[0]
+    return VariantThroughput(
+        onnx_variant=name,
+        model_id=model_id,
+        texts_per_s=round(rate, 2),
+        ratio=round(rate * ref.best[0] / n, 2),
+        cpu_seconds=round(measured.best[1], 2),
+        cpu_ratio=round(ref.best[1] / max(measured.best[1], 1e-9), 2),
+        min_cosine=round(float(cosines.min()), 5),
+        mean_cosine=round(float(cosines.mean()), 5),
+        seconds=tuple(round(wall, 2) for wall, _ in measured.times),
     )
 
 
@@ -135,9 +201,15 @@ def to_json(result: EmbedThroughput, corpus: str, preset: str) -> str:
 
 def summary_line(result: EmbedThroughput) -> str:
     r = result
-    return (
+    lines = [
         f"embedding {r.texts} passages: {r.fast_model_id} {r.fast_texts_per_s} texts/s vs raw fp32 "
         f"encode {r.reference_texts_per_s} texts/s = {r.ratio}x (target >= {r.target_ratio}x), "
         f"CPU {r.fast_cpu_seconds} s vs {r.reference_cpu_seconds} s = {r.cpu_ratio}x less; "
         f"cosine to fp32 min {r.min_cosine}, mean {r.mean_cosine}; load {r.load_average[0]:.1f}"
-    )
+    ]
+    lines += [
+        f"  onnx_variant={v.onnx_variant}: {v.texts_per_s} texts/s = {v.ratio}x, CPU {v.cpu_seconds}"
+        f" s = {v.cpu_ratio}x less; cosine to fp32 min {v.min_cosine}, mean {v.mean_cosine}"
+        for v in r.variants
+    ]
+    return "\n".join(lines)

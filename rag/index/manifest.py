@@ -13,6 +13,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from rag.embed.settings import LEGACY_ONNX_VARIANT
 from rag.privacy import access_key
 
 if TYPE_CHECKING:  # rag.config imports rag.index.settings
@@ -46,12 +47,25 @@ def index_settings(config: PipelineConfig) -> dict[str, Any]:
     """The index-affecting sections of `config`: chunking, embedding (model side), index."""
     embedding = config.embedding.model_dump(mode="json")
     index = config.index.model_dump(mode="json")
+    embedding_settings = {k: embedding[k] for k in _EMBEDDING_FIELDS}
+    if _onnx_variant_matters(embedding):
+        # recorded only where it picks the graph, and not for the graph onnx collections were
+        # built with before it existed, so their settings (and hash) stay what they were
+        embedding_settings["onnx_variant"] = embedding["onnx_variant"]
     return {
         "documents": {"redact_pii": config.documents.redact_pii},
         "chunking": config.chunking.model_dump(mode="json"),
-        "embedding": {k: embedding[k] for k in _EMBEDDING_FIELDS},
+        "embedding": embedding_settings,
         "index": {k: index[k] for k in _INDEX_FIELDS},
     }
+
+
+def _onnx_variant_matters(embedding: Mapping[str, Any]) -> bool:
+    return (
+        embedding["backend"] == "onnx"
+        and not embedding["model_path"]
+        and embedding["onnx_variant"] != LEGACY_ONNX_VARIANT
+    )
 
 
 def settings_hash(settings: Mapping[str, Any]) -> str:
@@ -78,18 +92,33 @@ def settings_diff(built: Mapping[str, Any], wanted: Mapping[str, Any]) -> list[s
     ]
 
 
+def _embedder(settings: Mapping[str, Any]) -> dict[str, Any]:
+    """The embedding settings with the onnx graph spelled out (recorded only when not legacy)."""
+    embedding = dict(settings.get("embedding") or {})
+    if embedding and embedding.get("backend") == "onnx" and not embedding.get("model_path"):
+        embedding.setdefault("onnx_variant", LEGACY_ONNX_VARIANT)
+    return embedding
+
+
+def _describe(embedding: Mapping[str, Any]) -> str:
+    variant = embedding.get("onnx_variant")
+    name = embedding.get("model_path") or embedding.get("model")
+    return f"{embedding.get('backend')} {name}" + (f" ({variant})" if variant else "")
+
+
 def embedding_mismatch(built: Mapping[str, Any], wanted: Mapping[str, Any]) -> str:
     """Why vectors from another embedder cannot be searched, and the override that fixes it
     ("" when both embed alike). Cosine between two models' vectors means nothing, so this is
     an error, never a silent mix."""
-    old, new = built.get("embedding") or {}, wanted.get("embedding") or {}
-    changed = [k for k in ("backend", "model", "model_path") if old.get(k) != new.get(k)]
+    old, new = _embedder(built), _embedder(wanted)
+    changed = [
+        k for k in ("backend", "model", "model_path", "onnx_variant") if old.get(k) != new.get(k)
+    ]
     if not old or not changed:
         return ""
     fix = " ".join(f"--set embedding.{k}={old.get(k)}" for k in changed if old.get(k) is not None)
     return (
-        f"its vectors were made by {old.get('backend')} {old.get('model_path') or old.get('model')}"
-        f"; a query embedded by {new.get('backend')} {new.get('model_path') or new.get('model')}"
+        f"its vectors were made by {_describe(old)}; a query embedded by {_describe(new)}"
         f" would be compared in another vector space (query with {fix})\n"
     )
 

@@ -28,6 +28,8 @@ from pathlib import Path
 import portalocker
 from qdrant_client import QdrantClient
 
+from rag.index.fastembed_hidden import fastembed_hidden
+
 WAIT_ENV = "RAG_WORKBENCH_STORE_WAIT"
 _DEFAULT_WAIT = 60.0
 _POLL = 0.05
@@ -93,7 +95,8 @@ class _Lease:
         if self.client is not None:
             self.close()  # the data dir or URL changed: never hold two clients
         if remote:
-            self.client = QdrantClient(url=location, api_key=os.environ.get("QDRANT_API_KEY"))
+            with fastembed_hidden():
+                self.client = QdrantClient(url=location, api_key=os.environ.get("QDRANT_API_KEY"))
         else:
             self.client = self._open_local(location)
             self._start_watcher()
@@ -107,7 +110,8 @@ class _Lease:
             while True:
                 if _folder_free(location):
                     try:
-                        client = QdrantClient(path=location)
+                        with fastembed_hidden():
+                            client = QdrantClient(path=location)
                     except RuntimeError as exc:  # taken between the check and the open
                         if "already accessed" not in str(exc):
                             raise

@@ -29,10 +29,15 @@ def test_bench_embed_writes_both_rates_and_their_ratio(tmp_path: Path) -> None:
     preset = tmp_path / "fast.yaml"
     preset.write_text("name: fast\nextends: hybrid\nembedding:\n  backend: onnx\n")
     code = main(["bench", "embed", "--corpus", str(corpus), "--out", str(out),
-                 "--preset", str(preset), "--embed-texts", "3", "--embed-rounds", "1"])
+                 "--preset", str(preset), "--embed-texts", "3", "--embed-rounds", "1",
+                 "--embed-variants", "int8-weights"])
     assert code == 0
     result = json.loads(out.read_text())
-    assert result["texts"] == 3 and result["fast_model_id"] == "onnx:all-MiniLM-L6-v2-int8"
+    assert result["texts"] == 3 and result["fast_model_id"].startswith("onnx:all-MiniLM-L6-v2")
+    (variant,) = result["variants"]
+    assert variant["onnx_variant"] == "int8-weights"
+    assert variant["model_id"] == "onnx:all-MiniLM-L6-v2-int8" != result["fast_model_id"]
+    assert 0.99 < variant["min_cosine"] and variant["cpu_seconds"] > 0
     assert result["ratio"] == pytest.approx(
         result["fast_texts_per_s"] / result["reference_texts_per_s"], rel=0.02
     )

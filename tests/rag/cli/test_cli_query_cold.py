@@ -1,5 +1,6 @@
 """A cold `python -m rag query` on the default (onnx) embedder imports no torch, no OpenAI SDK
-(no endpoint is set) and no document parsers: what a new process pays before it answers."""
+(no endpoint is set), no fastembed (Qdrant's optional integration, hidden by rag.index) and no
+document parsers: what a new process pays before it answers."""
 
 from __future__ import annotations
 
@@ -24,8 +25,8 @@ QUERY = """
 import sys
 from rag.cli import main
 code = main(["query", "How long do deleted notes stay in the trash?", "--collection", "cold"])
-heavy = [m for m in ("torch", "sentence_transformers", "openai", "pypdf", "pptx", "docx", "bs4")
-         if m in sys.modules]
+heavy = [m for m in ("torch", "sentence_transformers", "openai", "pypdf", "pptx", "docx", "bs4",
+                    "fastembed") if m in sys.modules]
 print("HEAVY", heavy, "CODE", code)
 """
 

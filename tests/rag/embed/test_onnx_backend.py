@@ -1,4 +1,6 @@
-"""The onnx backend: int8 MiniLM on onnxruntime, dynamic padding, its own cache key, no torch."""
+"""The onnx backend: MiniLM on onnxruntime, dynamic padding, its own cache key, no torch.
+
+Run on the prebuilt int8-weights graph (no build step); our own builds: test_onnx_build.py."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from rag.embed import EmbeddingConfig, EmbeddingModelError, TextEmbedder, get_em
 from rag.embed.cache import EmbeddingCache
 from rag.embed.onnx_minilm import MAX_TOKENS, THREADS_ENV, onnx_threads
 
-ONNX = EmbeddingConfig(backend="onnx", cache=False)
+ONNX = EmbeddingConfig(backend="onnx", onnx_variant="int8-weights", cache=False)
 SHORT = "Qdrant stores dense vectors."
 LONG = " ".join(f"apt resolves package dependency number {i}." for i in range(40))
 
@@ -84,7 +86,8 @@ def test_embedding_with_it_never_imports_torch() -> None:
     code = (
         "import sys\n"
         "from rag.embed import EmbeddingConfig, get_embedder\n"
-        "get_embedder(EmbeddingConfig(backend='onnx', cache=False)).embed_query('apt')\n"
+        "get_embedder(EmbeddingConfig(backend='onnx', onnx_variant='int8-weights', cache=False))"
+        ".embed_query('apt')\n"
         "print('torch' in sys.modules)\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

