@@ -12,8 +12,11 @@ os.environ["HF_HUB_OFFLINE"] = "1"
 os.environ["HF_DATASETS_OFFLINE"] = "1"
 os.environ["TRANSFORMERS_OFFLINE"] = "1"
 os.environ["RAGAS_DO_NOT_TRACK"] = "true"
-os.environ.setdefault("RAG_WORKBENCH_DATA", tempfile.mkdtemp(prefix="rag-workbench-test-"))
-# ONNX builds are made once per test session, not once per test's own data folder
+# One data folder per test process: pytest-xdist workers inherit the controller's environment,
+# and an embedded Qdrant folder admits one process at a time.
+if "PYTEST_XDIST_WORKER" in os.environ or "RAG_WORKBENCH_DATA" not in os.environ:
+    os.environ["RAG_WORKBENCH_DATA"] = tempfile.mkdtemp(prefix="rag-workbench-test-")
+# ONNX builds are made once per test session (shared by the workers), not once per data folder
 os.environ.setdefault("RAG_WORKBENCH_MODELS", tempfile.mkdtemp(prefix="rag-workbench-models-"))
 os.environ.pop("OPENAI_API_KEY", None)
 os.environ.pop("OPENAI_BASE_URL", None)
