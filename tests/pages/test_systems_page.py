@@ -3,14 +3,27 @@
 from pathlib import Path
 
 import pytest
+from answer_helpers import lumen_collection
+from hashing_presets import use_hashing_presets
 from streamlit.testing.v1 import AppTest
 
 PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "systems.py")
 
 
+@pytest.fixture
+def page(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AppTest:
+    """The page over a small collection of its own (it runs the systems over the sidebar's
+    collection), presets embedding with the hashing backend."""
+    use_hashing_presets(monkeypatch, tmp_path)
+    lumen_collection("lumen")
+    at = AppTest.from_file(PAGE, default_timeout=300)
+    at.session_state["app_collection"] = "lumen"
+    return at
+
+
 @pytest.mark.slow  # both presets index the samples (hashing backend); a cross-encoder is tried
-def test_one_query_through_two_systems_side_by_side(hashing_presets: None) -> None:
-    at = AppTest.from_file(PAGE, default_timeout=300).run()
+def test_one_query_through_two_systems_side_by_side(page: AppTest) -> None:
+    at = page.run()
     assert not at.exception
     at.multiselect(key="sys_presets").set_value(["intellidocs", "adaptive"]).run()
     at.text_input(key="sys_query").set_value("hello").run()
@@ -28,8 +41,8 @@ def test_one_query_through_two_systems_side_by_side(hashing_presets: None) -> No
     assert "adapt" in set(timeline["stage"])
 
 
-def test_level_slider_and_feature_matrix_from_the_presets() -> None:
-    at = AppTest.from_file(PAGE, default_timeout=60).run()
+def test_level_slider_and_feature_matrix_from_the_presets(page: AppTest) -> None:
+    at = page.run()
     assert not at.exception
     at.select_slider(key="sys_level").set_value("enhanced").run()
     assert not at.exception
