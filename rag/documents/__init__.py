@@ -7,8 +7,7 @@ parsers, whose libraries (pypdf, python-pptx, python-docx, bs4) take seconds to 
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from rag.lazy_exports import lazy_exports
 
 _EXPORTS = {
     "Document": "rag.documents.base",
@@ -34,8 +33,4 @@ _EXPORTS = {
 
 __all__ = sorted(_EXPORTS)
 
-
-def __getattr__(name: str) -> Any:
-    if name not in _EXPORTS:
-        raise AttributeError(f"module 'rag.documents' has no attribute {name!r}")
-    return getattr(importlib.import_module(_EXPORTS[name]), name)
+__getattr__ = lazy_exports(__name__, _EXPORTS)

@@ -6,10 +6,8 @@ in Qdrant or the collection code (which itself needs `rag.config`).
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
-
 from rag.index.fastembed_hidden import hide_fastembed_from_qdrant_import
+from rag.lazy_exports import lazy_exports
 
 hide_fastembed_from_qdrant_import()  # before any submodule imports qdrant_client
 
@@ -31,8 +29,4 @@ _EXPORTS = {
 
 __all__ = sorted(_EXPORTS)
 
-
-def __getattr__(name: str) -> Any:
-    if name not in _EXPORTS:
-        raise AttributeError(f"module 'rag.index' has no attribute {name!r}")
-    return getattr(importlib.import_module(_EXPORTS[name]), name)
+__getattr__ = lazy_exports(__name__, _EXPORTS)

@@ -9,8 +9,7 @@ in modules that need `rag.config` themselves.
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from rag.lazy_exports import lazy_exports
 
 _EXPORTS = {
     "Candidate": "rag.retrieve.base",
@@ -28,8 +27,4 @@ _EXPORTS = {
 
 __all__ = sorted(_EXPORTS)
 
-
-def __getattr__(name: str) -> Any:
-    if name not in _EXPORTS:
-        raise AttributeError(f"module 'rag.retrieve' has no attribute {name!r}")
-    return getattr(importlib.import_module(_EXPORTS[name]), name)
+__getattr__ = lazy_exports(__name__, _EXPORTS)
