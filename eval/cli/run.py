@@ -142,6 +142,7 @@ def add_answer_metrics(args: argparse.Namespace, tallies: dict[str, UsabilityTal
         LLM_METRICS,
         abstain_outcomes,
         answer_metrics,
+        answer_sources,
         answered,
         qa_answer_samples,
         scores_json,
@@ -149,7 +150,7 @@ def add_answer_metrics(args: argparse.Namespace, tallies: dict[str, UsabilityTal
 
     qa = load_qa_file(args.answers)
     report = json.loads(args.out.read_text(encoding="utf-8"))
-    report["answer_metrics"], report["abstention"] = {}, {}
+    report["answer_metrics"], report["abstention"], report["answer_sources"] = {}, {}, {}
     metrics = [*DEFAULT_ANSWER_METRICS, *(LLM_METRICS if args.llm_metrics else ())]
     judge = endpoint_judge(args.judge_max_tokens) if args.llm_metrics else None
     for preset in args.presets:
@@ -167,12 +168,15 @@ def add_answer_metrics(args: argparse.Namespace, tallies: dict[str, UsabilityTal
         abstention = abstention_report(abstain_outcomes(samples), args.resamples, args.seed)
         report["answer_metrics"][config.name] = figures
         report["abstention"][config.name] = abstention
+        sources = report["answer_sources"][config.name] = answer_sources(samples)
         print(f"{config.name} answers ({len(given)} answered of {len(samples)}): " + "  ".join(
             f"{k} {_fmt(v['mean'])} ({v['failed']} failed)" for k, v in figures.items()))
         print(f"{config.name} abstention: " + "  ".join(
             f"{k} {_fmt(v['value'])} [{_fmt(v['ci95'][0])}, {_fmt(v['ci95'][1])}]"
             for k, v in abstention.items() if k not in ("counts", "declined"))
             + f"  {abstention['counts']}")
+        print(f"{config.name} answers written by: answered {sources['answered']}, "
+              f"declined {sources['declined']}")
     args.out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
 
 

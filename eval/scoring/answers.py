@@ -39,6 +39,7 @@ from eval.scoring.stats import bootstrap_ci
 from rag.abstain.stage import AbstainDecision
 from rag.config import PipelineConfig, with_overrides
 from rag.context.base import BuiltContext
+from rag.generate.stage import GenerateOutput
 from rag.grounding.retry import GroundedAnswer
 from rag.paths import SAMPLES_DIR
 from rag.pipeline import run_query
@@ -59,6 +60,7 @@ class AnswerSample:
     citation_validity: float | None = None  # None: no sentence cites a source
     answerable: bool = True  # False: the QA row says the corpus cannot answer it
     abstained: str | None = None  # the abstain rule that declined it; None: answered (or no stage)
+    written_by: str = ""  # the final answer's mode: llm, extractive (incl. an LLM's fallback), …
 
 
 @dataclass(frozen=True)
@@ -262,6 +264,30 @@ def trace_contexts(trace: Trace) -> tuple[str, ...]:
     return tuple(b.text for b in context.blocks) if context is not None else ()
 
 
+def written_by(trace: Trace) -> str:
+    """How the answer that stands was written: the one grounding kept, else the generate
+    stage's; "extractive" also when an LLM call failed and the offline answerer stood in."""
+    grounded = trace.output(GroundedAnswer)
+    generated = trace.output(GenerateOutput)
+    answer = grounded.answer if grounded is not None else \
+        generated.answer if generated is not None else None
+    return answer.mode if answer is not None else ""
+
+
+def answer_sources(samples: Sequence[AnswerSample]) -> dict[str, Any]:
+    """Who wrote the answers, among those given and those declined, and per question: an LLM
+    run's figures mix the model's answers with the extractive ones that stood in for failed calls."""
+    def count(group: Sequence[AnswerSample]) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for s in group:
+            counts[s.written_by or "none"] = counts.get(s.written_by or "none", 0) + 1
+        return counts
+
+    return {"answered": count([s for s in samples if s.abstained is None]),
+            "declined": count([s for s in samples if s.abstained is not None]),
+            "by_question": {s.qid: s.written_by for s in samples}}
+
+
 def sample_from_trace(
     qid: str, trace: Trace, reference: str = "", reference_contexts: Sequence[str] = (),
     answerable: bool = True,
@@ -275,6 +301,7 @@ def sample_from_trace(
         reference_contexts=tuple(reference_contexts),
         grounded_share=grounded, citation_validity=validity, answerable=answerable,
         abstained=decision.kind if decision is not None and decision.abstained else None,
+        written_by=written_by(trace),
     )
 
 

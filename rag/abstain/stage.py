@@ -41,7 +41,7 @@ class AbstainSignals:
 
     evidence: float | None = None  # best cosine of the question with a passage
     relevance: AnswerRelevance | None = None
-    answer_mode: str = ""  # the generate stage's mode (extractive, llm, no_rag, error)
+    answer_mode: str = ""  # the final answer's mode (extractive, llm, no_rag, error)
     grounded: bool | None = None  # None: the ground stage did not run
     grounded_share: float | None = None
     confidence: float | None = None  # 002: relevance × grounded share
@@ -148,8 +148,9 @@ def gather(state: PipelineState, env: StageEnv, embedder: TextVectors) -> Abstai
     question = state.queries[0].text if state.queries else state.query
     passages = _passages(state)
     evidence = max(cosines(embedder, question, passages)) if passages else None
-    answer = generated(state)
     grounded = state.artifact("ground", GroundedAnswer)
+    # the answer that stands: grounding may have replaced the generate stage's first one
+    answer = grounded.answer if grounded is not None else generated(state)
     context = built_context(state)
     relevance = None
     text = state.answer or ""

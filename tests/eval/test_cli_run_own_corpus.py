@@ -50,8 +50,12 @@ def test_a_folder_of_documents_with_a_qa_file_is_scored_and_answered(
     (run,) = report["runs"]
     assert run["n_queries"] == 4 and run["failed"] == 0 and run["metrics"]["recall@10"] > 0
     rouge = report["answer_metrics"]["hybrid"]["rouge_l"]
-    assert rouge["n"] + rouge["failed"] == 4 - report["abstention"]["hybrid"]["counts"].get(
-        "declined_answerable", 0)
+    declined = report["abstention"]["hybrid"]["counts"].get("declined_answerable", 0)
+    assert rouge["n"] + rouge["failed"] == 4 - declined
+    # offline, every answer (given or withheld) was written by the extractive answerer
+    sources = report["answer_sources"]["hybrid"]
+    assert sources["answered"] == ({"extractive": 4 - declined} if declined < 4 else {})
+    assert set(sources["by_question"].values()) == {"extractive"}
 
 
 def test_an_existing_collection_is_scored_with_the_presets_own_settings(

@@ -10,12 +10,13 @@ from types import MappingProxyType
 
 import pytest
 from answer_helpers import answer_config, lumen_collection
-from fake_openai import FakeOpenAI, reply
+from fake_openai import FakeOpenAI, reply, status
 
 from rag.abstain.settings import AbstainConfig
 from rag.abstain.stage import AbstainDecision, AbstainSignals, decide
 from rag.generate.prompts import INSUFFICIENT
 from rag.generate.turn import finish_turn, start_turn
+from rag.grounding.retry import GroundedAnswer
 from rag.index import Collection
 from rag.memory import MemoryStore
 from rag.pipeline import StageEnv, initial_state, run_query, run_stages
@@ -204,3 +205,20 @@ def test_evidence_is_read_on_the_retrieved_hit_not_its_expanded_parent() -> None
     assert _passages(state) == [hit[0].chunk.text]
     no_rag = state.with_artifact("context", replace(built, no_rag=True))
     assert _passages(no_rag) == []
+
+
+def test_the_decision_reads_the_answer_grounding_kept_not_the_first_one(
+    collection: Collection, llm: FakeOpenAI
+) -> None:
+    """The model's first answer is invented; its retry fails, the generate step falls back to
+    the extractive answer, and grounding keeps that one: the decision must say extractive."""
+    invented = "Deleted notes are printed and mailed to the user every Friday [Source 1]."
+    llm.script(reply(invented), *[status(500, "down")] * 8)
+    config = answer_config(collection.name, **ON, **{
+        "generation.mode": "llm", "generation.stream": False, "grounding.model_check": "llm",
+        "grounding.max_retries": 1, "abstain.relevance_method": "offline"})
+    trace = run_query(IN_DOMAIN, config, collection)
+    grounded = trace.output(GroundedAnswer)
+    assert grounded is not None and [it.answer.mode for it in grounded.iterations] == ["llm", "extractive"]
+    assert grounded.answer.mode == "extractive"
+    assert decision(trace).signals.answer_mode == "extractive"
