@@ -103,11 +103,11 @@ def test_eval_run_full_mode_reports_usability_and_ragas_llm_metrics(
         assert figures["ok"] + figures["repaired"] + figures["fallback"] == figures["replies"] > 0
         if figures["fallback"]:
             assert figures["reasons"], f"{parser} fell back without a reason"
-    # who wrote the answer agrees with what the answer parser made of the model's one reply
+    # who wrote the answer: the model only if one of its answer replies was usable (the
+    # retrieval block's query is answered too, so there are two)
     answer = usability["generate.answer"]
-    assert answer["replies"] == 1
-    written = report["answer_sources"]["hybrid"]["by_question"]
-    assert list(written.values()) == ["extractive" if answer["fallback"] else "llm"]
+    (written,) = report["answer_sources"]["hybrid"]["by_question"].values()
+    assert written in ({"llm", "extractive"} if answer["ok"] + answer["repaired"] else {"extractive"})
     faithfulness = report["answer_metrics"]["hybrid"]["faithfulness"]
     assert faithfulness["n"] + faithfulness["failed"] == 1  # a score, or a failure with its reason
     assert all(faithfulness["errors"].values())
