@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import gzip
 import hashlib
-import json
+import os
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -32,7 +32,6 @@ from rag.paths import cache_dir
 from rag.pipeline import PipelineState, head_key, run_head
 from rag.retrieve.base import RankedList, SearchQuery
 from rag.retrieve.settings import FilterConfig
-from rag.trace import jsonable
 
 
 @dataclass(frozen=True)
@@ -96,6 +95,35 @@ def _from_stored(row: _Stored) -> QueryLists:
     return QueryLists(row.qid, lists, row.latency_ms, None, head)
 
 
+def _plain(value: object) -> object:
+    """What pydantic-core cannot serialise by itself: read-only mappings."""
+    if isinstance(value, MappingProxyType):
+        return dict(value)
+    raise TypeError(f"cannot store {type(value).__name__} in the heads cache")
+
+
+def _store(path: Path, heads: list[QueryLists]) -> None:
+    """Write the heads in one pydantic-core call (a generic Python walk over every candidate
+    cost about as much as the search), to a temporary file renamed into place: a run killed
+    mid-write leaves no half file that later runs would read."""
+    data = _STORED.dump_json([_to_stored(item) for item in heads], fallback=_plain, warnings=False)
+    partial = path.with_name(f".{path.name}.{os.getpid()}.partial")
+    with gzip.open(partial, "wb", compresslevel=1) as handle:
+        handle.write(data)
+    os.replace(partial, path)
+
+
+def _load(path: Path) -> list[_Stored] | None:
+    """The stored heads, or None when there are none or they cannot be read (then recomputed)."""
+    try:
+        with gzip.open(path, "rb") as handle:
+            return _STORED.validate_json(handle.read())
+    except FileNotFoundError:
+        return None
+    except (OSError, EOFError, ValueError):  # truncated gzip, bad JSON, an older shape
+        return None
+
+
 def cache_path(dataset: BeirDataset, config: PipelineConfig, collection: Collection) -> Path:
     parts = [dataset.content_hash, collection.name, collection.manifest.updated_at,
              head_key(config), ",".join(sorted(dataset.queries))]
@@ -103,17 +131,20 @@ def cache_path(dataset: BeirDataset, config: PipelineConfig, collection: Collect
     return cache_dir("eval-heads") / f"{key}.json.gz"
 
 
+def at_depth(config: PipelineConfig, depth: int) -> PipelineConfig:
+    """The config whose heads `retrieve_all` runs and caches for `depth`."""
+    return with_overrides(config, {"retrieval.depth": depth,
+                                   "retrieval.top_k": min(config.retrieval.top_k, depth)})
+
+
 def retrieve_all(
     dataset: BeirDataset, config: PipelineConfig, collection: Collection, depth: int,
     use_cache: bool = True, now: datetime | None = None,
 ) -> tuple[tuple[QueryLists, ...], bool]:
     """Every query's head run at `depth` (at `now`); returns (heads, came_from_disk_cache)."""
-    config = with_overrides(config, {"retrieval.depth": depth,
-                                     "retrieval.top_k": min(config.retrieval.top_k, depth)})
+    config = at_depth(config, depth)
     path = cache_path(dataset, config, collection)
-    if use_cache and path.exists():
-        with gzip.open(path, "rt", encoding="utf-8") as handle:
-            rows = _STORED.validate_python(json.load(handle))
+    if use_cache and (rows := _load(path)) is not None:
         return tuple(_from_stored(row) for row in rows), True
     out = []
     for qid, text in tqdm(dataset.queries.items(), desc=f"retrieving (depth {depth})", unit="q"):
@@ -126,9 +157,5 @@ def retrieve_all(
             continue
         out.append(QueryLists(qid, head.state.lists, elapsed, None, head.state))
     if use_cache:
-        # one write of the whole text: json.dump's many small writes through gzip cost more
-        # than the search on a large set
-        text = json.dumps(jsonable([_to_stored(item) for item in out]))
-        with gzip.open(path, "wt", encoding="utf-8", compresslevel=1) as handle:
-            handle.write(text)
+        _store(path, out)
     return tuple(out), False
