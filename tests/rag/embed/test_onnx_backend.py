@@ -13,7 +13,7 @@ import pytest
 
 from rag.embed import EmbeddingConfig, EmbeddingModelError, TextEmbedder, get_embedder, load_backend
 from rag.embed.cache import EmbeddingCache
-from rag.embed.onnx_minilm import MAX_TOKENS, THREADS_ENV, onnx_threads
+from rag.embed.onnx_minilm import MAX_TOKENS, SLICE, THREADS_ENV, onnx_threads
 
 ONNX = EmbeddingConfig(backend="onnx", onnx_variant="int8-weights", cache=False)
 SHORT = "Qdrant stores dense vectors."
@@ -41,6 +41,15 @@ def test_padding_to_a_longer_neighbour_does_not_change_a_vector() -> None:
     alone = backend.encode([SHORT])[0]
     padded = backend.encode([LONG, SHORT])[1]  # padded to LONG's length, masked out
     assert np.allclose(alone, padded, atol=1e-4)
+
+
+def test_a_batch_is_run_in_slices_and_comes_back_in_order() -> None:
+    backend = load_backend(ONNX)
+    texts = [f"{SHORT} number {i}" if i % 3 else LONG + str(i) for i in range(2 * SLICE + 3)]
+    together = backend.encode(texts)
+    one_by_one = np.stack([backend.encode([text])[0] for text in texts])
+    assert together.shape == (len(texts), 384)
+    assert np.allclose(together, one_by_one, atol=1e-4)
 
 
 def test_text_beyond_the_token_limit_is_truncated_like_sentence_transformers() -> None:

@@ -27,7 +27,8 @@ def onnx(variant: str) -> EmbeddingConfig:
 
 
 @pytest.mark.slow  # exports the model with torch once per session, loads fp32 torch
-@pytest.mark.parametrize(("variant", "floor"), [("int8", 0.99), ("fp32", 0.9999)])
+@pytest.mark.parametrize(("variant", "floor"), [("int8", 0.99), ("int8-smooth", 0.998),
+                                                ("fp32", 0.9999)])
 def test_a_build_embeds_like_fp32_sentence_transformers(variant: str, floor: float) -> None:
     ours = get_embedder(onnx(variant)).embed_documents(TEXTS)
     fp32 = get_embedder(EmbeddingConfig(backend="sentence-transformers", cache=False))
@@ -58,8 +59,8 @@ def test_each_graph_caches_its_vectors_under_its_own_id(tmp_path: Path) -> None:
 def test_build_keys_name_the_variant_and_the_runtime() -> None:
     import onnxruntime
 
-    keys = {build_key("int8"), build_key("fp32")}
-    assert len(keys) == 2 and all(onnxruntime.__version__ in key for key in keys)
+    keys = {build_key("int8"), build_key("fp32"), build_key("int8-smooth")}
+    assert len(keys) == 3 and all(onnxruntime.__version__ in key for key in keys)
 
 
 def with_variant(variant: str) -> dict[str, object]:
