@@ -15,6 +15,7 @@ from pages.ui.systems_view import (
     llm_line,
     matrix_frame,
     sources_frame,
+    summary_frame,
     timeline_figure,
     timeline_frame,
 )
@@ -60,9 +61,7 @@ def chosen_configs() -> list[PipelineConfig]:
 def show_run(run: SystemRun, differences: tuple[str, ...]) -> None:
     st.subheader(run.preset)
     grounded = "–" if run.grounded_share is None else f"{run.grounded_share:.2f}"
-    left, right = st.columns(2)
-    left.metric("Grounded share", grounded)
-    right.metric("Total ms", f"{run.trace.total_ms:.0f}")
+    st.caption(f"grounded share {grounded} · {run.trace.total_ms:,.0f} ms")
     st.markdown(run.answer or "_no answer_")
     st.caption(llm_line(run))
     st.markdown("**What it did differently**")
@@ -74,6 +73,7 @@ def show_run(run: SystemRun, differences: tuple[str, ...]) -> None:
 
 
 def show_comparison(result: Comparison) -> None:
+    st.dataframe(summary_frame(result.runs), width="stretch", hide_index=True)
     columns = st.columns(len(result.runs))
     for column, run in zip(columns, result.runs, strict=True):
         with column:

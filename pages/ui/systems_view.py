@@ -8,6 +8,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from pages.ui.tables import snippet
+from rag.abstain.stage import AbstainDecision
 from rag.pipeline import STAGE_ORDER
 from rag.systems import FeatureMatrix, SystemRun
 
@@ -27,6 +28,26 @@ def matrix_frame(matrix: FeatureMatrix) -> pd.DataFrame:
 def sources_frame(run: SystemRun) -> pd.DataFrame:
     return pd.DataFrame([{"source": s.n or "–", "title": s.title, "score": round(s.score, 4),
                           "text": snippet(s.text)} for s in run.sources])
+
+
+def summary_frame(runs: Sequence[SystemRun]) -> pd.DataFrame:
+    """One row per system: answered or declined (and why), grounded share, time, sources and
+    usable LLM replies — the figures to compare at a glance, which five narrow columns cut off."""
+    rows = []
+    for run in runs:
+        decision = run.trace.output(AbstainDecision)
+        declined = decision is not None and decision.abstained
+        replies = run.llm.parsers.values()
+        rows.append({
+            "system": run.preset,
+            "answer": f"declined ({decision.kind})" if declined and decision else "answered",
+            "grounded share": "–" if run.grounded_share is None else f"{run.grounded_share:.2f}",
+            "total ms": round(run.trace.total_ms),
+            "sources": len(run.sources),
+            "LLM replies usable": f"{sum(t.counts['ok'] + t.counts['repaired'] for t in replies)}"
+                                  f" of {sum(t.replies for t in replies)}" if replies else "–",
+        })
+    return pd.DataFrame(rows)
 
 
 def llm_line(run: SystemRun) -> str:
