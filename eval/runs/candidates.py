@@ -118,9 +118,7 @@ def _load(path: Path) -> list[_Stored] | None:
     try:
         with gzip.open(path, "rb") as handle:
             return _STORED.validate_json(handle.read())
-    except FileNotFoundError:
-        return None
-    except (OSError, EOFError, ValueError):  # truncated gzip, bad JSON, an older shape
+    except (OSError, EOFError, ValueError):  # none yet, truncated gzip, bad JSON, an older shape
         return None
 
 

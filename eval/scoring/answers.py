@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+from collections import Counter
 from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -278,10 +279,7 @@ def answer_sources(samples: Sequence[AnswerSample]) -> dict[str, Any]:
     """Who wrote the answers, among those given and those declined, and per question: an LLM
     run's figures mix the model's answers with the extractive ones that stood in for failed calls."""
     def count(group: Sequence[AnswerSample]) -> dict[str, int]:
-        counts: dict[str, int] = {}
-        for s in group:
-            counts[s.written_by or "none"] = counts.get(s.written_by or "none", 0) + 1
-        return counts
+        return dict(Counter(s.written_by or "none" for s in group))
 
     return {"answered": count([s for s in samples if s.abstained is None]),
             "declined": count([s for s in samples if s.abstained is not None]),
