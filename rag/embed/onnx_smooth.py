@@ -109,7 +109,7 @@ def _smooth(model: Any, act_max: dict[str, np.ndarray]) -> None:
 
     weights = {i.name: i for i in model.graph.initializer}
     by_name = {node.name: key for key, node in _roles(model).items() if key in act_max}
-    nodes = []  # rebuilt, not inserted into: protobuf's repeated fields move messages around
+    nodes = []  # the node list rebuilt in order, each Mul just before its product
     for node in model.graph.node:
         key = by_name.get(node.name)
         if key is not None:  # ffn_out has no entry: MatMulNBits instead
