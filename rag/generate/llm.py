@@ -25,6 +25,7 @@ from rag.generate.deadline import Redactor, current_deadline
 from rag.generate.settings import GenerationConfig
 
 RETRYABLE: frozenset[FailureKind] = frozenset({"rate_limit", "server", "timeout", "connection"})
+MIN_SECRET_CHARS = 8  # no provider issues shorter keys
 NO_KEY = "not-needed"  # local servers (Ollama, vLLM) accept any key; the SDK insists on one
 
 
@@ -150,8 +151,11 @@ class LLMClient:
         return self._sdk[endpoint.name]
 
     def secrets(self) -> tuple[str, ...]:
-        """The keys of every endpoint: masked wherever text from a provider goes."""
-        return tuple(e.api_key for e in self.endpoints if e.api_key != NO_KEY)
+        """The keys of every endpoint: masked wherever text from a provider goes. A key shorter
+        than MIN_SECRET_CHARS is a local server's placeholder (it takes any key: "x", "local"),
+        and masking it would cut those letters out of every answer."""
+        return tuple(e.api_key for e in self.endpoints
+                     if e.api_key != NO_KEY and len(e.api_key) >= MIN_SECRET_CHARS)
 
     def redact(self, text: str) -> str:
         return Redactor(self.secrets()).redact(text)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from answer_helpers import answer_config, lumen_collection
-from fake_openai import TEST_KEY, FakeOpenAI, echo_key, hang, pings
+from fake_openai import TEST_KEY, FakeOpenAI, echo_key, hang, pings, reply
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -103,3 +103,17 @@ def test_a_stream_that_only_sends_keep_alive_pings_ends_at_the_deadline(
     assert answer is not None and answer.answer.mode == "extractive"
     assert answer.answer.attempts[-1].outcome == "deadline"
     assert "mid-call" in answer.answer.attempts[-1].detail
+
+
+def test_a_placeholder_key_is_not_cut_out_of_answers(
+    llm: FakeOpenAI, collection: Collection, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A local server takes any key; users type "x" or "local". Masking those would turn
+    "Linux" into "Linu***" in every answer (seen with SmolLM2 and OPENAI_API_KEY=x)."""
+    monkeypatch.setenv("OPENAI_API_KEY", "x")
+    llm.script(reply("Sync works on Linux and macOS, locally first [Source 1]."))
+    trace = run_query(QUESTION, answer_config(collection.name, **{"generation.stream": False,
+                                                                  "grounding.enabled": False}),
+                      collection)
+    assert trace.answer is not None and "Linux and macOS" in trace.answer
+    assert "***" not in trace.answer
