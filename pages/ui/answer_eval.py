@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import pandas as pd
 import streamlit as st
@@ -26,6 +26,7 @@ class AnswerRun:
     label: str
     scores: Mapping[str, MetricScores]
     declined: int = 0  # questions the abstain stage declined: not scored (eval run --answers too)
+    written_by: Mapping[str, int] = field(default_factory=dict)  # given answers: llm / extractive
 
 
 def metric_options(endpoint: str | None) -> list[str]:
@@ -50,7 +51,13 @@ def score_presets(
     progress: Callable[[int, int, str], None] | None = None,
 ) -> tuple[AnswerRun, ...]:
     """Answer every question with each preset's full pipeline, then score the answers."""
-    from eval.scoring.answers import answer_metrics, answered, qa_answer_samples, ragas_judge
+    from eval.scoring.answers import (
+        answer_metrics,
+        answer_sources,
+        answered,
+        qa_answer_samples,
+        ragas_judge,
+    )
 
     endpoint = os.environ.get(ENDPOINT_ENV)
     judge = (ragas_judge(endpoint, judge_model, os.environ.get(KEY_ENV) or "none",
@@ -64,7 +71,8 @@ def score_presets(
 
         samples = qa_answer_samples(qa, load_preset(name), progress=moved)
         given = answered(samples)
-        runs.append(AnswerRun(name, answer_metrics(given, metrics, judge), len(samples) - len(given)))
+        runs.append(AnswerRun(name, answer_metrics(given, metrics, judge), len(samples) - len(given),
+                              answer_sources(samples)["answered"]))
     return tuple(runs)
 
 
@@ -73,6 +81,7 @@ def answers_frame(runs: Sequence[AnswerRun]) -> pd.DataFrame:
     rows = [
         {"preset": run.label, "metric": name, "mean": s.mean if s.values else None,
          "scored": s.n, "failed": s.n_failed, "declined": run.declined,
+         "written by": ", ".join(f"{who} {n}" for who, n in sorted(run.written_by.items())),
          "first failure": next(iter(s.failed.values()), ""),
          "note": ZERO_BY_CONSTRUCTION if name in STRING_MATCH and s.values and not s.mean else ""}
         for run in runs for name, s in run.scores.items()

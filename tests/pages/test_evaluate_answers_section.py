@@ -51,6 +51,8 @@ def test_scoring_answers_shows_each_metric_with_its_failures(
     assert list(table["metric"]) == ["rouge_l", "grounded_share"]
     assert (table["scored"] + table["failed"] + table["declined"] == 2).all()  # declined: not scored
     assert table["mean"].between(0, 1).all()
+    given = 2 - int(table["declined"].iloc[0])  # offline, the extractive answerer wrote them all
+    assert set(table["written by"]) == {f"extractive {given}" if given else ""}
 
 
 def test_declined_questions_are_counted_not_scored() -> None:
