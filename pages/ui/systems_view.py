@@ -36,18 +36,24 @@ def summary_frame(runs: Sequence[SystemRun]) -> pd.DataFrame:
     rows = []
     for run in runs:
         decision = run.trace.output(AbstainDecision)
-        declined = decision is not None and decision.abstained
-        replies = run.llm.parsers.values()
+        usable, total = _usable(run)
         rows.append({
             "system": run.preset,
-            "answer": f"declined ({decision.kind})" if declined and decision else "answered",
+            "answer": f"declined ({decision.kind})" if decision is not None and decision.abstained
+                      else "answered",
             "grounded share": "–" if run.grounded_share is None else f"{run.grounded_share:.2f}",
             "total ms": round(run.trace.total_ms),
             "sources": len(run.sources),
-            "LLM replies usable": f"{sum(t.counts['ok'] + t.counts['repaired'] for t in replies)}"
-                                  f" of {sum(t.replies for t in replies)}" if replies else "–",
+            "LLM replies usable": f"{usable} of {total}" if total else "–",
         })
     return pd.DataFrame(rows)
+
+
+def _usable(run: SystemRun) -> tuple[int, int]:
+    """(usable, all) LLM replies of the run: parsed as asked or after a repair, over every one."""
+    tallies = run.llm.parsers.values()
+    return (sum(t.counts["ok"] + t.counts["repaired"] for t in tallies),
+            sum(t.replies for t in tallies))
 
 
 def llm_line(run: SystemRun) -> str:
@@ -55,8 +61,7 @@ def llm_line(run: SystemRun) -> str:
     parsers = run.llm.parsers
     if not parsers:
         return "LLM: not called in this run (no endpoint connected, or no LLM stage on)"
-    usable = sum(t.counts["ok"] + t.counts["repaired"] for t in parsers.values())
-    total = sum(t.replies for t in parsers.values())
+    usable, total = _usable(run)
     parts = [f"{name} {', '.join(f'{n} {o}' for o, n in t.counts.items() if n)}"
              for name, t in sorted(parsers.items())]
     return f"LLM: {usable} of {total} replies usable — " + "; ".join(parts)
