@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import logging
 import re
 import shutil
 import time
@@ -49,6 +50,7 @@ from rag.retrieve.settings import FilterConfig
 if TYPE_CHECKING:  # rag.config imports rag.index.settings
     from rag.config import PipelineConfig
 
+_log = logging.getLogger(__name__)
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 INDEX_MARK = ".ix-"  # derived index names: "<collection>.ix-<settings hash>" (derived.py)
 _UPSERT_BATCH = 256
@@ -141,7 +143,19 @@ class Collection:
                 self.directory / "sparse", BM25Params(cfg.k1, cfg.b), self.store
             )
             self._sparse = get_sparse_index(cfg.sparse_backend, context)
+            if self._sparse.damaged:
+                self._refill_sparse(self._sparse)
         return self._sparse
+
+    def _refill_sparse(self, sparse: SparseIndex) -> None:
+        """A BM25 file that cannot be read is rebuilt in memory from the listed chunks' stored
+        texts, so search stays right; the next write saves it again."""
+        _log.warning("BM25 index of %r unreadable (%s): rebuilt from the stored chunk texts",
+                     self.name, sparse.damaged)
+        listed = sorted(self.manifest.chunk_ids)
+        payloads = self.store.payloads(listed)
+        kept = [c for c in listed if c in payloads]
+        sparse.add(kept, self.tokenizer.many([str(payloads[c]["text"]) for c in kept]))
 
     @property
     def keeps_texts(self) -> bool:

@@ -54,6 +54,7 @@ class SparseIndex(Protocol):
 
     name: str
     rebuilds_on_add: bool  # True when adding documents re-indexes the whole (persisted) corpus
+    damaged: str | None  # why its saved state was unreadable (then the collection refills it)
 
     def add(self, chunk_ids: Sequence[str], tokens: Sequence[list[str]]) -> None: ...
 

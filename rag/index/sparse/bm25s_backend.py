@@ -64,6 +64,8 @@ class BM25sIndex(InProcessBM25):
         return scores * (self.context.params.k1 + 1)  # bm25s's Robertson tfc omits (k1 + 1)
 
     def _save_model(self, directory: Path, fingerprint: str) -> None:
+        # the stamp goes first and comes back last: a save cut short leaves no stamp, so no match
+        (directory / _MODEL_DIR / _FINGERPRINT).unlink(missing_ok=True)
         self.model.save(str(directory / _MODEL_DIR), show_progress=False)
         (directory / _MODEL_DIR / _FINGERPRINT).write_text(f"{fingerprint} {_VARIANT}")
 
@@ -71,6 +73,9 @@ class BM25sIndex(InProcessBM25):
         saved = directory / _MODEL_DIR / _FINGERPRINT
         if not saved.exists() or saved.read_text() != f"{fingerprint} {_VARIANT}":
             return False
-        self.model = bm25s.BM25.load(str(directory / _MODEL_DIR), show_progress=False)
+        try:
+            self.model = bm25s.BM25.load(str(directory / _MODEL_DIR), show_progress=False)
+        except (OSError, ValueError, EOFError, KeyError):  # unreadable: rebuilt from the corpus
+            return False
         self._weigh_terms()
         return True

@@ -4,10 +4,16 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import os
+import zipfile
 from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
+
+
+class DamagedCorpusError(ValueError):
+    """The saved corpus file cannot be read (cut short, overwritten): its index must be rebuilt."""
 
 
 class TokenizedCorpus:
@@ -48,21 +54,27 @@ class TokenizedCorpus:
         flat = [vocab.setdefault(tok, len(vocab)) for doc in self.tokens for tok in doc]
         lengths = [len(doc) for doc in self.tokens]
         path.parent.mkdir(parents=True, exist_ok=True)
+        # temp file + rename: a writer killed mid-save leaves the previous corpus, never half one
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp.npz")
         np.savez_compressed(
-            path,
+            tmp,
             chunk_ids=np.array(self.chunk_ids, dtype=str),
             vocab=np.array(list(vocab), dtype=str),
             flat=np.array(flat, dtype=np.int32),
             lengths=np.array(lengths, dtype=np.int64),
         )
+        tmp.replace(path)
 
     @classmethod
     def load(cls, path: Path) -> TokenizedCorpus:
         if not path.exists():
             return cls()
-        with np.load(path, allow_pickle=False) as data:
-            vocab = data["vocab"].tolist()
-            flat = data["flat"]
-            bounds = np.concatenate([[0], np.cumsum(data["lengths"])])
-            tokens = [[vocab[i] for i in flat[s:e]] for s, e in itertools.pairwise(bounds)]
-            return cls(data["chunk_ids"].tolist(), tokens)
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                vocab = data["vocab"].tolist()
+                flat = data["flat"]
+                bounds = np.concatenate([[0], np.cumsum(data["lengths"])])
+                tokens = [[vocab[i] for i in flat[s:e]] for s, e in itertools.pairwise(bounds)]
+                return cls(data["chunk_ids"].tolist(), tokens)
+        except (OSError, EOFError, ValueError, KeyError, IndexError, zipfile.BadZipFile) as exc:
+            raise DamagedCorpusError(f"{path}: {type(exc).__name__}: {exc}") from exc

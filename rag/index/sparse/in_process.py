@@ -12,7 +12,7 @@ from qdrant_client import models
 
 from rag.index.filters import filter_key
 from rag.index.sparse.base import SparseContext, SparseHit
-from rag.index.sparse.corpus import TokenizedCorpus
+from rag.index.sparse.corpus import DamagedCorpusError, TokenizedCorpus
 
 _CORPUS_FILE = "corpus.npz"
 _MASKS_KEPT = 16
@@ -32,7 +32,11 @@ class InProcessBM25(ABC):
     def __init__(self, context: SparseContext) -> None:
         self.context = context
         self.directory = context.directory / self.name
-        self.corpus = TokenizedCorpus.load(self.directory / _CORPUS_FILE)
+        self.damaged: str | None = None  # why the saved corpus could not be read, if it could not
+        try:
+            self.corpus = TokenizedCorpus.load(self.directory / _CORPUS_FILE)
+        except DamagedCorpusError as exc:
+            self.corpus, self.damaged = TokenizedCorpus(), str(exc)
         self._built_version: int | None = None
         if len(self.corpus) and self._load_model(self.directory, self.corpus.fingerprint()):
             self._built_version = self.corpus.version

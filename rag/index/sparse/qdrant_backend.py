@@ -15,6 +15,7 @@ class QdrantSparseIndex:
 
     name = "qdrant"
     rebuilds_on_add = False  # Qdrant computes IDF at query time, so adding never re-indexes
+    damaged: str | None = None  # nothing of its own on disk to damage
 
     def __init__(self, context: SparseContext) -> None:
         self.context = context

@@ -269,3 +269,25 @@ def test_a_damaged_write_record_keeps_reads_private_and_the_next_write_checks_ev
     assert done.repair.restored == len(FILLER)  # every listed chunk checked, BM25 rebuilt
     assert not journal_path(collection.directory).exists()
     assert not open_collection("damaged").holds_private()
+
+
+@pytest.mark.parametrize("backend", ["bm25s", "rank-bm25"])
+def test_an_unreadable_bm25_file_is_rebuilt_from_the_stored_texts_and_saved_by_the_next_write(
+    env: dict[str, str], backend: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    config = with_overrides(load_preset("bm25"), {"index.collection": "torn",
+                                                  "index.sparse_backend": backend})
+    collection = open_collection("torn", create=True)
+    collection.add_documents([text_doc("handbook.txt", OLD), *FILLER], config, progress=False)
+    corpus_file = next((collection.directory / "sparse").rglob("corpus.npz"))
+    corpus_file.write_bytes(corpus_file.read_bytes()[:40])  # torn by something outside us
+    reader = open_collection("torn")
+    hits = reader.sparse_search("vault code archive", 10).candidates
+    assert [c.chunk.metadata["source"] for c in hits][:1] == ["handbook.txt"]
+    assert "unreadable" in caplog.text and "corpus.npz" in caplog.text
+    open_collection("torn").add_documents([text_doc("new.txt", NEW)], config, progress=False)
+    caplog.clear()
+    after = open_collection("torn")
+    assert {c.chunk.metadata["source"] for c in after.sparse_search("vault code", 10).candidates
+            } == {"handbook.txt", "new.txt"}
+    assert "unreadable" not in caplog.text  # the write saved a readable file again
