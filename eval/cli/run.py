@@ -137,7 +137,7 @@ def add_answer_metrics(args: argparse.Namespace, tallies: dict[str, UsabilityTal
     from eval.runs.llm_stages import endpoint_judge, record_metric_outcomes
     from eval.runs.own_corpus import collection_answer_samples, preset_collection
     from eval.scoring.abstention import abstention_report
-    from eval.scoring.answers import (  # loads ragas
+    from eval.scoring.answers import (
         DEFAULT_ANSWER_METRICS,
         LLM_METRICS,
         abstain_outcomes,

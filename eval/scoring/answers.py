@@ -24,13 +24,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ragas.dataset_schema import SingleTurnSample
-from ragas.metrics import collections as rc
-
-# not (yet) in ragas.metrics.collections in 0.4.3: the single-turn classes, from their modules
-from ragas.metrics._context_precision import NonLLMContextPrecisionWithReference
-from ragas.metrics._context_recall import NonLLMContextRecall
-
 from eval.data.evalsets import qa_corpus_set
 from eval.data.qa import QAItem, QASet
 from eval.runs.beir_index import beir_collection
@@ -92,27 +85,49 @@ def _judge(judge: RagasJudge | None, embeddings: bool = False) -> RagasJudge:
     return judge
 
 
-async def _context_precision(s: AnswerSample, _: RagasJudge | None) -> float:
+def _ragas_metrics() -> Any:
+    """ragas's metric collection, imported when a metric first scores: ragas pulls in langchain,
+    openai and datasets (1.5-3 s here), which listing metrics or running a pipeline never needs."""
+    from ragas.metrics import collections
+
+    return collections
+
+
+def _context_sample(s: AnswerSample) -> Any:
+    from ragas.dataset_schema import SingleTurnSample
+
     _need(s.contexts, "retrieved contexts")
     _need(s.reference_contexts, "reference contexts")
-    sample = SingleTurnSample(retrieved_contexts=list(s.contexts),
-                              reference_contexts=list(s.reference_contexts))
+    return SingleTurnSample(retrieved_contexts=list(s.contexts),
+                            reference_contexts=list(s.reference_contexts))
+
+
+async def _context_precision(s: AnswerSample, _: RagasJudge | None) -> float:
+    sample = _context_sample(s)
+    # not (yet) in ragas.metrics.collections in 0.4.3: the single-turn class, from its module
+    from ragas.metrics._context_precision import NonLLMContextPrecisionWithReference
+
     return await NonLLMContextPrecisionWithReference().single_turn_ascore(sample)
 
 
 async def _context_recall(s: AnswerSample, _: RagasJudge | None) -> float:
-    _need(s.contexts, "retrieved contexts")
-    _need(s.reference_contexts, "reference contexts")
-    sample = SingleTurnSample(retrieved_contexts=list(s.contexts),
-                              reference_contexts=list(s.reference_contexts))
+    sample = _context_sample(s)
+    from ragas.metrics._context_recall import NonLLMContextRecall
+
     return await NonLLMContextRecall().single_turn_ascore(sample)
 
 
-def _reference_metric(metric: Any) -> Scorer:
+def _reference_metric(build: Callable[[Any], Any]) -> Scorer:
+    """A metric scoring the answer against the reference; `build` makes it from ragas's
+    collection on first use, then it is reused."""
+    made: list[Any] = []
+
     async def score(s: AnswerSample, _: RagasJudge | None) -> float:
         _need(s.reference, "reference answer")
         _need(s.answer, "answer")
-        return (await metric.ascore(reference=s.reference, response=s.answer)).value
+        if not made:
+            made.append(build(_ragas_metrics()))
+        return (await made[0].ascore(reference=s.reference, response=s.answer)).value
 
     return score
 
@@ -121,7 +136,7 @@ async def _faithfulness(s: AnswerSample, judge: RagasJudge | None) -> float:
     llm = _judge(judge).llm
     _need(s.answer, "answer")
     _need(s.contexts, "retrieved contexts")
-    result = await rc.Faithfulness(llm=llm).ascore(
+    result = await _ragas_metrics().Faithfulness(llm=llm).ascore(
         user_input=s.question, response=s.answer, retrieved_contexts=list(s.contexts))
     return result.value
 
@@ -129,7 +144,7 @@ async def _faithfulness(s: AnswerSample, judge: RagasJudge | None) -> float:
 async def _answer_relevancy(s: AnswerSample, judge: RagasJudge | None) -> float:
     j = _judge(judge, embeddings=True)
     _need(s.answer, "answer")
-    result = await rc.AnswerRelevancy(llm=j.llm, embeddings=j.embeddings).ascore(
+    result = await _ragas_metrics().AnswerRelevancy(llm=j.llm, embeddings=j.embeddings).ascore(
         user_input=s.question, response=s.answer)
     return result.value
 
@@ -138,7 +153,7 @@ async def _llm_context_precision(s: AnswerSample, judge: RagasJudge | None) -> f
     llm = _judge(judge).llm
     _need(s.reference, "reference answer")
     _need(s.contexts, "retrieved contexts")
-    result = await rc.ContextPrecisionWithReference(llm=llm).ascore(
+    result = await _ragas_metrics().ContextPrecisionWithReference(llm=llm).ascore(
         user_input=s.question, reference=s.reference, retrieved_contexts=list(s.contexts))
     return result.value
 
@@ -156,10 +171,10 @@ def _figure(name: str, why_missing: str) -> Scorer:
 OFFLINE_METRICS: Mapping[str, Scorer] = {
     "context_precision": _context_precision,
     "context_recall": _context_recall,
-    "string_similarity": _reference_metric(rc.NonLLMStringSimilarity()),
+    "string_similarity": _reference_metric(lambda rc: rc.NonLLMStringSimilarity()),
     # effective order: short answers have no 4-grams, which would make every BLEU 0
-    "bleu": _reference_metric(rc.BleuScore(kwargs={"use_effective_order": True})),
-    "rouge_l": _reference_metric(rc.RougeScore(rouge_type="rougeL", mode="fmeasure")),
+    "bleu": _reference_metric(lambda rc: rc.BleuScore(kwargs={"use_effective_order": True})),
+    "rouge_l": _reference_metric(lambda rc: rc.RougeScore(rouge_type="rougeL", mode="fmeasure")),
 }
 LLM_METRICS: Mapping[str, Scorer] = {
     "faithfulness": _faithfulness,

@@ -12,6 +12,15 @@ import streamlit as st
 
 from eval.data.evalsets import EvalSet
 from eval.data.qa import QASet, load_qa_file
+from eval.scoring.answers import (
+    DEFAULT_ANSWER_METRICS,
+    LLM_METRICS,
+    answer_metrics,
+    answer_sources,
+    answered,
+    qa_answer_samples,
+    ragas_judge,
+)
 from eval.scoring.metrics import MetricScores
 from rag.config import PresetError, load_preset
 
@@ -31,8 +40,6 @@ class AnswerRun:
 
 def metric_options(endpoint: str | None) -> list[str]:
     """Every answer metric, LLM ones only when an endpoint is configured."""
-    from eval.scoring.answers import DEFAULT_ANSWER_METRICS, LLM_METRICS  # loads ragas
-
     return [*DEFAULT_ANSWER_METRICS, *(LLM_METRICS if endpoint else ())]
 
 
@@ -51,13 +58,6 @@ def score_presets(
     progress: Callable[[int, int, str], None] | None = None,
 ) -> tuple[AnswerRun, ...]:
     """Answer every question with each preset's full pipeline, then score the answers."""
-    from eval.scoring.answers import (
-        answer_metrics,
-        answer_sources,
-        answered,
-        qa_answer_samples,
-        ragas_judge,
-    )
 
     endpoint = os.environ.get(ENDPOINT_ENV)
     judge = (ragas_judge(endpoint, judge_model, os.environ.get(KEY_ENV) or "none",

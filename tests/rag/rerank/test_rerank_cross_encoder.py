@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import torch
 from rerank_helpers import TEXTS, candidates
 from tiny_cross_encoder import build_tiny_cross_encoder
 
@@ -28,6 +27,8 @@ def test_rerank_follows_the_cross_encoders_own_scores(tiny_model: str) -> None:
     cfg = RerankConfig(enabled=True, model=tiny_model, top_n=4, overfetch=2)
     result = rerank(QUERY, candidates(), cfg)
     assert result.status == "ok" and result.path == "cross_encoder" and result.pairs == 8
+    import torch  # here, not at the top: every test worker collects this file
+
     encoder = load_cross_encoder(tiny_model, cfg.max_length)
     logits = encoder.predict([(QUERY, t) for t in TEXTS], activation_fn=torch.nn.Identity())
     expected = sorted(range(8), key=lambda i: -logits[i])[:4]
