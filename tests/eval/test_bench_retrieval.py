@@ -28,12 +28,12 @@ def _passages(words: int = 40, limit: int = 50) -> list[str]:
     return [" ".join(tokens[i : i + words]) for i in range(0, len(tokens) - words, words)][:limit]
 
 
-@pytest.mark.slow
-
 def two_decimals(value: float) -> object:
     """A ratio as the bench stores it: rounded to two decimals (so within half a hundredth)."""
     return pytest.approx(value, rel=0.01, abs=0.006)
 
+
+@pytest.mark.slow
 def test_bench_writes_every_figure_on_a_small_corpus(tmp_path: Path) -> None:
     passages = _passages()
     corpus, queries, out = (
