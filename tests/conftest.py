@@ -25,6 +25,7 @@ os.environ.pop("OPENAI_BASE_URL", None)
 os.environ.pop("QDRANT_URL", None)
 
 from hashing_presets import use_hashing_presets
+from shared_imports import SharedImportScheduling
 
 from rag.config import PRESET_OVERRIDES_ENV
 
@@ -39,6 +40,12 @@ settings.load_profile("workbench")
 
 def pytest_configure(config) -> None:  # type: ignore[no-untyped-def]
     config.addinivalue_line("markers", "slow: loads a real model or builds a larger corpus")
+
+
+def pytest_xdist_make_scheduler(config, log):  # type: ignore[no-untyped-def]
+    if config.getvalue("dist") == "loadfile":
+        return SharedImportScheduling(config, log)
+    return None
 
 
 @pytest.fixture

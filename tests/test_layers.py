@@ -68,3 +68,10 @@ def test_layers_point_one_way(package: str) -> None:
     assert (ROOT / package).is_dir()
     violations = layer_violations(package, LAYERS[package])
     assert not violations, "\n".join(violations)
+
+
+def test_every_file_of_a_shared_import_group_exists() -> None:
+    from shared_imports import SHARED_IMPORT_GROUPS
+
+    for group, paths in SHARED_IMPORT_GROUPS.items():
+        assert paths and all((ROOT / p).is_file() for p in paths), group
