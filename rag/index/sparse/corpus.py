@@ -54,7 +54,10 @@ class TokenizedCorpus:
         flat = [vocab.setdefault(tok, len(vocab)) for doc in self.tokens for tok in doc]
         lengths = [len(doc) for doc in self.tokens]
         path.parent.mkdir(parents=True, exist_ok=True)
-        # temp file + rename: a writer killed mid-save leaves the previous corpus, never half one
+        # temp file + rename: a writer killed mid-save leaves the previous corpus, never half one;
+        # saves run under the collection's write lock, so any other temp file is such a leftover
+        for leftover in path.parent.glob(f"{path.name}.*.tmp.npz"):
+            leftover.unlink(missing_ok=True)
         tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp.npz")
         np.savez_compressed(
             tmp,

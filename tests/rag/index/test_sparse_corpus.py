@@ -47,6 +47,10 @@ def test_a_save_cut_short_leaves_the_previous_corpus_readable(
     with pytest.raises(KeyboardInterrupt):
         TokenizedCorpus(["a", "b"], [["apt"], ["dpkg"]]).save(path)
     assert TokenizedCorpus.load(path).chunk_ids == ["a"]
+    monkeypatch.undo()
+    TokenizedCorpus(["b"], [["dpkg"]]).save(path)  # the next save clears what the kill left
+    assert [p.name for p in tmp_path.iterdir()] == ["c.npz"]
+    assert TokenizedCorpus.load(path).chunk_ids == ["b"]
 
 
 @pytest.mark.parametrize("content", [b"", b"PK\x03\x04 cut", b"not a zip at all"])
