@@ -1,4 +1,5 @@
-"""`python -m eval bench retrieval|embed|sweep|privacy|scale|tune … --out FILE.json`: benchmarks."""
+"""`python -m eval bench retrieval|embed|roofline|sweep|privacy|scale|tune … --out FILE.json`:
+benchmarks."""
 
 from __future__ import annotations
 
@@ -8,13 +9,13 @@ from typing import Any
 
 from eval.bench import BenchSettings, run_retrieval_bench
 from eval.bench.retrieval import summary_lines
-from eval.cli import bench_embed, bench_scale, bench_sweep, bench_tune
+from eval.cli import bench_embed, bench_roofline, bench_scale, bench_sweep, bench_tune
 
 
 def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser("bench", help="speed benchmarks, written as JSON")
-    parser.add_argument("suite", choices=["retrieval", "embed", "sweep", "privacy", "scale",
-                                          "tune"],
+    parser.add_argument("suite", choices=["retrieval", "embed", "roofline", "sweep", "privacy",
+                                          "scale", "tune"],
                         help="which benchmark")
     parser.add_argument("--corpus", type=Path, help="BEIR corpus.jsonl (retrieval)")
     parser.add_argument("--queries", type=Path, help="BEIR queries.jsonl (retrieval)")
@@ -25,7 +26,7 @@ def add_parser(subparsers: Any) -> None:
         "--embed-texts",
         type=int,
         default=1000,
-        help="passages for the embedding throughput comparison (retrieval, embed)",
+        help="passages for the embedding throughput comparison (retrieval, embed, roofline)",
     )
     parser.add_argument("--embed-rounds", type=int, default=2)
     parser.add_argument(
@@ -46,6 +47,7 @@ def add_parser(subparsers: Any) -> None:
     bench_sweep.add_arguments(parser)
     bench_scale.add_arguments(parser)
     bench_tune.add_arguments(parser)
+    bench_roofline.add_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -55,6 +57,8 @@ def run(args: argparse.Namespace) -> int:
         return _privacy(args)
     if args.suite == "embed":
         return bench_embed.run(args)
+    if args.suite == "roofline":
+        return bench_roofline.run(args)
     if args.suite == "scale":
         return bench_scale.run(args)
     if args.suite == "tune":
