@@ -77,7 +77,7 @@ class EmbedThroughput:
     variants: tuple[VariantThroughput, ...] = ()
 
 
-def _reference_model() -> SentenceTransformer:
+def reference_model() -> SentenceTransformer:
     from sentence_transformers import SentenceTransformer
 
     return SentenceTransformer(str(minilm_folder()), device="cpu", local_files_only=True)
@@ -135,7 +135,7 @@ def embed_throughput(
         for v in variants
     }
     load_before = os.getloadavg()
-    reference = _reference_model()
+    reference = reference_model()
     reference.encode(batch[:8])  # warm-up: first-call allocations are not throughput
     for cfg in (fast, *others.values()):
         _fast_round(cfg, batch[:8])

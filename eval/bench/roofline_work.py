@@ -75,6 +75,11 @@ def onnx_batches(texts: Sequence[str], batch_size: int, slice_size: int) -> list
     return calls
 
 
+def call_shapes(tokens: Sequence[int], calls: list[list[int]]) -> list[tuple[int, int]]:
+    """(sequences, padded tokens) of each call."""
+    return [(len(call), max(tokens[i] for i in call)) for call in calls]
+
+
 @dataclass(frozen=True)
 class PaddedWork:
     """What one path computes: tokens including padding, FLOPs of its padded shapes."""
@@ -93,16 +98,15 @@ class PaddedWork:
 
 def padded_work(shape: EncoderShape, tokens: Sequence[int], calls: list[list[int]]) -> PaddedWork:
     """Tokens and FLOPs when each call pads its sequences to the longest of them."""
-    lengths = [max(tokens[i] for i in call) for call in calls]
-    padded = sum(length * len(call) for length, call in zip(lengths, calls, strict=True))
+    shapes = call_shapes(tokens, calls)
+    padded = sum(b * t for b, t in shapes)
     return PaddedWork(
         calls=len(calls),
         padded_tokens=padded,
         padding_share=round(1 - sum(tokens) / padded, 4) if padded else 0.0,
         mean_tokens_per_call=round(padded / len(calls), 1) if calls else 0.0,
         dense_flops=shape.dense_flops(padded),
-        attention_flops=sum(len(c) * shape.attention_flops(n) for c, n in zip(calls, lengths,
-                                                                              strict=True)),
+        attention_flops=sum(b * shape.attention_flops(t) for b, t in shapes),
     )
 
 
