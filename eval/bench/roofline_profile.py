@@ -134,3 +134,48 @@ def softmax_seconds(shapes: Sequence[tuple[int, int]], heads: int, layers: int,
             best, spent = min(best, took), spent + took
         total += best * layers * calls
     return total
+
+
+def layernorm_costs(hidden: int, tokens: int, budget_s: float = 0.3) -> dict[str, float]:
+    """Nanoseconds per element of residual add + bias + LayerNorm over (tokens x hidden), one
+    thread: onnxruntime's fused SkipLayerNormalization (what the graphs run) and the same as
+    Add, Add, LayerNormalization with graph optimizations off (so they are not fused back)."""
+    import numpy as np
+    import onnxruntime as ort
+    from onnx import TensorProto, helper, numpy_helper
+
+    inits = [numpy_helper.from_array(np.ones(hidden, dtype=np.float32), "gamma"),
+             numpy_helper.from_array(np.zeros(hidden, dtype=np.float32), "beta"),
+             numpy_helper.from_array(np.zeros(hidden, dtype=np.float32), "bias")]
+    graphs = {
+        "SkipLayerNormalization": [helper.make_node(
+            "SkipLayerNormalization", ["X", "S", "gamma", "beta", "bias"], ["Y"],
+            domain="com.microsoft", epsilon=1e-12)],
+        "Add + LayerNormalization": [
+            helper.make_node("Add", ["X", "S"], ["R"]), helper.make_node("Add", ["R", "bias"], ["Z"]),
+            helper.make_node("LayerNormalization", ["Z", "gamma", "beta"], ["Y"], axis=-1,
+                             epsilon=1e-12)],
+    }
+    rng = np.random.default_rng(0)
+    feed = {name: rng.standard_normal((1, tokens, hidden), dtype=np.float32) for name in "XS"}
+    costs = {}
+    for name, nodes in graphs.items():
+        io = [helper.make_tensor_value_info(n, TensorProto.FLOAT, [1, tokens, hidden])
+              for n in ("X", "S", "Y")]
+        model = helper.make_model(helper.make_graph(nodes, "ln", io[:2], io[2:], inits),
+                                  opset_imports=[helper.make_opsetid("", 17),
+                                                 helper.make_opsetid("com.microsoft", 1)])
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = 1
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+        session = ort.InferenceSession(model.SerializeToString(), options,
+                                       providers=["CPUExecutionProvider"])
+        session.run(None, feed)
+        best, spent = float("inf"), 0.0
+        while spent < budget_s:
+            start = time.perf_counter()
+            session.run(None, feed)
+            took = time.perf_counter() - start
+            best, spent = min(best, took), spent + took
+        costs[name] = round(best / (tokens * hidden) * 1e9, 3)
+    return costs

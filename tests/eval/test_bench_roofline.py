@@ -118,6 +118,8 @@ def test_bench_roofline_writes_work_rates_ceilings_and_the_bound(tmp_path: Path)
             abs=0.03)
         assert bound["speedup_bound"] <= bound["matmul_only_bound"]
         assert bound["reachable"] == (bound["speedup_bound"] >= bound["target"])
+        assert bound["unfused_layernorm_bound"] > 0
+    assert set(result["layernorm_ns"]) == {"SkipLayerNormalization", "Add + LayerNormalization"}
     assert result["verdict"] and len(result["assumptions"]) >= 4
     assert set(result["phases"]) == {"achieved", "reference_batches", "ceilings", "profiles"}
     assert all(p["other_cores"] is None or p["other_cores"] >= 0 for p in result["phases"].values())
