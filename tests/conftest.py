@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import tempfile
 
 import pytest
@@ -16,6 +18,7 @@ os.environ["RAGAS_DO_NOT_TRACK"] = "true"
 # and an embedded Qdrant folder admits one process at a time.
 if "PYTEST_XDIST_WORKER" in os.environ or "RAG_WORKBENCH_DATA" not in os.environ:
     os.environ["RAG_WORKBENCH_DATA"] = tempfile.mkdtemp(prefix="rag-workbench-test-")
+    atexit.register(shutil.rmtree, os.environ["RAG_WORKBENCH_DATA"], ignore_errors=True)
 # ONNX builds are made once per machine for the tests (shared by the workers and by the LLM
 # suite's session; keyed by model, onnxruntime and recipe versions, built under a lock)
 os.environ.setdefault("RAG_WORKBENCH_MODELS",
