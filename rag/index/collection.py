@@ -154,8 +154,12 @@ class Collection:
                      self.name, sparse.damaged)
         listed = sorted(self.manifest.chunk_ids)
         payloads = self.store.payloads(listed)
-        kept = [c for c in listed if c in payloads]
-        sparse.add(kept, self.tokenizer.many([str(payloads[c]["text"]) for c in kept]))
+        self.add_stored_to_sparse([c for c in listed if c in payloads], payloads)
+
+    def add_stored_to_sparse(self, chunk_ids: Sequence[str],
+                             payloads: dict[str, dict[str, Any]]) -> None:
+        """Index chunks in BM25 again from the texts their points store (`store.payloads`)."""
+        self.sparse.add(chunk_ids, self.tokenizer.many([str(payloads[c]["text"]) for c in chunk_ids]))
 
     @property
     def keeps_texts(self) -> bool:

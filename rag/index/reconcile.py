@@ -62,8 +62,7 @@ def reconcile(collection: Collection) -> Repair | None:
     collection.store.delete(gone)
     collection.sparse.remove([*gone, *keep])
     restored = sorted(keep)
-    texts = [str(payloads[c]["text"]) for c in restored]
-    collection.sparse.add(restored, collection.tokenizer.many(texts))
+    collection.add_stored_to_sparse(restored, payloads)
     collection.sparse.save()
     journal.clear(collection.directory)
     return Repair(removed, len(restored), tuple(sorted(broken)))
