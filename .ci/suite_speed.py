@@ -23,6 +23,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 BEFORE_CMD = ["-p", "no:randomly", "-p", "no:langsmith_plugin"]  # its README: pytest -q tests
@@ -44,7 +45,7 @@ def _env() -> dict[str, str]:
     return {**os.environ, "RAG_WORKBENCH_DATA": tempfile.mkdtemp(prefix="suite-speed-")}
 
 
-def timed(checkout: Path, args: list[str]) -> dict[str, object]:
+def timed(checkout: Path, args: list[str]) -> dict[str, Any]:
     """Wall and CPU seconds of one pytest run, its pass count and the load around it."""
     load = os.getloadavg()[0]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -107,7 +108,7 @@ def main() -> int:
         subprocess.run(["git", "worktree", "remove", "--force", str(old)], cwd=ROOT, check=False)
 
     def per_test(run: str) -> float:
-        return float(runs[run]["wall_s"]) / max(int(runs[run]["passed"]), 1)  # type: ignore[arg-type]
+        return runs[run]["wall_s"] / max(runs[run]["passed"], 1)
 
     report = {
         "before_commit": args.before,
@@ -115,8 +116,7 @@ def main() -> int:
                                        capture_output=True, text=True).stdout.strip(),
         "cpu_count": os.cpu_count(), "runs": runs,
         "tests_before": len(old_ids), "tests_after": len(new_ids), "tests_common": len(common_old),
-        "common_speedup": round(float(runs["before_common"]["wall_s"])  # type: ignore[arg-type]
-                                / float(runs["after_common"]["wall_s"]), 2),  # type: ignore[arg-type]
+        "common_speedup": round(runs["before_common"]["wall_s"] / runs["after_common"]["wall_s"], 2),
         "per_test_speedup_whole": round(per_test("before_whole") / per_test("after_whole"), 2),
         "asserts_common_before": sum(old_asserts.values()),
         "asserts_common_after": sum(new_asserts.values()),
