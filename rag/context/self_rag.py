@@ -20,6 +20,7 @@ from rag.context.text import content_words
 from rag.generate.base import ChatModel, LLMError, Message
 from rag.generate.fence import data_rule, fence
 from rag.generate.llm import make_client
+from rag.generate.structured import GRADES_0_10, choice_schema
 from rag.generate.usability import record_reply
 from rag.pipeline import STAGES, PipelineState, StageEnv, StageResult, StageSpec
 from rag.retrieve.base import Candidate
@@ -73,6 +74,7 @@ class Verification:
         return self.kept
 
 
+GRADE_SCHEMA = choice_schema("relevance_grade", "grade", GRADES_0_10)
 _IRRELEVANT = re.compile(r"\b(?:irrelevant|not relevant|no relevance)\b", re.I)
 
 
@@ -81,7 +83,7 @@ def llm_relevance(chat: ChatModel, query: str, passage: str, max_chars: int) -> 
     raises LLMError or ValueError when unusable."""
     prompt = GRADE_PROMPT.format(question=query[:1000], passage=fence(passage[:max_chars], "passage"),
                                  rule=data_rule("passage"))
-    reply = chat.chat([Message("user", prompt)], max_tokens=4).text
+    reply = chat.chat([Message("user", prompt)], max_tokens=12, schema=GRADE_SCHEMA).text
     match = re.search(r"\d+(?:\.\d+)?", reply)
     if match is None and _IRRELEVANT.search(reply):
         return 0.0, True  # "The passage is irrelevant"

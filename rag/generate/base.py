@@ -6,6 +6,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
+from rag.generate.structured import ReplyFormat, ReplySchema
+
 Role = Literal["system", "user", "assistant"]
 AnswerMode = Literal["llm", "extractive", "no_rag", "error"]
 FailureKind = Literal[
@@ -53,6 +55,7 @@ class Completion:
     model: str
     attempts: tuple[Attempt, ...]
     finish_reason: str = ""  # "length": the token limit cut the reply off
+    reply_format: ReplyFormat = "text"  # how the reply was constrained (rag.generate.structured)
 
 
 class LLMError(RuntimeError):
@@ -67,7 +70,8 @@ class LLMError(RuntimeError):
 class ChatModel(Protocol):
     """What LLM-backed stages need: a chat call and a streamed one (tokens as they arrive)."""
 
-    def chat(self, messages: Sequence[Message], max_tokens: int | None = None) -> Completion: ...
+    def chat(self, messages: Sequence[Message], max_tokens: int | None = None,
+             schema: ReplySchema | None = None) -> Completion: ...
 
     def stream(self, messages: Sequence[Message], max_tokens: int | None = None) -> Iterable[str]: ...
 

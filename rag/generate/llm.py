@@ -23,6 +23,7 @@ from rag.generate.base import Attempt, Completion, FailureKind, LLMError, Messag
 from rag.generate.breaker import CircuitBreaker, breaker_for
 from rag.generate.deadline import Redactor, current_deadline
 from rag.generate.settings import GenerationConfig
+from rag.generate.structured import FORMAT_SUPPORT, ReplyFormat, ReplySchema, refusal_of_format
 
 RETRYABLE: frozenset[FailureKind] = frozenset({"rate_limit", "server", "timeout", "connection"})
 MIN_SECRET_CHARS = 8  # no provider issues shorter keys
@@ -108,9 +109,13 @@ class LLMClient:
         self._sdk: dict[str, openai.OpenAI] = {}
 
     # -- public API ----------------------------------------------------------------------------
-    def chat(self, messages: Sequence[Message], max_tokens: int | None = None) -> Completion:
-        """A complete answer, or LLMError naming the last failure and listing every attempt."""
-        stream = LLMStream(self, messages, max_tokens, streaming=False)
+    def chat(self, messages: Sequence[Message], max_tokens: int | None = None,
+             schema: ReplySchema | None = None) -> Completion:
+        """A complete answer, or LLMError naming the last failure and listing every attempt.
+        With `schema` (and generation.structured_replies on) the endpoint is asked to constrain
+        the reply to it, where it can (rag.generate.structured)."""
+        use_schema = schema if self.settings.structured_replies else None
+        stream = LLMStream(self, messages, max_tokens, streaming=False, schema=use_schema)
         for _ in stream:
             pass
         return stream.completion()
@@ -175,9 +180,12 @@ class LLMStream:
     after tokens have been yielded raises LLMError (a partial answer is never silently completed)."""
 
     def __init__(
-        self, client: LLMClient, messages: Sequence[Message], max_tokens: int | None, streaming: bool
+        self, client: LLMClient, messages: Sequence[Message], max_tokens: int | None, streaming: bool,
+        schema: ReplySchema | None = None,
     ) -> None:
         self._client = client
+        self._schema = schema
+        self.reply_format: ReplyFormat = "text"
         self._messages = [m.as_dict() for m in messages]
         # generation.max_tokens caps every call: a stage may ask for fewer, never for more
         self._max_tokens = min(max_tokens or client.settings.max_tokens, client.settings.max_tokens)
@@ -190,7 +198,8 @@ class LLMStream:
     def completion(self) -> Completion:
         assert self._answered_by is not None, "iterate the stream to the end first"
         e = self._answered_by
-        return Completion(self.text, e.name, e.model, tuple(self.attempts), self.finish_reason)
+        return Completion(self.text, e.name, e.model, tuple(self.attempts), self.finish_reason,
+                          self.reply_format)
 
     def __iter__(self) -> Iterator[str]:
         last: tuple[FailureKind, str] = ("not_configured", "no endpoint tried")
@@ -276,10 +285,7 @@ class LLMStream:
         deadline = current_deadline()
         timeout = s.timeout_s if deadline is None else max(0.01, min(s.timeout_s, deadline.remaining()))
         if not self._streaming:
-            response = sdk.chat.completions.create(
-                model=model, messages=messages, temperature=temperature, max_tokens=max_tokens,
-                timeout=timeout,
-            )
+            response = self._create_structured(endpoint, messages, max_tokens, timeout)
             self.finish_reason = response.choices[0].finish_reason or ""
             if text := response.choices[0].message.content:
                 yield text
@@ -317,6 +323,37 @@ class LLMStream:
                 watchdog.cancel()
         if passed.is_set() and not self.finish_reason:
             raise _DeadlineHit(hit)
+
+
+    def _create_structured(
+        self, endpoint: Endpoint, messages: list[openai.types.chat.ChatCompletionMessageParam],
+        max_tokens: int, timeout: float,
+    ) -> openai.types.chat.ChatCompletion:
+        """One plain call, constrained to the schema in the first dialect the endpoint has not
+        refused; a refusal of the format (not of the request) moves on to the next, then to text."""
+        import openai
+
+        sdk, s = self._client.sdk(endpoint), self._client.settings
+        # per schema: an endpoint may take one schema and refuse another's keywords
+        key = f"{endpoint.base_url}|{endpoint.model}|{self._schema.name if self._schema else ''}"
+        dialects = FORMAT_SUPPORT.candidates(key) if self._schema is not None else ("text",)
+        for dialect in dialects:
+            # sent as a body field: llama-cpp-python's dialect is not in the SDK's types
+            extra = None if dialect == "text" or self._schema is None else {
+                "response_format": self._schema.response_format(dialect)}
+            try:
+                response = sdk.chat.completions.create(
+                    model=endpoint.model, messages=messages, temperature=s.temperature,
+                    max_tokens=max_tokens, timeout=timeout, extra_body=extra,
+                )
+            except openai.APIStatusError as exc:
+                if dialect == "text" or not refusal_of_format(exc.status_code, str(exc)):
+                    raise
+                FORMAT_SUPPORT.refuse(key, dialect)
+                continue
+            self.reply_format = dialect
+            return response
+        raise AssertionError("the text dialect is always last")  # pragma: no cover
 
 
 class _DeadlineHit(Exception):

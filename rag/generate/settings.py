@@ -39,6 +39,9 @@ class GenerationConfig(BaseModel):
     jitter: float = Field(0.5, ge=0, le=1)  # fraction of the delay drawn uniformly at random
     breaker_failures: int = Field(5, ge=1)  # open the circuit after this many failed calls
     breaker_cooldown_s: float = Field(30.0, ge=0)  # half-open after this long
+    # Stages that parse a reply ask for one constrained to a JSON schema, where the endpoint can
+    # (OpenAI json_schema, llama.cpp grammars): a small model then cannot answer off-format.
+    structured_replies: bool = True
     template: TemplateName = "auto"
     stream: bool = True
     suggested_questions: bool = True  # ask for and parse SUGGESTED_QUESTIONS: q1 | q2 | q3

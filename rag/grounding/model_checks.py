@@ -13,6 +13,7 @@ from rag.context.base import ContextBlock
 from rag.context.text import split_sentences
 from rag.generate.base import ChatModel, LLMError, Message
 from rag.generate.fence import data_rule, fence
+from rag.generate.structured import as_lines, numbered_schema
 from rag.generate.usability import record_reply
 
 
@@ -68,7 +69,7 @@ def read_verdicts(reply: str, count: int) -> tuple[dict[int, float], int]:
     keeps its first verdict."""
     found: dict[int, float] = {}
     out_of_range = 0
-    for number, verdict, rest in _VERDICT.findall(reply):
+    for number, verdict, rest in _VERDICT.findall(as_lines(reply)):
         index = int(number)
         if not 1 <= index <= count or index in found:
             continue
@@ -97,7 +98,8 @@ def llm_scores(claims: Sequence[str], context_text: str, chat: ChatModel) -> tup
     numbered = "\n".join(f"{i}. {c}" for i, c in enumerate(claims, 1))
     try:
         reply = chat.chat([Message("user", VERIFY_PROMPT.format(
-            sources=fence(context_text, "sources"), rule=data_rule("sources"), claims=numbered))]).text
+            sources=fence(context_text, "sources"), rule=data_rule("sources"), claims=numbered))],
+            schema=numbered_schema("verdicts", len(claims), ("YES", "NO"))).text
     except LLMError as exc:
         record_reply("ground.verdicts", "fallback", f"call failed ({exc.kind})")
         return [None] * len(claims), f"LLM verification failed ({exc.kind}): left ambiguous"

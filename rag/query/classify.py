@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from rag.generate.base import ChatModel, LLMError, Message
+from rag.generate.structured import choice_schema
 from rag.generate.usability import record_reply
 
 QueryClass = Literal["SUMMARY", "COMPARISON", "LIST", "ANALYTICAL", "FACTUAL"]
@@ -89,7 +90,7 @@ def classify(query: str, chat: ChatModel | None = None) -> QueryClassification:
         return offline
     try:
         reply = chat.chat([Message("user", CLASSIFY_PROMPT.format(query=query[:2000]))],
-                          max_tokens=8).text
+                          max_tokens=16, schema=choice_schema("query_class", "class", CLASSES)).text
     except LLMError as exc:
         record_reply("understand.classify", "fallback", f"call failed ({exc.kind})")
         return _fallback(offline, f"classification LLM call failed ({exc.kind}): {exc}")

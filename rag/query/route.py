@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from rag.generate.base import ChatModel, LLMError, Message
+from rag.generate.structured import object_schema
 from rag.generate.usability import record_reply
 from rag.query.classify import QueryClass
 from rag.query.entities import extract_entities
@@ -124,6 +125,15 @@ ROUTE_PROMPT = """Analyse this search question and reply with JSON only:
 Question: \"\"\"{query}\"\"\""""
 
 
+ROUTE_SCHEMA = object_schema("route", {
+    "complexity": {"enum": list(COMPLEXITIES)},
+    "query_type": {"enum": list(QUERY_TYPES)},
+    # bounded, so a model that repeats itself cannot fill the token budget with names
+    "entities": {"type": "array", "items": {"type": "string", "maxLength": 60}, "maxItems": 5},
+    "multi_hop": {"type": "boolean"},
+})
+
+
 def route(query: str, cfg: RouteConfig, query_class: QueryClass = "FACTUAL",
           conversational: bool = False, chat: ChatModel | None = None) -> Route:
     """The LLM router when `chat` is given (JSON reply), else / on failure the rule router."""
@@ -133,7 +143,7 @@ def route(query: str, cfg: RouteConfig, query_class: QueryClass = "FACTUAL",
     prompt = ROUTE_PROMPT.format(complexities=list(COMPLEXITIES), types=list(QUERY_TYPES),
                                  query=query[:2000])
     try:
-        reply = chat.chat([Message("user", prompt)], max_tokens=200).text
+        reply = chat.chat([Message("user", prompt)], max_tokens=200, schema=ROUTE_SCHEMA).text
         data = json.loads(reply[reply.index("{") : reply.rindex("}") + 1])
         complexity, query_type = data["complexity"], data["query_type"]
         if complexity not in COMPLEXITIES or query_type not in QUERY_TYPES:

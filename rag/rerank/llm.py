@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from rag.generate.base import ChatModel, LLMError, Message
 from rag.generate.fence import data_rule, fence
+from rag.generate.structured import GRADES_0_10, as_lines, numbered_schema
 from rag.generate.usability import record_reply
 from rag.rerank.base import RerankCallFailed, ScoreBatch
 
@@ -32,7 +33,7 @@ def parse_grades(reply: str, expected: int) -> tuple[list[float], list[str]]:
     Raises RerankCallFailed when an excerpt has no grade."""
     grades: dict[int, float] = {}
     warnings: list[str] = []
-    for number, value in _LINE.findall(reply):
+    for number, value in _LINE.findall(as_lines(reply)):
         index, grade = int(number), float(value)
         if 1 <= index <= expected and index not in grades:
             if not 0 <= grade <= 10:
@@ -76,7 +77,8 @@ class LLMScorer:
             batch = passages[first : first + self.batch_size]
             try:
                 reply = self.chat.chat([Message("user", self._prompt(query, batch))],
-                                       max_tokens=8 * len(batch) + 16).text
+                                       max_tokens=8 * len(batch) + 16,
+                                       schema=numbered_schema("grades", len(batch), GRADES_0_10)).text
             except LLMError as exc:
                 record_reply("rerank.grades", "fallback", f"call failed ({exc.kind})")
                 raise RerankCallFailed(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from rag.generate.base import ChatModel, LLMError, Message
+from rag.generate.structured import choice_schema
 from rag.generate.usability import record_reply
 from rag.query.intent.exemplars import INTENTS
 
@@ -27,6 +28,9 @@ Message: \"\"\"{message}\"\"\"
 Reply with the intent name only."""
 
 
+INTENT_SCHEMA = choice_schema("intent", "intent", INTENTS)
+
+
 class IntentLLMError(RuntimeError):
     """The LLM call failed or its reply named no intent."""
 
@@ -46,7 +50,7 @@ def llm_intent(message: str, chat: ChatModel, has_history: bool) -> tuple[str, s
                else "This is the first message of the conversation.")
     prompt = INTENT_PROMPT.format(context=context, message=message[:2000])
     try:
-        reply = chat.chat([Message("user", prompt)], max_tokens=10).text
+        reply = chat.chat([Message("user", prompt)], max_tokens=16, schema=INTENT_SCHEMA).text
     except LLMError as exc:
         record_reply("understand.intent", "fallback", f"call failed ({exc.kind})")
         raise IntentLLMError(f"intent LLM call failed ({exc.kind}): {exc}") from exc

@@ -16,6 +16,7 @@ from rag.abstain.relevance import (
 from rag.embed import get_embedder
 from rag.embed.settings import EmbeddingConfig
 from rag.generate.base import Completion, LLMError, Message
+from rag.generate.structured import ReplySchema
 
 QUESTION = "How long do deleted notes stay in the Trash?"
 
@@ -31,7 +32,8 @@ class Scripted:
     def __init__(self, *replies: str | LLMError) -> None:
         self.replies = list(replies)
 
-    def chat(self, messages: Sequence[Message], max_tokens: int | None = None) -> Completion:
+    def chat(self, messages: Sequence[Message], max_tokens: int | None = None,
+             schema: ReplySchema | None = None) -> Completion:
         item = self.replies.pop(0)
         if isinstance(item, LLMError):
             raise item
