@@ -1,4 +1,4 @@
-"""`python -m eval bench retrieval|embed|roofline|sweep|privacy|scale|tune … --out FILE.json`:
+"""`python -m eval bench retrieval|embed|roofline|sweep|privacy|scale|tune|llm-replies … --out FILE.json`:
 benchmarks."""
 
 from __future__ import annotations
@@ -9,13 +9,13 @@ from typing import Any
 
 from eval.bench import BenchSettings, run_retrieval_bench
 from eval.bench.retrieval import summary_lines
-from eval.cli import bench_embed, bench_roofline, bench_scale, bench_sweep, bench_tune
+from eval.cli import bench_embed, bench_llm_replies, bench_roofline, bench_scale, bench_sweep, bench_tune
 
 
 def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser("bench", help="speed benchmarks, written as JSON")
     parser.add_argument("suite", choices=["retrieval", "embed", "roofline", "sweep", "privacy",
-                                          "scale", "tune"],
+                                          "scale", "tune", "llm-replies"],
                         help="which benchmark")
     parser.add_argument("--corpus", type=Path, help="BEIR corpus.jsonl (retrieval)")
     parser.add_argument("--queries", type=Path, help="BEIR queries.jsonl (retrieval)")
@@ -48,6 +48,7 @@ def add_parser(subparsers: Any) -> None:
     bench_scale.add_arguments(parser)
     bench_tune.add_arguments(parser)
     bench_roofline.add_arguments(parser)
+    bench_llm_replies.add_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -63,6 +64,8 @@ def run(args: argparse.Namespace) -> int:
         return bench_scale.run(args)
     if args.suite == "tune":
         return bench_tune.run(args)
+    if args.suite == "llm-replies":
+        return bench_llm_replies.run(args)
     if args.corpus is None or args.queries is None:
         raise SystemExit("bench retrieval needs --corpus and --queries")
     settings = BenchSettings(

@@ -1,0 +1,186 @@
+"""How usable, and how right, an LLM's replies are at each stage that parses one — with
+structured replies (rag.generate.structured) and without, in the same run.
+
+Each task calls the stage's own function on labelled inputs, so a reply that parses can also be
+checked: intents against `datasets/intents.csv`, Self-RAG grades and LLM rerank against BEIR
+qrels (a relevant passage should outrank others), LLM grounding against
+`datasets/grounding_labels.jsonl`. The query class and route have no labels: only whether they
+parsed. The two modes alternate item by item, so load from other jobs falls on both alike.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import random
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from eval.data.beir import BeirDataset
+from rag.context.self_rag import llm_relevance
+from rag.generate.base import ChatModel, LLMError
+from rag.generate.usability import UsabilityTally, counting, record_reply
+from rag.grounding.model_checks import llm_scores
+from rag.query.classify import classify
+from rag.query.intent.llm import IntentLLMError, llm_intent
+from rag.query.route import route
+from rag.query.settings import RouteConfig
+from rag.rerank.base import RerankCallFailed
+from rag.rerank.llm import LLMScorer
+
+MODES = ("text", "structured")
+UNJUDGED = frozenset({"classify", "route"})  # no labels: only whether the reply parsed
+Signal = float | None  # 1 right, 0 wrong, between for ties; None when the reply was unusable
+
+
+@dataclass(frozen=True)
+class Item:
+    """One labelled input of one task."""
+
+    task: str
+    run: Callable[[ChatModel], Signal]
+
+
+@dataclass
+class ModeFigures:
+    """One mode's results per task: signals of parsed replies and seconds spent."""
+
+    signals: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    seconds: dict[str, float] = field(default_factory=lambda: defaultdict(float))
+    items: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    tally: UsabilityTally = field(default_factory=UsabilityTally)
+
+    def as_json(self) -> dict[str, Any]:
+        tasks = sorted(self.items)
+        return {"tasks": {t: {
+            "items": self.items[t], "scored": len(self.signals[t]),
+            "right_share": (round(sum(self.signals[t]) / len(self.signals[t]), 4)
+                            if self.signals[t] and t not in UNJUDGED else None),
+            "seconds_per_item": round(self.seconds[t] / self.items[t], 3)} for t in tasks},
+            "usability": self.tally.as_json()}
+
+
+def intent_items(labels_csv: Path, per_intent: int) -> list[Item]:
+    """The first `per_intent` messages of each intent in the labelled set."""
+    with labels_csv.open(newline="", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    taken: dict[str, int] = defaultdict(int)
+    items = []
+    for row in rows:
+        if taken[row["intent"]] < per_intent:
+            taken[row["intent"]] += 1
+            items.append(Item("intent", _intent(row["query"], row["intent"])))
+    return items
+
+
+def _intent(message: str, label: str) -> Callable[[ChatModel], Signal]:
+    def run(chat: ChatModel) -> Signal:
+        try:
+            return float(llm_intent(message, chat, has_history=False)[0] == label)
+        except IntentLLMError:
+            return None
+    return run
+
+
+def query_items(dataset: BeirDataset, count: int, seed: int = 0) -> list[Item]:
+    """Per query: class and route (parsed or not), a Self-RAG grade of a relevant and an
+    irrelevant passage, and an LLM rerank of two relevant passages among four others."""
+    rng = random.Random(seed)
+    items = []
+    for qid, query in list(dataset.queries.items())[:count]:
+        relevant = [d for d, s in dataset.qrels[qid].items() if s > 0]
+        others = sorted(d for d in dataset.corpus if d not in dataset.qrels[qid])
+        text = {d: dataset.corpus[d]["text"] for d in dataset.corpus}
+        picked_rel, picked_other = relevant[:2], rng.sample(others, 4)
+        candidates = picked_rel + picked_other
+        rng.shuffle(candidates)
+        items += [
+            Item("classify", lambda chat, q=query: _parsed(classify(q, chat).path == "llm")),
+            Item("route", lambda chat, q=query: _parsed(route(q, RouteConfig(), chat=chat).path == "llm")),
+            Item("self_rag_grade", _grade_pair(query, text[picked_rel[0]], text[picked_other[0]])),
+            Item("rerank", _rerank(query, [text[d] for d in candidates],
+                                   {i for i, d in enumerate(candidates) if d in picked_rel})),
+        ]
+    return items
+
+
+def _parsed(ok: bool) -> Signal:
+    return 1.0 if ok else None  # no label: a parsed reply counts, nothing is judged
+
+
+def _grade_pair(query: str, relevant: str, other: str) -> Callable[[ChatModel], Signal]:
+    def run(chat: ChatModel) -> Signal:
+        grades = []
+        for passage in (relevant, other):
+            try:
+                grades.append(llm_relevance(chat, query, passage, 800)[0])
+                record_reply("verify.grade", "ok")
+            except (LLMError, ValueError) as exc:
+                record_reply("verify.grade", "fallback", type(exc).__name__)
+                return None
+        return 1.0 if grades[0] > grades[1] else 0.5 if grades[0] == grades[1] else 0.0
+    return run
+
+
+def _rerank(query: str, passages: list[str], relevant: set[int]) -> Callable[[ChatModel], Signal]:
+    def run(chat: ChatModel) -> Signal:
+        try:
+            scores = LLMScorer(chat, "bench", batch_size=len(passages)).score(query, passages).scores
+        except RerankCallFailed:
+            return None
+        top = [i for i, s in enumerate(scores) if s == max(scores)]
+        return sum(i in relevant for i in top) / len(top)  # ties: the chance a pick is relevant
+    return run
+
+
+def grounding_items(labels_jsonl: Path, count: int) -> list[Item]:
+    """Labelled sentences (supported or not by their context), alternating labels."""
+    rows = [json.loads(line) for line in labels_jsonl.read_text(encoding="utf-8").splitlines() if line]
+    by_label = {label: [r for r in rows if r["label"] == label] for label in ("supported", "unsupported")}
+    mixed = [r for pair in zip(by_label["supported"], by_label["unsupported"], strict=False) for r in pair]
+    return [Item("grounding", _verdict(r["sentence"], "\n".join(r["context"]), r["label"] == "supported"))
+            for r in mixed[:count]]
+
+
+def _verdict(sentence: str, context: str, supported: bool) -> Callable[[ChatModel], Signal]:
+    def run(chat: ChatModel) -> Signal:
+        score = llm_scores([sentence], context, chat)[0][0]
+        return None if score is None else float((score >= 0.5) == supported)
+    return run
+
+
+def run_items(items: Sequence[Item], clients: Mapping[str, ChatModel]) -> dict[str, ModeFigures]:
+    """Every item in every mode, modes alternating item by item."""
+    figures = {mode: ModeFigures() for mode in clients}
+    for item in items:
+        for mode, chat in clients.items():
+            mine = figures[mode]
+            with counting(mine.tally):
+                started = time.perf_counter()
+                signal = item.run(chat)
+                mine.seconds[item.task] += time.perf_counter() - started
+            mine.items[item.task] += 1
+            if signal is not None:
+                mine.signals[item.task].append(signal)
+    return figures
+
+
+def chance_levels() -> dict[str, float]:
+    """What guessing scores on each judged task (rerank: two relevant among six)."""
+    return {"intent": 0.1, "self_rag_grade": 0.5, "rerank": 2 / 6, "grounding": 0.5}
+
+
+def summary_lines(report: Mapping[str, Any]) -> Iterator[str]:
+    yield f"model {report['model']} · {report['load']}"
+    for task in sorted(report["modes"]["text"]["tasks"]):
+        cells = []
+        for mode in MODES:
+            t = report["modes"][mode]["tasks"][task]
+            right = "–" if t["right_share"] is None else f"{t['right_share']:.2f}"
+            cells.append(f"{mode}: parsed {t['scored']}/{t['items']} right {right} "
+                         f"{t['seconds_per_item']:.1f} s")
+        yield f"{task:15} " + " | ".join(cells)

