@@ -21,6 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from eval.data.beir import BeirDataset
+from rag.context.base import ContextBlock
+from rag.context.compress import Compressor, llm_compression
+from rag.context.select import llm_selection
 from rag.context.self_rag import llm_relevance
 from rag.generate.base import ChatModel, LLMError
 from rag.generate.usability import UsabilityTally, counting, record_reply
@@ -31,6 +34,9 @@ from rag.query.route import route
 from rag.query.settings import RouteConfig
 from rag.rerank.base import RerankCallFailed
 from rag.rerank.llm import LLMScorer
+
+COMPRESS_TASKS: Mapping[str, Compressor] = {"compress_copy": llm_compression,
+                                            "compress_select": llm_selection}
 
 MODES = ("text", "structured")
 UNJUDGED = frozenset({"classify", "route"})  # no labels: only whether the reply parsed
@@ -88,7 +94,8 @@ def _intent(message: str, label: str) -> Callable[[ChatModel], Signal]:
 
 def query_items(dataset: BeirDataset, count: int, seed: int = 0) -> list[Item]:
     """Per query: class and route (parsed or not), a Self-RAG grade of a relevant and an
-    irrelevant passage, and an LLM rerank of two relevant passages among four others."""
+    irrelevant passage, an LLM rerank of two relevant passages among four others, and each LLM
+    compressor on a relevant and an irrelevant passage."""
     rng = random.Random(seed)
     items = []
     for qid, query in list(dataset.queries.items())[:count]:
@@ -104,6 +111,8 @@ def query_items(dataset: BeirDataset, count: int, seed: int = 0) -> list[Item]:
             Item("self_rag_grade", _grade_pair(query, text[picked_rel[0]], text[picked_other[0]])),
             Item("rerank", _rerank(query, [text[d] for d in candidates],
                                    {i for i, d in enumerate(candidates) if d in picked_rel})),
+            *(Item(task, _compress(compressor, query, text[picked_rel[0]], text[picked_other[0]]))
+              for task, compressor in COMPRESS_TASKS.items()),
         ]
     return items
 
@@ -134,6 +143,20 @@ def _rerank(query: str, passages: list[str], relevant: set[int]) -> Callable[[Ch
             return None
         top = [i for i, s in enumerate(scores) if s == max(scores)]
         return sum(i in relevant for i in top) / len(top)  # ties: the chance a pick is relevant
+    return run
+
+
+def _compress(compressor: Compressor, query: str, relevant: str, other: str) -> Callable[[ChatModel], Signal]:
+    """Right: the relevant passage kept (half) and the other dropped (half)."""
+    blocks = [ContextBlock(text, f"d{i}", f"c{i}", 0, len(text), 1.0, i + 1)
+              for i, text in enumerate((relevant, other))]
+
+    def run(chat: ChatModel) -> Signal:
+        kept, step = compressor(query, blocks, chat)
+        if any("offline" in w for w in step.warnings):
+            return None  # a reply could not be used: that block was filtered without the model
+        ids = {b.chunk_id for b in kept}
+        return 0.5 * ("c0" in ids) + 0.5 * ("c1" not in ids)
     return run
 
 
@@ -171,7 +194,8 @@ def run_items(items: Sequence[Item], clients: Mapping[str, ChatModel]) -> dict[s
 
 def chance_levels() -> dict[str, float]:
     """What guessing scores on each judged task (rerank: two relevant among six)."""
-    return {"intent": 0.1, "self_rag_grade": 0.5, "rerank": 2 / 6, "grounding": 0.5}
+    return {"intent": 0.1, "self_rag_grade": 0.5, "rerank": 2 / 6, "grounding": 0.5,
+            "compress_copy": 0.5, "compress_select": 0.5}
 
 
 def summary_lines(report: Mapping[str, Any]) -> Iterator[str]:

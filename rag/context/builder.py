@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rag.chunking.base import Chunk
+from rag.context import select  # noqa: F401 (registers the llm_select compressor)
 from rag.context.base import BuiltContext, ChunkLookup, StepReport, context_step
 from rag.context.budget import allot, fit_blocks, fit_history, make_budget
 from rag.context.compress import COMPRESSORS

@@ -91,17 +91,18 @@ def parse_compressed(text: str) -> tuple[str, tuple[str, ...]] | None:
     return body, tuple(dict.fromkeys(markers))
 
 
-@COMPRESSORS.register("llm")
-def llm_compression(
-    query: str, blocks: Sequence[ContextBlock], chat: ChatModel | None = None
-) -> tuple[list[ContextBlock], StepReport]:
-    """EchoMind's compress(question, chunk): one LLM call per block; on failure the block is
-    filtered offline instead and the failure is named in the step's warnings."""
+BlockCompressor = Callable[[str, ContextBlock, ChatModel, set[str]], tuple[ContextBlock | None, str]]
+
+
+def compress_each(query: str, blocks: Sequence[ContextBlock], chat: ChatModel | None, name: str,
+                  compress_block: BlockCompressor) -> tuple[list[ContextBlock], StepReport]:
+    """One LLM call per block through `compress_block` (None: judged irrelevant); a failed call
+    filters that block offline, no endpoint filters all, and the step's warnings say so."""
     if chat is None:
         offline, step = sentence_filter(query, blocks, None)
         return offline, replace(
             step,
-            step="compress:llm",
+            step=f"compress:{name}",
             status="fallback",
             warnings=("no LLM endpoint: used offline sentence filtering", *step.warnings),
         )
@@ -109,18 +110,13 @@ def llm_compression(
     warnings: list[str] = []
     query_words = set(content_words(query))
     for block in blocks:
-        prompt = COMPRESS_PROMPT.format(question=query, excerpt=fence(block.text, "excerpt"),
-                                        rule=data_rule("excerpt"))
         try:
-            reply = chat.chat([Message("user", prompt)]).text
+            compressed, warning = compress_block(query, block, chat, query_words)
         except LLMError as exc:
             record_reply("context.compress", "fallback", f"call failed ({exc.kind})")
             warnings.append(f"block {block.chunk_id}: LLM {exc.kind}, filtered offline")
-            kept = _filter_block(query_words, block) if query_words else block
-            if kept is not None:
-                out.append(kept)
-            continue
-        compressed, warning = _compressed_block(block, reply, query_words)
+            compressed = _filter_block(query_words, block) if query_words else block
+            warning = ""
         if warning:
             warnings.append(f"block {block.chunk_id}: {warning}")
         if compressed is not None:
@@ -129,7 +125,27 @@ def llm_compression(
         warnings.append("the LLM judged every block irrelevant (NONE): kept them uncompressed")
         out = list(blocks)
     detail = f"{len(blocks) - len(out)} block(s) judged irrelevant (NONE)"
-    return out, context_step("compress:llm", len(blocks), len(out), detail, tuple(warnings))
+    return out, context_step(f"compress:{name}", len(blocks), len(out), detail, tuple(warnings))
+
+
+def offline_instead(block: ContextBlock, query_words: set[str]) -> ContextBlock | None:
+    """The block filtered offline, for a reply that could not be used."""
+    return _filter_block(query_words, block) if query_words else block
+
+
+@COMPRESSORS.register("llm")
+def llm_compression(
+    query: str, blocks: Sequence[ContextBlock], chat: ChatModel | None = None
+) -> tuple[list[ContextBlock], StepReport]:
+    """EchoMind's compress(question, chunk): the model copies the sentences needed."""
+    return compress_each(query, blocks, chat, "llm", _copy_block)
+
+
+def _copy_block(query: str, block: ContextBlock, chat: ChatModel, query_words: set[str]
+                ) -> tuple[ContextBlock | None, str]:
+    prompt = COMPRESS_PROMPT.format(question=query, excerpt=fence(block.text, "excerpt"),
+                                    rule=data_rule("excerpt"))
+    return _compressed_block(block, chat.chat([Message("user", prompt)]).text, query_words)
 
 
 def copied_sentences(body: str, block_text: str) -> tuple[list[str], int]:
@@ -152,8 +168,8 @@ def _compressed_block(block: ContextBlock, reply: str, query_words: set[str]
     copied, total = copied_sentences(body, block.text)
     if not copied:
         record_reply("context.compress", "fallback", "nothing copied from the excerpt")
-        kept = _filter_block(query_words, block) if query_words else block
-        return kept, f"LLM reply not copied from the excerpt ({body[:60]!r}): filtered offline"
+        return offline_instead(block, query_words), (
+            f"LLM reply not copied from the excerpt ({body[:60]!r}): filtered offline")
     text = " ".join(dict.fromkeys(copied))  # a small model repeats itself
     if len(copied) < total or text != " ".join(copied):
         record_reply("context.compress", "repaired", "kept only sentences copied verbatim")

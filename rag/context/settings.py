@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from rag.context.enrich_settings import GraphConfig, VerifyConfig
 
 ExpansionName = Literal["none", "parent", "document", "summarize"]
-CompressionName = Literal["none", "sentence_filter", "llm"]
+CompressionName = Literal["none", "sentence_filter", "llm", "llm_select"]
 OrderingName = Literal["rank", "sandwich", "document"]
 
 
