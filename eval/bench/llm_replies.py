@@ -29,9 +29,10 @@ from rag.generate.base import ChatModel, LLMError
 from rag.generate.usability import UsabilityTally, counting, record_reply
 from rag.grounding.model_checks import llm_scores
 from rag.query.classify import classify
+from rag.query.expand import EXPANDERS
 from rag.query.intent.llm import IntentLLMError, llm_intent
 from rag.query.route import route
-from rag.query.settings import RouteConfig
+from rag.query.settings import ExpandConfig, RouteConfig
 from rag.rerank.base import RerankCallFailed
 from rag.rerank.llm import LLMScorer
 
@@ -39,7 +40,9 @@ COMPRESS_TASKS: Mapping[str, Compressor] = {"compress_copy": llm_compression,
                                             "compress_select": llm_selection}
 
 MODES = ("text", "structured")
-UNJUDGED = frozenset({"classify", "route"})  # no labels: only whether the reply parsed
+EXPAND_TASKS = ("multi_query", "step_back", "rag_fusion")
+# no labels: only whether the reply parsed
+UNJUDGED = frozenset({"classify", "route", *EXPAND_TASKS})
 Signal = float | None  # 1 right, 0 wrong, between for ties; None when the reply was unusable
 
 
@@ -93,7 +96,7 @@ def _intent(message: str, label: str) -> Callable[[ChatModel], Signal]:
 
 
 def query_items(dataset: BeirDataset, count: int, seed: int = 0) -> list[Item]:
-    """Per query: class and route (parsed or not), a Self-RAG grade of a relevant and an
+    """Per query: class, route and query expansions (parsed or not), a Self-RAG grade of a relevant and an
     irrelevant passage, an LLM rerank of two relevant passages among four others, and each LLM
     compressor on a relevant and an irrelevant passage."""
     rng = random.Random(seed)
@@ -108,6 +111,7 @@ def query_items(dataset: BeirDataset, count: int, seed: int = 0) -> list[Item]:
         items += [
             Item("classify", lambda chat, q=query: _parsed(classify(q, chat).path == "llm")),
             Item("route", lambda chat, q=query: _parsed(route(q, RouteConfig(), chat=chat).path == "llm")),
+            *(Item(method, _expand(method, query)) for method in EXPAND_TASKS),
             Item("self_rag_grade", _grade_pair(query, text[picked_rel[0]], text[picked_other[0]])),
             Item("rerank", _rerank(query, [text[d] for d in candidates],
                                    {i for i, d in enumerate(candidates) if d in picked_rel})),
@@ -115,6 +119,12 @@ def query_items(dataset: BeirDataset, count: int, seed: int = 0) -> list[Item]:
               for task, compressor in COMPRESS_TASKS.items()),
         ]
     return items
+
+
+def _expand(method: str, query: str) -> Callable[[ChatModel], Signal]:
+    def run(chat: ChatModel) -> Signal:
+        return _parsed(EXPANDERS.get(method)(query, ExpandConfig(), chat).path == "llm")
+    return run
 
 
 def _parsed(ok: bool) -> Signal:
