@@ -51,6 +51,10 @@ class IntentConfig(BaseModel):
     llm_confidence: float = Field(0.70, ge=0, le=1)  # Axiom: confidence given to the LLM's label
     use_llm: bool = True  # ask the LLM below the threshold (when a chat model is configured)
     default_intent: str = "question"  # below the threshold without an LLM: run retrieval
+    # Skipping the documents is the costly mistake (a real question goes unanswered): the LLM
+    # alone may not make it; its no-retrieval intent stands only when the semantic layer's best
+    # guess needs no retrieval either. A constrained small model always names *some* intent.
+    llm_skip_needs_agreement: bool = True
 
 
 class ClassifyConfig(BaseModel):

@@ -80,5 +80,17 @@ def route_intent(
     except IntentLLMError as exc:
         return replace(result, reason=f"{below}; LLM fallback failed: default intent "
                        f"{cfg.default_intent!r}", warnings=(str(exc),))
+    if cfg.llm_skip_needs_agreement and _skips_documents(intent, has_history) and not (
+            result.semantic_best and _skips_documents(result.semantic_best, has_history)):
+        return replace(result, reason=(
+            f"{below}; the LLM chose {intent!r}, which skips the documents, but the semantic "
+            f"layer's best guess ({result.semantic_best or 'none'}) does not: default intent "
+            f"{cfg.default_intent!r} (intent.llm_skip_needs_agreement)"), llm_reply=reply)
     return replace(result, intent=intent, confidence=cfg.llm_confidence, layer="llm",
                    reason=f"{below}; the LLM chose it", llm_reply=reply)
+
+
+def _skips_documents(intent: str, has_history: bool) -> bool:
+    """No retrieval for this intent: "no", or "maybe" with a previous answer to work on."""
+    need = NEEDS_RETRIEVAL.get(intent, "yes")
+    return need == "no" or (need == "maybe" and has_history)

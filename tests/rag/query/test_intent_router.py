@@ -110,3 +110,27 @@ def test_parse_intent_reads_loose_replies() -> None:
     assert parse_intent("clarify_needed") == "clarify"
     assert parse_intent("GREETING") == "greeting"
     assert parse_intent("no idea") is None
+
+
+def test_the_llm_alone_cannot_send_a_question_away_from_the_documents(
+    server: tuple[FakeOpenAI, TextEmbedder], router: SemanticRouter
+) -> None:
+    question = "How are vault passphrases stored?"
+    server[1].embed_documents([question])
+    server[0].script(reply('{"intent": "off_topic"}'))  # a constrained small model's pick
+    guarded = route_intent(question, CFG, router, chat_client(server[0]))
+    assert guarded.semantic_best == "question"
+    assert (guarded.intent, guarded.layer) == ("question", "default")
+    assert "skips the documents" in guarded.reason and guarded.llm_reply == '{"intent": "off_topic"}'
+    server[0].script(reply('{"intent": "off_topic"}'))
+    alone = route_intent(question, IntentConfig(llm_skip_needs_agreement=False), router,
+                         chat_client(server[0]))
+    assert (alone.intent, alone.layer) == ("off_topic", "llm")
+
+
+def test_the_llm_may_pick_an_intent_that_still_searches(
+    server: tuple[FakeOpenAI, TextEmbedder], router: SemanticRouter
+) -> None:
+    server[0].script(reply("command"))
+    result = route_intent("How are vault passphrases stored?", CFG, router, chat_client(server[0]))
+    assert (result.intent, result.layer) == ("command", "llm")
