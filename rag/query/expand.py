@@ -19,7 +19,6 @@ from typing import Literal
 
 from rag.generate.base import ChatModel, LLMError, Message
 from rag.generate.cleanup import without_repeats
-from rag.generate.structured import ReplySchema, json_object, object_schema
 from rag.generate.usability import record_reply
 from rag.query.settings import ExpandConfig
 from rag.query.text import content_words, words
@@ -65,20 +64,11 @@ def echo_intent(query: str) -> EchoIntent:
     return "factual"
 
 
-def query_list_schema(limit: int) -> ReplySchema:
-    return object_schema("search_queries", {"queries": {
-        "type": "array", "items": {"type": "string", "maxLength": 200}, "minItems": 1, "maxItems": limit}})
-
-
 def _lines(reply: str, original: str, limit: int) -> list[str]:
-    """Distinct, non-empty queries of an LLM list reply (a structured one's "queries", else its
-    lines), numbering and quotes stripped."""
+    """Distinct, non-empty lines of an LLM list reply, numbering and quotes stripped."""
     seen = {" ".join(words(original))}
     out: list[str] = []
-    data = json_object(reply)
-    listed = data.get("queries") if data is not None else None
-    lines = [str(q) for q in listed] if isinstance(listed, list) else reply.splitlines()
-    for line in lines:
+    for line in reply.splitlines():
         text = re.sub(r"^\s*(?:[-*•]|\d+[.)]|q\d+:)\s*", "", line).strip().strip('"“”').strip()
         key = " ".join(words(text))
         if text and key and key not in seen:
@@ -87,14 +77,14 @@ def _lines(reply: str, original: str, limit: int) -> list[str]:
     return out[:limit]
 
 
-def _ask(chat: ChatModel, prompt: str, max_tokens: int, schema: ReplySchema | None = None) -> str:
-    return chat.chat([Message("user", prompt)], max_tokens=max_tokens, schema=schema).text
+def _ask(chat: ChatModel, prompt: str, max_tokens: int) -> str:
+    return chat.chat([Message("user", prompt)], max_tokens=max_tokens).text
 
 
 def _llm_list(method: str, label: str, query: str, chat: ChatModel, prompt: str, limit: int,
               retrievers: tuple[str, ...] | None = None) -> Expansion:
     try:
-        texts = _lines(_ask(chat, prompt, 300, query_list_schema(limit)), query, limit)
+        texts = _lines(_ask(chat, prompt, 300), query, limit)
     except LLMError as exc:
         record_reply(f"expand.{method}", "fallback", f"call failed ({exc.kind})")
         return Expansion(method, (), "fallback", "LLM call failed: no extra queries",
