@@ -51,6 +51,8 @@ from typing import Any, Literal
 
 import pytest
 
+from rag.generate.judge_probes import RELEVANCE_PROBES, SUPPORT_PROBES
+
 Kind = Literal["reply", "status", "hang", "hang_mid_stream", "pings", "invalid_json", "empty",
                "echo_key"]
 
@@ -117,6 +119,31 @@ def default_responder(body: dict[str, Any]) -> str:
     return f"{match.group(1).strip()} [Source 1]" if match else "OK."
 
 
+def competent_judge(body: dict[str, Any]) -> str | None:
+    """The right answer to a judge-check probe, or None for any other request: a model fit to
+    judge, so tests of the stages run as before the check existed."""
+    messages = body.get("messages") or [{}]
+    prompt = str(messages[-1].get("content", ""))
+    for probe in RELEVANCE_PROBES:
+        if probe.question not in prompt:
+            continue
+        if "Rate how relevant each excerpt" in prompt:  # LLM rerank: "[n] passage" lines
+            numbers = re.findall(r"^\[(\d+)\] (.*)$", prompt, re.M)
+            return "\n".join(f"{n}: {10 if text.startswith(probe.relevant[:40]) else 0}"
+                              for n, text in numbers)
+        relevant = probe.relevant.split(".")[0] in prompt
+        if "Is the passage relevant to the question" in prompt:  # Self-RAG grade
+            return "10" if relevant else "0"
+        if "numbered sentence per line" in prompt:  # llm_select
+            return "1, 2" if relevant else "NONE"
+        if "Copy, verbatim" in prompt:  # llm compression
+            return probe.relevant if relevant else "NONE"
+    for support in SUPPORT_PROBES:
+        if f"1. {support.claim}" in prompt and support.context in prompt:
+            return f"1: {'YES' if support.supported else 'NO'} 0.9"
+    return None
+
+
 def hashed_embedding(text: str, dim: int = 64) -> list[float]:
     """Deterministic bag-of-words vector: each lower-cased word adds 1 to a hashed slot."""
     vector = [0.0] * dim
@@ -131,9 +158,14 @@ class FakeOpenAI:
     """The server. Start with `start()` or a `with` block; `base_url` is ready once started."""
 
     def __init__(
-        self, responder: Callable[[dict[str, Any]], str] = default_responder, embedding_dim: int = 64
+        self, responder: Callable[[dict[str, Any]], str] = default_responder, embedding_dim: int = 64,
+        judge: Callable[[dict[str, Any]], str | None] | None = competent_judge,
     ) -> None:
         self.responder = responder
+        # answers the judge check's probes (rag.generate.judge_probes) outside the script;
+        # None sends them through the script like any request
+        self.judge = judge
+        self.probe_requests: list[Received] = []
         self.embedding_dim = embedding_dim
         self.requests: list[Received] = []
         self._queue: deque[Behaviour] = deque()
@@ -186,6 +218,9 @@ class FakeOpenAI:
 
     def _next(self, received: Received) -> Behaviour | None:
         with self._lock:
+            if self.judge is not None and (answer := self.judge(received.body)) is not None:
+                self.probe_requests.append(received)  # not the test's: script and log untouched
+                return Behaviour("reply", text=answer)
             self.requests.append(received)
             return self._queue.popleft() if self._queue else None
 

@@ -21,8 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from eval.data.beir import BeirDataset
-from rag.context.base import ContextBlock
-from rag.context.compress import Compressor, llm_compression
+from rag.context.compress import Compressor, compression_signal, llm_compression
 from rag.context.select import llm_selection
 from rag.context.self_rag import llm_relevance
 from rag.generate.base import ChatModel, LLMError
@@ -158,16 +157,7 @@ def _rerank(query: str, passages: list[str], relevant: set[int]) -> Callable[[Ch
 
 def _compress(compressor: Compressor, query: str, relevant: str, other: str) -> Callable[[ChatModel], Signal]:
     """Right: the relevant passage kept (half) and the other dropped (half)."""
-    blocks = [ContextBlock(text, f"d{i}", f"c{i}", 0, len(text), 1.0, i + 1)
-              for i, text in enumerate((relevant, other))]
-
-    def run(chat: ChatModel) -> Signal:
-        kept, step = compressor(query, blocks, chat)
-        if any("offline" in w for w in step.warnings):
-            return None  # a reply could not be used: that block was filtered without the model
-        ids = {b.chunk_id for b in kept}
-        return 0.5 * ("c0" in ids) + 0.5 * ("c1" not in ids)
-    return run
+    return lambda chat: compression_signal(compressor, query, relevant, other, chat)
 
 
 def grounding_items(labels_jsonl: Path, count: int) -> list[Item]:

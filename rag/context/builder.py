@@ -4,17 +4,19 @@ compression, sentence de-duplication, token budget (002), ordering and [Source N
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from rag.chunking.base import Chunk
 from rag.context import select  # noqa: F401 (registers the llm_select compressor)
-from rag.context.base import BuiltContext, ChunkLookup, StepReport, context_step
+from rag.context.base import BuiltContext, ChunkLookup, ContextBlock, StepReport, context_step
 from rag.context.budget import allot, fit_blocks, fit_history, make_budget
-from rag.context.compress import COMPRESSORS
+from rag.context.compress import COMPRESSORS, LLM_COMPRESSORS, compression_probe, sentence_filter
 from rag.context.expand import EXPANSIONS
 from rag.context.order import dedupe_sentences, order_blocks
 from rag.context.settings import ContextConfig
 from rag.context.tokens import TokenCounter, default_counter
 from rag.generate.base import ChatModel, Message
+from rag.generate.judge_check import check_judge
 from rag.retrieve.base import Candidate
 
 
@@ -76,7 +78,7 @@ def build_context(
     steps = [context_step("gate", len(candidates), len(top), f"top {settings.top_k} taken")]
     blocks, step = EXPANSIONS.get(settings.expansion)(top, lookup, settings)
     steps.append(step)
-    blocks, step = COMPRESSORS.get(settings.compression)(query, blocks, chat)
+    blocks, step = _compress(query, blocks, settings.compression, chat)
     steps.append(step)
     if settings.dedupe_jaccard is not None:
         blocks, step = dedupe_sentences(blocks, settings.dedupe_jaccard)
@@ -98,3 +100,18 @@ def context_from_passages(
         for i, text in enumerate(passages, 1)
     ]
     return build_context(query, candidates, settings or ContextConfig(top_k=max(1, len(passages))))
+
+
+def _compress(query: str, blocks: list[ContextBlock], name: str, chat: ChatModel | None
+              ) -> tuple[list[ContextBlock], StepReport]:
+    """The configured compressor; an LLM one only when the model passed its judge check."""
+    compressor = COMPRESSORS.get(name)
+    if chat is None or name not in LLM_COMPRESSORS:
+        return compressor(query, blocks, chat)
+    judge = check_judge(chat, f"compression ({name})", compression_probe(compressor), 0.5,
+                        f"compress-{name}-v1")
+    if judge is None or judge.trusted:
+        return compressor(query, blocks, chat)
+    kept, step = sentence_filter(query, blocks, None)
+    return kept, replace(step, step=f"compress:{name}", status="fallback",
+                         warnings=(f"{judge.describe()}: sentences filtered offline", *step.warnings))

@@ -11,6 +11,7 @@ from rag.context.base import ContextBlock, StepReport, context_step
 from rag.context.text import content_words, split_sentences
 from rag.generate.base import ChatModel, LLMError, Message
 from rag.generate.fence import data_rule, fence
+from rag.generate.judge_probes import RELEVANCE_PROBES
 from rag.generate.usability import record_reply
 from rag.registry import Registry
 
@@ -18,6 +19,7 @@ Compressor = Callable[[str, Sequence[ContextBlock], ChatModel | None], tuple[lis
 COMPRESSORS: Registry[Compressor] = Registry("context compression")
 
 MARKERS = ("[Partial]", "[Conflicting]")
+LLM_COMPRESSORS = frozenset({"llm", "llm_select"})  # the ones a judge check guards
 _MARKER = re.compile(r"^\s*\[(Partial|Conflicting)\]\s*:?\s*", re.I)
 
 COMPRESS_PROMPT = """Question: {question}
@@ -126,6 +128,27 @@ def compress_each(query: str, blocks: Sequence[ContextBlock], chat: ChatModel | 
         out = list(blocks)
     detail = f"{len(blocks) - len(out)} block(s) judged irrelevant (NONE)"
     return out, context_step(f"compress:{name}", len(blocks), len(out), detail, tuple(warnings))
+
+
+def compression_signal(compressor: Compressor, question: str, relevant: str, irrelevant: str,
+                       chat: ChatModel) -> float | None:
+    """How right a compressor was on two passages: half for keeping the relevant one, half for
+    dropping the other; None when a reply was unusable (that block was filtered offline)."""
+    blocks = [ContextBlock(text, f"probe{i}", f"probe{i}", 0, len(text), 1.0, i + 1)
+              for i, text in enumerate((relevant, irrelevant))]
+    kept, step = compressor(question, blocks, chat)
+    if any("filtered offline" in w for w in step.warnings):
+        return None
+    ids = {b.chunk_id for b in kept}
+    return 0.5 * ("probe0" in ids) + 0.5 * ("probe1" not in ids)
+
+
+def compression_probe(compressor: Compressor) -> Callable[[ChatModel], list[float | None]]:
+    """The judge check's probe for an LLM compressor (rag.generate.judge_check)."""
+    def probe(chat: ChatModel) -> list[float | None]:
+        return [compression_signal(compressor, p.question, p.relevant, p.irrelevant, chat)
+                for p in RELEVANCE_PROBES]
+    return probe
 
 
 def offline_instead(block: ContextBlock, query_words: set[str]) -> ContextBlock | None:

@@ -19,6 +19,8 @@ from rag.context.enrich_settings import VerifyConfig
 from rag.context.text import content_words
 from rag.generate.base import ChatModel, LLMError, Message
 from rag.generate.fence import data_rule, fence
+from rag.generate.judge_check import check_judge
+from rag.generate.judge_probes import RELEVANCE_PROBES
 from rag.generate.llm import make_client
 from rag.generate.structured import GRADES_0_10, choice_schema
 from rag.generate.usability import record_reply
@@ -139,7 +141,28 @@ def verify_chat(config: PipelineConfig) -> tuple[ChatModel | None, str]:
     chat, _ = make_client(config.generation)
     if chat is None and method == "llm":
         return None, "verify.method is 'llm' but no LLM endpoint is configured: graded lexically"
+    judge = check_judge(chat, "relevance", relevance_probe, 0.5, RELEVANCE_PROBE) if chat else None
+    if judge is not None and not judge.trusted:
+        return None, f"{judge.describe()}: graded lexically"
     return chat, ""
+
+
+RELEVANCE_PROBE = "relevance-v1"
+
+
+def relevance_probe(chat: ChatModel) -> list[float | None]:
+    """1 when the model grades a probe's relevant passage above its irrelevant one (0.5 on a
+    tie), None when a grade was unusable."""
+    signals: list[float | None] = []
+    for probe in RELEVANCE_PROBES:
+        try:
+            relevant, irrelevant = (llm_relevance(chat, probe.question, text, 800)[0]
+                                    for text in (probe.relevant, probe.irrelevant))
+        except (LLMError, ValueError):
+            signals.append(None)
+            continue
+        signals.append(1.0 if relevant > irrelevant else 0.5 if relevant == irrelevant else 0.0)
+    return signals
 
 
 def run_verify(state: PipelineState, env: StageEnv) -> StageResult:

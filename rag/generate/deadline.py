@@ -43,6 +43,17 @@ def current_deadline() -> Deadline | None:
     return _CURRENT.get()
 
 
+@contextmanager
+def without_deadline() -> Iterator[None]:
+    """No deadline for the calls made inside (work done once for many queries, such as a judge
+    check, is not one query's to pay for)."""
+    token = _CURRENT.set(None)
+    try:
+        yield
+    finally:
+        _CURRENT.reset(token)
+
+
 class Redactor:
     """Replaces secrets in streamed text. A secret can be split over tokens, so text that ends
     in the start of a secret is held back until more text (or the end) shows what it is; all

@@ -42,6 +42,9 @@ class GenerationConfig(BaseModel):
     # Stages that parse a reply ask for one constrained to a JSON schema, where the endpoint can
     # (OpenAI json_schema, llama.cpp grammars): a small model then cannot answer off-format.
     structured_replies: bool = True
+    # An LLM judges (rerank grades, Self-RAG grades, grounding verdicts, compression) only after
+    # it was right above chance on labelled probes (rag.generate.judge_check).
+    check_judges: bool = True
     template: TemplateName = "auto"
     stream: bool = True
     suggested_questions: bool = True  # ask for and parse SUGGESTED_QUESTIONS: q1 | q2 | q3

@@ -12,10 +12,17 @@ from rag.context.base import BuiltContext
 from rag.context.text import Sentence, content_words, numbers, split_sentences
 from rag.generate.base import ChatModel
 from rag.generate.cleanup import cited_numbers
+from rag.generate.judge_check import check_judge
 from rag.generate.prompts import INSUFFICIENT
 from rag.grounding.base import ConfidenceLevel, GroundingReport, SentenceCheck, Sufficiency, Verdict
 from rag.grounding.lexical import best_span, overlap
-from rag.grounding.model_checks import SentenceEmbedder, embedding_scores, llm_scores
+from rag.grounding.model_checks import (
+    SUPPORT_PROBE,
+    SentenceEmbedder,
+    embedding_scores,
+    llm_scores,
+    support_probe,
+)
 from rag.grounding.settings import GroundingConfig
 
 _LEADING_CITATIONS = re.compile(r"^(?:\[Source \d+\]\s*)+\.?\s*")
@@ -148,7 +155,13 @@ def check_answer(
     warnings: list[str] = []
     ambiguous = [c for c in checks if c.verdict == "ambiguous"]
     use_llm = chat is not None and settings.model_check in ("auto", "llm")
-    use_embedding = embedder is not None and settings.model_check in ("auto", "embedding") and not use_llm
+    judge = (check_judge(chat, "support", support_probe, 0.5, SUPPORT_PROBE)
+             if use_llm and ambiguous and chat is not None else None)
+    if judge is not None and not judge.trusted:  # the embedding check instead, where there is one
+        use_llm = False
+        warnings.append(f"{judge.describe()}: LLM verification not used")
+    use_embedding = embedder is not None and not use_llm and (
+        settings.model_check in ("auto", "embedding") or judge is not None)
     if ambiguous and use_llm and chat is not None:
         scores, warning = llm_scores([c.text for c in ambiguous], context.render(), chat)
         warnings += [warning] if warning else []

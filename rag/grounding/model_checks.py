@@ -13,6 +13,7 @@ from rag.context.base import ContextBlock
 from rag.context.text import split_sentences
 from rag.generate.base import ChatModel, LLMError, Message
 from rag.generate.fence import data_rule, fence
+from rag.generate.judge_probes import SUPPORT_PROBES
 from rag.generate.structured import as_lines, numbered_schema
 from rag.generate.usability import record_reply
 
@@ -89,6 +90,18 @@ def read_verdicts(reply: str, count: int) -> tuple[dict[int, float], int]:
 def parse_verdicts(reply: str, count: int) -> dict[int, float]:
     """Claim number (1-based) -> support score (see read_verdicts)."""
     return read_verdicts(reply, count)[0]
+
+
+SUPPORT_PROBE = "support-v1"
+
+
+def support_probe(chat: ChatModel) -> list[float | None]:
+    """1 when the model's verdict on a probe claim matches its label, None when unparsed."""
+    signals: list[float | None] = []
+    for probe in SUPPORT_PROBES:
+        score = llm_scores([probe.claim], probe.context, chat)[0][0]
+        signals.append(None if score is None else float((score >= 0.5) == probe.supported))
+    return signals
 
 
 def llm_scores(claims: Sequence[str], context_text: str, chat: ChatModel) -> tuple[list[float | None], str]:

@@ -34,6 +34,12 @@ def _llm(cfg: RerankConfig, chat: ChatModel | None) -> Scorer:
             "rerank.method is 'llm' but no LLM endpoint is configured: set OPENAI_BASE_URL "
             "(and OPENAI_API_KEY), or use rerank.method: cross_encoder with rerank.model set"
         )
+    from rag.generate.judge_check import check_judge
+    from rag.rerank.llm import RANKING_PROBE, ranking_probe
+
+    judge = check_judge(chat, "ranking", ranking_probe, 0.25, RANKING_PROBE)
+    if judge is not None and not judge.trusted:
+        raise RerankUnavailable(f"{judge.describe()}: the excerpts keep their retrieval order")
     return LLMScorer(chat, cfg.llm.model or "generation.model", cfg.llm.batch_size,
                      cfg.llm.max_passage_chars)
 

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from rag.generate.base import ChatModel, LLMError, Message
 from rag.generate.fence import data_rule, fence
+from rag.generate.judge_probes import RELEVANCE_PROBES
 from rag.generate.structured import GRADES_0_10, as_lines, numbered_schema
 from rag.generate.usability import record_reply
 from rag.rerank.base import RerankCallFailed, ScoreBatch
@@ -47,6 +48,28 @@ def parse_grades(reply: str, expected: int) -> tuple[list[float], list[str]]:
             f"(missing {missing[:5]}): {reply[:120]!r}"
         )
     return [grades[i] for i in range(1, expected + 1)], warnings
+
+
+RANKING_PROBE = "ranking-v1"
+
+
+def ranking_probe(chat: ChatModel) -> list[float | None]:
+    """Each relevance probe's relevant passage among three others, at a rotating position:
+    1 when the model grades it best (a share of 1 on ties), None when the reply was unusable."""
+    probes = RELEVANCE_PROBES
+    signals: list[float | None] = []
+    for i, probe in enumerate(probes):
+        others = [probes[(i + k) % len(probes)].irrelevant for k in (1, 2, 3)]
+        at = i % 4
+        passages = [*others[:at], probe.relevant, *others[at:]]
+        try:
+            scores = LLMScorer(chat, "judge check", batch_size=4).score(probe.question, passages).scores
+        except RerankCallFailed:
+            signals.append(None)
+            continue
+        best = [j for j, s in enumerate(scores) if s == max(scores)]
+        signals.append((at in best) / len(best))
+    return signals
 
 
 class LLMScorer:

@@ -158,3 +158,20 @@ def test_confidence_is_relevance_times_grounding_with_a_sufficiency_check() -> N
         thin.sufficiency.missing == ("architect", "salary", "pension") and not thin.sufficiency.is_sufficient
     )
     assert thin.confidence == pytest.approx(0.25) and thin.confidence_level == "low"
+
+
+def test_a_model_that_fails_its_judge_check_does_not_settle_the_band() -> None:
+    sentence = "Germany's capital city is Berlin, where the Bundestag sits."
+
+    def yes_to_everything(body: dict[str, object]) -> str | None:
+        return "1: YES" if "Claims:" in str(body) else None
+
+    with FakeOpenAI(judge=yes_to_everything) as server:
+        client = LLMClient(GenerationConfig(retries=0), [Endpoint("primary", server.base_url, "m")])
+        with_embedder = check_answer(CTX.query, sentence, CTX, GroundingConfig(model_check="llm"),
+                                     chat=client, embedder=HashEmbedder())
+        alone = check_answer(CTX.query, sentence, CTX, GroundingConfig(), chat=client)
+        assert not server.chat_requests  # the answer's sentence never went to the model
+    assert with_embedder.sentences[0].method == "embedding"
+    assert "support probes" in with_embedder.warnings[0] and "not trusted" in with_embedder.warnings[0]
+    assert alone.sentences[0].verdict == "ambiguous" and with_embedder.checks == ("lexical", "embedding")

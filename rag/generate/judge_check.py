@@ -1,0 +1,116 @@
+"""Can this model judge? A stage that lets an LLM's grades or verdicts replace its offline method
+checks the model first, once, on labelled probes of that judgement (rag.generate.judge_probes):
+a model whose right answers are not above chance — a one-sided binomial test at 5 % — does not
+judge, the stage runs its offline form, and its trace says why.
+
+Why: structured replies make even a 135M model's judgements parse, and parsed they turned out
+to be noise — SmolLM2 calls every claim supported and grades excerpts by their position. A reply
+that parses is not a judgement that means something; this check is what tells them apart.
+
+A check is keyed by endpoint, model, reply format and probe set, kept for the process and on
+disk (under the data dir), and run outside the query's LLM deadline. Probe replies are not
+counted in the usability tally of the run; the check itself is, as `judge_check.<judgement>`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from rag.generate.base import ChatModel
+from rag.generate.deadline import without_deadline
+from rag.generate.llm import LLMClient
+from rag.generate.usability import UsabilityTally, counting, record_reply
+from rag.paths import cache_dir
+
+ALPHA = 0.05
+Signal = float | None  # 1 right, 0 wrong, between for ties, None: the reply was unusable
+Probe = Callable[[ChatModel], Sequence[Signal]]
+
+
+@dataclass(frozen=True)
+class JudgeCheck:
+    judgement: str
+    model: str
+    right: float  # sum of the probes' signals (an unusable reply counts 0)
+    items: int
+    chance: float
+    p_value: float
+
+    @property
+    def trusted(self) -> bool:
+        return self.p_value < ALPHA
+
+    def describe(self) -> str:
+        verdict = "trusted" if self.trusted else "not above chance: not trusted to judge"
+        return (f"judge check: {self.model} right on {self.right:g} of {self.items} labelled "
+                f"{self.judgement} probes (chance {self.chance:.2f}, p = {self.p_value:.3f}), "
+                f"{verdict} (generation.check_judges)")
+
+
+def binomial_tail(successes: int, n: int, p: float) -> float:
+    """P(X >= successes) for X ~ Binomial(n, p)."""
+    return min(1.0, sum(math.comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(successes, n + 1)))
+
+
+_CHECKS: dict[str, JudgeCheck] = {}
+_LOCK = threading.Lock()
+
+
+def check_judge(chat: ChatModel, judgement: str, probe: Probe, chance: float, probe_set: str
+                ) -> JudgeCheck | None:
+    """The model's check for `judgement` (run once per model and probe set); None when there is
+    nothing to check: a chat model other than the workbench's client, or checks switched off."""
+    if not isinstance(chat, LLMClient) or not chat.settings.check_judges or not chat.endpoints:
+        return None
+    endpoint = chat.endpoints[0]
+    key = "|".join((endpoint.base_url, endpoint.model, str(chat.settings.structured_replies),
+                    judgement, probe_set))
+    with _LOCK:
+        found = _CHECKS.get(key) or _load(key)
+        if found is None:
+            found = _run(chat, endpoint.model, judgement, probe, chance)
+            _save(key, found)
+        _CHECKS[key] = found
+    record_reply(f"judge_check.{judgement}", "ok" if found.trusted else "fallback",
+                 "" if found.trusted else "not above chance")
+    return found
+
+
+def _run(chat: ChatModel, model: str, judgement: str, probe: Probe, chance: float) -> JudgeCheck:
+    with without_deadline(), counting(UsabilityTally()):  # probes are not the run's replies
+        signals = list(probe(chat))
+    right = sum(s or 0.0 for s in signals)
+    p_value = binomial_tail(math.floor(right + 1e-9), len(signals), chance)
+    return JudgeCheck(judgement, model, right, len(signals), chance, round(p_value, 4))
+
+
+def _path(key: str) -> Path:
+    return cache_dir("judge_checks") / f"{hashlib.sha256(key.encode()).hexdigest()[:20]}.json"
+
+
+def _load(key: str) -> JudgeCheck | None:
+    try:
+        data = json.loads(_path(key).read_text(encoding="utf-8"))
+        return JudgeCheck(**data) if data.pop("key", None) == key else None
+    except (OSError, ValueError, TypeError):
+        return None  # absent or unreadable: check again
+
+
+def _save(key: str, check: JudgeCheck) -> None:
+    path = _path(key)
+    temp = path.with_suffix(f".{os.getpid()}.tmp")
+    temp.write_text(json.dumps({"key": key, **asdict(check)}), encoding="utf-8")
+    os.replace(temp, path)
+
+
+def forget_checks() -> None:
+    """Drop the process's checks (the files stay): for tests that switch models under one URL."""
+    with _LOCK:
+        _CHECKS.clear()
