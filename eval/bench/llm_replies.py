@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 import random
 import time
 from collections import defaultdict
@@ -25,6 +26,7 @@ from rag.context.compress import Compressor, compression_signal, llm_compression
 from rag.context.select import llm_selection
 from rag.context.self_rag import llm_relevance
 from rag.generate.base import ChatModel, LLMError
+from rag.generate.judge_check import binomial_tail
 from rag.generate.usability import UsabilityTally, counting, record_reply
 from rag.grounding.model_checks import llm_scores
 from rag.query.classify import classify
@@ -68,6 +70,10 @@ class ModeFigures:
             "items": self.items[t], "scored": len(self.signals[t]),
             "right_share": (round(sum(self.signals[t]) / len(self.signals[t]), 4)
                             if self.signals[t] and t not in UNJUDGED else None),
+            # above chance? one-sided binomial test over every item (an unparsed reply is wrong)
+            "p_above_chance": (round(binomial_tail(math.floor(sum(self.signals[t]) + 1e-9), self.items[t],
+                                                   chance_levels()[t]), 4)
+                               if t in chance_levels() else None),
             "seconds_per_item": round(self.seconds[t] / self.items[t], 3)} for t in tasks},
             "usability": self.tally.as_json()}
 
@@ -205,6 +211,7 @@ def summary_lines(report: Mapping[str, Any]) -> Iterator[str]:
         for mode in MODES:
             t = report["modes"][mode]["tasks"][task]
             right = "–" if t["right_share"] is None else f"{t['right_share']:.2f}"
-            cells.append(f"{mode}: parsed {t['scored']}/{t['items']} right {right} "
+            p = "" if t.get("p_above_chance") is None else f" p {t['p_above_chance']:.2f}"
+            cells.append(f"{mode}: parsed {t['scored']}/{t['items']} right {right}{p} "
                          f"{t['seconds_per_item']:.1f} s")
         yield f"{task:15} " + " | ".join(cells)

@@ -117,8 +117,7 @@ def compress_each(query: str, blocks: Sequence[ContextBlock], chat: ChatModel | 
         except LLMError as exc:
             record_reply("context.compress", "fallback", f"call failed ({exc.kind})")
             warnings.append(f"block {block.chunk_id}: LLM {exc.kind}, filtered offline")
-            compressed = _filter_block(query_words, block) if query_words else block
-            warning = ""
+            compressed, warning = offline_instead(block, query_words), ""
         if warning:
             warnings.append(f"block {block.chunk_id}: {warning}")
         if compressed is not None:

@@ -324,7 +324,6 @@ class LLMStream:
         if passed.is_set() and not self.finish_reason:
             raise _DeadlineHit(hit)
 
-
     def _create_structured(
         self, endpoint: Endpoint, messages: list[openai.types.chat.ChatCompletionMessageParam],
         max_tokens: int, timeout: float,
