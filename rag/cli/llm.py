@@ -46,6 +46,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def status() -> int:
-    found = connected_llm()
+    found = connected_llm(timeout_s=10)  # a busy local server answers one request at a time
     print(found.detail if found.model is None else f"connected: {found.detail}")
     return 0 if found.model else 1

@@ -39,7 +39,7 @@ def test_serve_prints_the_base_url_and_stops_its_server(local_llm: LocalLLMServe
 
 
 def test_status_names_the_served_model(llm_env: LocalLLMServer) -> None:
-    found = connected_llm()
+    found = connected_llm(timeout_s=30)  # the server answers one request at a time
     assert found.model == "smollm2-135m-instruct" and found.base_url == llm_env.base_url
     shown = subprocess.run([sys.executable, "-m", "rag", "llm", "status"], cwd=ROOT, text=True,
                            capture_output=True, env={**os.environ}, timeout=60)
