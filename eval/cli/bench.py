@@ -1,5 +1,5 @@
-"""`python -m eval bench retrieval|embed|roofline|sweep|privacy|scale|tune|llm-replies … --out FILE.json`:
-benchmarks."""
+"""`python -m eval bench retrieval|embed|roofline|sweep|privacy|scale|tune|llm-replies|llm-speed …
+--out FILE.json`: benchmarks."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from eval.cli import bench_embed, bench_llm_replies, bench_roofline, bench_scale
 def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser("bench", help="speed benchmarks, written as JSON")
     parser.add_argument("suite", choices=["retrieval", "embed", "roofline", "sweep", "privacy",
-                                          "scale", "tune", "llm-replies"],
+                                          "scale", "tune", "llm-replies", "llm-speed"],
                         help="which benchmark")
     parser.add_argument("--corpus", type=Path, help="BEIR corpus.jsonl (retrieval)")
     parser.add_argument("--queries", type=Path, help="BEIR queries.jsonl (retrieval)")
@@ -66,6 +66,8 @@ def run(args: argparse.Namespace) -> int:
         return bench_tune.run(args)
     if args.suite == "llm-replies":
         return bench_llm_replies.run(args)
+    if args.suite == "llm-speed":
+        return bench_llm_replies.run_speed(args)
     if args.corpus is None or args.queries is None:
         raise SystemExit("bench retrieval needs --corpus and --queries")
     settings = BenchSettings(
