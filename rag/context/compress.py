@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 
 from rag.context.base import ContextBlock, StepReport, context_step
@@ -142,11 +142,11 @@ def compression_signal(compressor: Compressor, question: str, relevant: str, irr
     return 0.5 * ("probe0" in ids) + 0.5 * ("probe1" not in ids)
 
 
-def compression_probe(compressor: Compressor) -> Callable[[ChatModel], list[float | None]]:
+def compression_probe(compressor: Compressor) -> Callable[[ChatModel], Iterator[float | None]]:
     """The judge check's probe for an LLM compressor (rag.generate.judge_check)."""
-    def probe(chat: ChatModel) -> list[float | None]:
-        return [compression_signal(compressor, p.question, p.relevant, p.irrelevant, chat)
-                for p in RELEVANCE_PROBES]
+    def probe(chat: ChatModel) -> Iterator[float | None]:
+        for p in RELEVANCE_PROBES:
+            yield compression_signal(compressor, p.question, p.relevant, p.irrelevant, chat)
     return probe
 
 

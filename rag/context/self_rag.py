@@ -9,7 +9,7 @@ the chunk has it or a word sharing its first five letters (install / installatio
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Literal
@@ -150,19 +150,17 @@ def verify_chat(config: PipelineConfig) -> tuple[ChatModel | None, str]:
 RELEVANCE_PROBE = "relevance-v1"
 
 
-def relevance_probe(chat: ChatModel) -> list[float | None]:
+def relevance_probe(chat: ChatModel) -> Iterator[float | None]:
     """1 when the model grades a probe's relevant passage above its irrelevant one (0.5 on a
     tie), None when a grade was unusable."""
-    signals: list[float | None] = []
     for probe in RELEVANCE_PROBES:
         try:
             relevant, irrelevant = (llm_relevance(chat, probe.question, text, 800)[0]
                                     for text in (probe.relevant, probe.irrelevant))
         except (LLMError, ValueError):
-            signals.append(None)
+            yield None
             continue
-        signals.append(1.0 if relevant > irrelevant else 0.5 if relevant == irrelevant else 0.0)
-    return signals
+        yield 1.0 if relevant > irrelevant else 0.5 if relevant == irrelevant else 0.0
 
 
 def run_verify(state: PipelineState, env: StageEnv) -> StageResult:

@@ -19,7 +19,7 @@ import json
 import math
 import os
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -31,7 +31,7 @@ from rag.paths import cache_dir
 
 ALPHA = 0.05
 Signal = float | None  # 1 right, 0 wrong, between for ties, None: the reply was unusable
-Probe = Callable[[ChatModel], Sequence[Signal]]
+Probe = Callable[[ChatModel], Iterator[Signal]]  # one signal per probe, asked lazily
 
 
 @dataclass(frozen=True)
@@ -41,7 +41,8 @@ class JudgeCheck:
     right: float  # sum of the probes' signals (an unusable reply counts 0)
     items: int
     chance: float
-    p_value: float
+    p_value: float  # probes not asked count as wrong
+    asked: int  # the check stops once the outcome is settled either way
 
     @property
     def trusted(self) -> bool:
@@ -49,8 +50,10 @@ class JudgeCheck:
 
     def describe(self) -> str:
         verdict = "trusted" if self.trusted else "not above chance: not trusted to judge"
+        stopped = (f", stopped after {self.asked}: the outcome was settled" if self.asked < self.items
+                   else "")
         return (f"judge check: {self.model} right on {self.right:g} of {self.items} labelled "
-                f"{self.judgement} probes (chance {self.chance:.2f}, p = {self.p_value:.3f}), "
+                f"{self.judgement} probes (chance {self.chance:.2f}, p = {self.p_value:.3f}{stopped}), "
                 f"{verdict} (generation.check_judges)")
 
 
@@ -63,8 +66,13 @@ _CHECKS: dict[str, JudgeCheck] = {}
 _LOCK = threading.Lock()
 
 
-def check_judge(chat: ChatModel, judgement: str, probe: Probe, chance: float, probe_set: str
-                ) -> JudgeCheck | None:
+def needed(items: int, chance: float) -> int:
+    """The fewest right answers of `items` that are above chance (items + 1: none are)."""
+    return next((s for s in range(items + 1) if binomial_tail(s, items, chance) < ALPHA), items + 1)
+
+
+def check_judge(chat: ChatModel, judgement: str, probe: Probe, chance: float, probe_set: str,
+                items: int = 8) -> JudgeCheck | None:
     """The model's check for `judgement` (run once per model and probe set); None when there is
     nothing to check: a chat model other than the workbench's client, or checks switched off."""
     if not isinstance(chat, LLMClient) or not chat.settings.check_judges or not chat.endpoints:
@@ -75,7 +83,7 @@ def check_judge(chat: ChatModel, judgement: str, probe: Probe, chance: float, pr
     with _LOCK:
         found = _CHECKS.get(key) or _load(key)
         if found is None:
-            found = _run(chat, endpoint.model, judgement, probe, chance)
+            found = _run(chat, endpoint.model, judgement, probe, chance, items)
             _save(key, found)
         _CHECKS[key] = found
     record_reply(f"judge_check.{judgement}", "ok" if found.trusted else "fallback",
@@ -83,12 +91,17 @@ def check_judge(chat: ChatModel, judgement: str, probe: Probe, chance: float, pr
     return found
 
 
-def _run(chat: ChatModel, model: str, judgement: str, probe: Probe, chance: float) -> JudgeCheck:
+def _run(chat: ChatModel, model: str, judgement: str, probe: Probe, chance: float, items: int
+         ) -> JudgeCheck:
+    need, right, asked = needed(items, chance), 0.0, 0
     with without_deadline(), counting(UsabilityTally()):  # probes are not the run's replies
-        signals = list(probe(chat))
-    right = sum(s or 0.0 for s in signals)
-    p_value = binomial_tail(math.floor(right + 1e-9), len(signals), chance)
-    return JudgeCheck(judgement, model, right, len(signals), chance, round(p_value, 4))
+        for signal in probe(chat):
+            asked += 1
+            right += signal or 0.0
+            if right >= need or right + (items - asked) < need:  # settled: stop asking
+                break
+    p_value = binomial_tail(math.floor(right + 1e-9), items, chance)
+    return JudgeCheck(judgement, model, right, items, chance, round(p_value, 4), asked)
 
 
 def _path(key: str) -> Path:

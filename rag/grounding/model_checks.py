@@ -4,7 +4,7 @@ similarity to the best context sentence (offline), and LLM verification (Axiom l
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Protocol
 
 import numpy as np
@@ -95,13 +95,11 @@ def parse_verdicts(reply: str, count: int) -> dict[int, float]:
 SUPPORT_PROBE = "support-v1"
 
 
-def support_probe(chat: ChatModel) -> list[float | None]:
+def support_probe(chat: ChatModel) -> Iterator[float | None]:
     """1 when the model's verdict on a probe claim matches its label, None when unparsed."""
-    signals: list[float | None] = []
     for probe in SUPPORT_PROBES:
         score = llm_scores([probe.claim], probe.context, chat)[0][0]
-        signals.append(None if score is None else float((score >= 0.5) == probe.supported))
-    return signals
+        yield None if score is None else float((score >= 0.5) == probe.supported)
 
 
 def llm_scores(claims: Sequence[str], context_text: str, chat: ChatModel) -> tuple[list[float | None], str]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from rag.generate.base import ChatModel, LLMError, Message
 from rag.generate.fence import data_rule, fence
@@ -53,11 +53,10 @@ def parse_grades(reply: str, expected: int) -> tuple[list[float], list[str]]:
 RANKING_PROBE = "ranking-v1"
 
 
-def ranking_probe(chat: ChatModel) -> list[float | None]:
+def ranking_probe(chat: ChatModel) -> Iterator[float | None]:
     """Each relevance probe's relevant passage among three others, at a rotating position:
     1 when the model grades it best (a share of 1 on ties), None when the reply was unusable."""
     probes = RELEVANCE_PROBES
-    signals: list[float | None] = []
     for i, probe in enumerate(probes):
         others = [probes[(i + k) % len(probes)].irrelevant for k in (1, 2, 3)]
         at = i % 4
@@ -65,11 +64,10 @@ def ranking_probe(chat: ChatModel) -> list[float | None]:
         try:
             scores = LLMScorer(chat, "judge check", batch_size=4).score(probe.question, passages).scores
         except RerankCallFailed:
-            signals.append(None)
+            yield None
             continue
         best = [j for j, s in enumerate(scores) if s == max(scores)]
-        signals.append((at in best) / len(best))
-    return signals
+        yield (at in best) / len(best)
 
 
 class LLMScorer:

@@ -14,7 +14,8 @@ from rag.config import PipelineConfig
 from rag.context.builder import build_context
 from rag.context.self_rag import verify_chat
 from rag.generate.deadline import llm_deadline
-from rag.generate.judge_check import binomial_tail, check_judge, forget_checks
+from rag.generate.judge_check import binomial_tail, check_judge, forget_checks, needed
+from rag.generate.judge_probes import RELEVANCE_PROBES, SUPPORT_PROBES
 from rag.generate.llm import Endpoint, LLMClient
 from rag.generate.settings import GenerationConfig
 from rag.generate.usability import counting
@@ -41,6 +42,11 @@ def client(server: FakeOpenAI, **settings: object) -> LLMClient:
                      [Endpoint("primary", server.base_url, "m")])
 
 
+def test_probe_sets_hold_eight_items_each() -> None:  # check_judge's default `items`
+    assert len(RELEVANCE_PROBES) == len(SUPPORT_PROBES) == 8
+    assert needed(8, 0.5) == 7 and needed(8, 0.25) == 5 and needed(2, 0.5) == 3  # 3: never
+
+
 def test_binomial_tail() -> None:
     assert binomial_tail(0, 8, 0.5) == 1.0
     assert binomial_tail(8, 8, 0.5) == pytest.approx(1 / 256)
@@ -53,9 +59,10 @@ def test_a_competent_model_is_trusted_once_and_the_check_is_remembered() -> None
         chat = client(server)
         with llm_deadline(0.001):  # probes run outside the query's deadline
             check = check_judge(chat, "support", support_probe, 0.5, SUPPORT_PROBE)
-        assert check is not None and check.trusted and check.right == 8
+        # 7 of 8 are above chance: settled after the seventh right answer
+        assert check is not None and check.trusted and (check.right, check.asked) == (7, 7)
         asked = len(server.probe_requests)
-        assert asked == 8
+        assert asked == 7
         assert check_judge(chat, "support", support_probe, 0.5, SUPPORT_PROBE) == check
         forget_checks()  # a new process: read from disk, not asked again
         assert check_judge(chat, "support", support_probe, 0.5, SUPPORT_PROBE) == check
@@ -67,8 +74,9 @@ def test_a_competent_model_is_trusted_once_and_the_check_is_remembered() -> None
 def test_a_model_that_agrees_with_everything_is_not_trusted() -> None:
     with FakeOpenAI(judge=yes_man) as server:
         check = check_judge(client(server), "support", support_probe, 0.5, SUPPORT_PROBE)
-    assert check is not None and not check.trusted and check.right == 4  # the 4 true claims
-    assert "not trusted" in check.describe() and "p = 0.637" in check.describe()
+    # the probes alternate true and false claims: after 2 right of 4, 7 of 8 is out of reach
+    assert check is not None and not check.trusted and (check.right, check.asked) == (2, 4)
+    assert "not trusted" in check.describe() and "p = 0.965, stopped after 4" in check.describe()
 
 
 def test_checks_off_or_another_chat_model_check_nothing() -> None:
