@@ -7,8 +7,9 @@ Why: structured replies make even a 135M model's judgements parse, and parsed th
 to be noise — SmolLM2 calls every claim supported and grades excerpts by their position. A reply
 that parses is not a judgement that means something; this check is what tells them apart.
 
-A check is keyed by endpoint, model, reply format and probe set, kept for the process and on
-disk (under the data dir), and run outside the query's LLM deadline. Probe replies are not
+A check is keyed by endpoint, configured model, the models the endpoint lists (so a different
+model served under the same URL and name is checked anew), reply format and probe set; kept for
+the process and on disk (under the data dir), and run outside the query's LLM deadline. Probe replies are not
 counted in the usability tally of the run; the check itself is, as `judge_check.<judgement>`.
 """
 
@@ -19,13 +20,17 @@ import json
 import math
 import os
 import threading
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+import httpx2
+
 from rag.generate.base import ChatModel
 from rag.generate.deadline import without_deadline
-from rag.generate.llm import LLMClient
+from rag.generate.llm import Endpoint, LLMClient
+from rag.generate.local_server import served_models
 from rag.generate.usability import UsabilityTally, counting, record_reply
 from rag.paths import cache_dir
 
@@ -63,7 +68,24 @@ def binomial_tail(successes: int, n: int, p: float) -> float:
 
 
 _CHECKS: dict[str, JudgeCheck] = {}
+_SERVED: dict[str, tuple[float, str]] = {}  # base URL -> (when asked, what it lists)
 _LOCK = threading.Lock()
+SERVED_TTL_S = 60.0  # how long a long-lived process (the app) trusts what an endpoint listed
+
+
+def _served(endpoint: Endpoint) -> str:
+    """A fingerprint of the models the endpoint lists ("?" when it does not say), asked at most
+    once a minute."""
+    known = _SERVED.get(endpoint.base_url)
+    if known is not None and time.monotonic() - known[0] < SERVED_TTL_S:
+        return known[1]
+    try:
+        ids = served_models(endpoint.base_url, endpoint.api_key, timeout_s=5.0)
+        found = hashlib.sha256("\n".join(sorted(ids)).encode()).hexdigest()[:12]
+    except (httpx2.HTTPError, ValueError):
+        found = "?"
+    _SERVED[endpoint.base_url] = (time.monotonic(), found)
+    return found
 
 
 def needed(items: int, chance: float) -> int:
@@ -78,9 +100,9 @@ def check_judge(chat: ChatModel, judgement: str, probe: Probe, chance: float, pr
     if not isinstance(chat, LLMClient) or not chat.settings.check_judges or not chat.endpoints:
         return None
     endpoint = chat.endpoints[0]
-    key = "|".join((endpoint.base_url, endpoint.model, str(chat.settings.structured_replies),
-                    judgement, probe_set))
     with _LOCK:
+        key = "|".join((endpoint.base_url, endpoint.model, _served(endpoint),
+                        str(chat.settings.structured_replies), judgement, probe_set))
         found = _CHECKS.get(key) or _load(key)
         if found is None:
             found = _run(chat, endpoint.model, judgement, probe, chance, items)
@@ -127,3 +149,4 @@ def forget_checks() -> None:
     """Drop the process's checks (the files stay): for tests that switch models under one URL."""
     with _LOCK:
         _CHECKS.clear()
+        _SERVED.clear()

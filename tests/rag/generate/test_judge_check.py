@@ -109,3 +109,21 @@ def test_a_trusted_model_reranks_with_its_grades() -> None:
         scorer = build_scorer(RerankConfig(method="llm"), client(server))
         server.script(reply("1: 3\n2: 9"))
         assert scorer.score("q", ["a", "b"]).scores == (3.0, 9.0)
+
+
+def test_another_model_served_under_the_same_url_and_name_is_checked_anew(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import rag.generate.judge_check as judge_check
+
+    listed = ["small-model"]
+    monkeypatch.setattr(judge_check, "served_models", lambda *_a, **_k: tuple(listed))
+    with FakeOpenAI(judge=yes_man) as server:
+        chat = client(server)
+        first = check_judge(chat, "support", support_probe, 0.5, SUPPORT_PROBE)
+        assert first is not None and not first.trusted
+        listed[0] = "capable-model"  # swapped behind the same URL and configured name
+        server.judge = competent_judge
+        forget_checks()  # or a minute later: what an endpoint lists is asked again
+        second = check_judge(chat, "support", support_probe, 0.5, SUPPORT_PROBE)
+        assert second is not None and second.trusted  # not the first model's verdict from disk
