@@ -12,30 +12,29 @@ from __future__ import annotations
 
 import csv
 import json
-import math
 import random
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from eval.data.beir import BeirDataset
 from rag.context.compress import Compressor, compression_signal, llm_compression
 from rag.context.select import llm_selection
-from rag.context.self_rag import llm_relevance
-from rag.generate.base import ChatModel, LLMError
-from rag.generate.judge_check import binomial_tail
-from rag.generate.usability import UsabilityTally, counting, record_reply
-from rag.grounding.model_checks import llm_scores
+from rag.context.self_rag import relevance_pair_signal
+from rag.generate.base import ChatModel
+from rag.generate.judge_check import p_above_chance
+from rag.generate.usability import UsabilityTally, counting
+from rag.grounding.model_checks import support_signal
 from rag.query.classify import classify
 from rag.query.expand import EXPANDERS
 from rag.query.intent.llm import IntentLLMError, llm_intent
 from rag.query.route import route
 from rag.query.settings import ExpandConfig, RouteConfig
-from rag.rerank.base import RerankCallFailed
-from rag.rerank.llm import LLMScorer
+from rag.rerank.llm import ranking_signal
 
 COMPRESS_TASKS: Mapping[str, Compressor] = {"compress_copy": llm_compression,
                                             "compress_select": llm_selection}
@@ -45,6 +44,9 @@ EXPAND_TASKS = ("multi_query", "step_back", "rag_fusion")
 # no labels: only whether the reply parsed
 UNJUDGED = frozenset({"classify", "route", *EXPAND_TASKS})
 Signal = float | None  # 1 right, 0 wrong, between for ties; None when the reply was unusable
+# what guessing scores on each judged task (rerank: two relevant among six)
+CHANCE: Mapping[str, float] = {"intent": 0.1, "self_rag_grade": 0.5, "rerank": 2 / 6, "grounding": 0.5,
+                               "compress_copy": 0.5, "compress_select": 0.5}
 
 
 @dataclass(frozen=True)
@@ -71,9 +73,8 @@ class ModeFigures:
             "right_share": (round(sum(self.signals[t]) / len(self.signals[t]), 4)
                             if self.signals[t] and t not in UNJUDGED else None),
             # above chance? one-sided binomial test over every item (an unparsed reply is wrong)
-            "p_above_chance": (round(binomial_tail(math.floor(sum(self.signals[t]) + 1e-9), self.items[t],
-                                                   chance_levels()[t]), 4)
-                               if t in chance_levels() else None),
+            "p_above_chance": (p_above_chance(sum(self.signals[t]), self.items[t], CHANCE[t])
+                               if t in CHANCE else None),
             "seconds_per_item": round(self.seconds[t] / self.items[t], 3)} for t in tasks},
             "usability": self.tally.as_json()}
 
@@ -106,21 +107,23 @@ def query_items(dataset: BeirDataset, count: int, seed: int = 0) -> list[Item]:
     compressor on a relevant and an irrelevant passage."""
     rng = random.Random(seed)
     items = []
+    text = {d: doc["text"] for d, doc in dataset.corpus.items()}
     for qid, query in list(dataset.queries.items())[:count]:
         relevant = [d for d, s in dataset.qrels[qid].items() if s > 0]
         others = sorted(d for d in dataset.corpus if d not in dataset.qrels[qid])
-        text = {d: dataset.corpus[d]["text"] for d in dataset.corpus}
         picked_rel, picked_other = relevant[:2], rng.sample(others, 4)
         candidates = picked_rel + picked_other
         rng.shuffle(candidates)
+        relevant_text, other_text = text[picked_rel[0]], text[picked_other[0]]
         items += [
             Item("classify", lambda chat, q=query: _parsed(classify(q, chat).path == "llm")),
             Item("route", lambda chat, q=query: _parsed(route(q, RouteConfig(), chat=chat).path == "llm")),
             *(Item(method, _expand(method, query)) for method in EXPAND_TASKS),
-            Item("self_rag_grade", _grade_pair(query, text[picked_rel[0]], text[picked_other[0]])),
-            Item("rerank", _rerank(query, [text[d] for d in candidates],
-                                   {i for i, d in enumerate(candidates) if d in picked_rel})),
-            *(Item(task, _compress(compressor, query, text[picked_rel[0]], text[picked_other[0]]))
+            Item("self_rag_grade", partial(relevance_pair_signal, question=query, relevant=relevant_text,
+                                           irrelevant=other_text)),
+            Item("rerank", partial(ranking_signal, question=query, passages=[text[d] for d in candidates],
+                                   relevant={i for i, d in enumerate(candidates) if d in picked_rel})),
+            *(Item(task, partial(compression_signal, compressor, query, relevant_text, other_text))
               for task, compressor in COMPRESS_TASKS.items()),
         ]
     return items
@@ -136,50 +139,14 @@ def _parsed(ok: bool) -> Signal:
     return 1.0 if ok else None  # no label: a parsed reply counts, nothing is judged
 
 
-def _grade_pair(query: str, relevant: str, other: str) -> Callable[[ChatModel], Signal]:
-    def run(chat: ChatModel) -> Signal:
-        grades = []
-        for passage in (relevant, other):
-            try:
-                grades.append(llm_relevance(chat, query, passage, 800)[0])
-                record_reply("verify.grade", "ok")
-            except (LLMError, ValueError) as exc:
-                record_reply("verify.grade", "fallback", type(exc).__name__)
-                return None
-        return 1.0 if grades[0] > grades[1] else 0.5 if grades[0] == grades[1] else 0.0
-    return run
-
-
-def _rerank(query: str, passages: list[str], relevant: set[int]) -> Callable[[ChatModel], Signal]:
-    def run(chat: ChatModel) -> Signal:
-        try:
-            scores = LLMScorer(chat, "bench", batch_size=len(passages)).score(query, passages).scores
-        except RerankCallFailed:
-            return None
-        top = [i for i, s in enumerate(scores) if s == max(scores)]
-        return sum(i in relevant for i in top) / len(top)  # ties: the chance a pick is relevant
-    return run
-
-
-def _compress(compressor: Compressor, query: str, relevant: str, other: str) -> Callable[[ChatModel], Signal]:
-    """Right: the relevant passage kept (half) and the other dropped (half)."""
-    return lambda chat: compression_signal(compressor, query, relevant, other, chat)
-
-
 def grounding_items(labels_jsonl: Path, count: int) -> list[Item]:
     """Labelled sentences (supported or not by their context), alternating labels."""
     rows = [json.loads(line) for line in labels_jsonl.read_text(encoding="utf-8").splitlines() if line]
     by_label = {label: [r for r in rows if r["label"] == label] for label in ("supported", "unsupported")}
     mixed = [r for pair in zip(by_label["supported"], by_label["unsupported"], strict=False) for r in pair]
-    return [Item("grounding", _verdict(r["sentence"], "\n".join(r["context"]), r["label"] == "supported"))
+    return [Item("grounding", partial(support_signal, claim=r["sentence"], context="\n".join(r["context"]),
+                                      supported=r["label"] == "supported"))
             for r in mixed[:count]]
-
-
-def _verdict(sentence: str, context: str, supported: bool) -> Callable[[ChatModel], Signal]:
-    def run(chat: ChatModel) -> Signal:
-        score = llm_scores([sentence], context, chat)[0][0]
-        return None if score is None else float((score >= 0.5) == supported)
-    return run
 
 
 def run_items(items: Sequence[Item], clients: Mapping[str, ChatModel]) -> dict[str, ModeFigures]:
@@ -196,12 +163,6 @@ def run_items(items: Sequence[Item], clients: Mapping[str, ChatModel]) -> dict[s
             if signal is not None:
                 mine.signals[item.task].append(signal)
     return figures
-
-
-def chance_levels() -> dict[str, float]:
-    """What guessing scores on each judged task (rerank: two relevant among six)."""
-    return {"intent": 0.1, "self_rag_grade": 0.5, "rerank": 2 / 6, "grounding": 0.5,
-            "compress_copy": 0.5, "compress_select": 0.5}
 
 
 def summary_lines(report: Mapping[str, Any]) -> Iterator[str]:

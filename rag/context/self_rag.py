@@ -150,17 +150,25 @@ def verify_chat(config: PipelineConfig) -> tuple[ChatModel | None, str]:
 RELEVANCE_PROBE = "relevance-v1"
 
 
-def relevance_probe(chat: ChatModel) -> Iterator[float | None]:
-    """1 when the model grades a probe's relevant passage above its irrelevant one (0.5 on a
-    tie), None when a grade was unusable."""
-    for probe in RELEVANCE_PROBES:
+def relevance_pair_signal(chat: ChatModel, question: str, relevant: str, irrelevant: str
+                          ) -> float | None:
+    """1 when the model grades the relevant passage above the irrelevant one (0.5 on a tie), 0
+    below it, None when a grade was unusable; each grade is counted as a `verify.grade` reply."""
+    grades = []
+    for passage in (relevant, irrelevant):
         try:
-            relevant, irrelevant = (llm_relevance(chat, probe.question, text, 800)[0]
-                                    for text in (probe.relevant, probe.irrelevant))
-        except (LLMError, ValueError):
-            yield None
-            continue
-        yield 1.0 if relevant > irrelevant else 0.5 if relevant == irrelevant else 0.0
+            grades.append(llm_relevance(chat, question, passage, 800)[0])
+        except (LLMError, ValueError) as exc:
+            record_reply("verify.grade", "fallback", type(exc).__name__)
+            return None
+        record_reply("verify.grade", "ok")
+    return 1.0 if grades[0] > grades[1] else 0.5 if grades[0] == grades[1] else 0.0
+
+
+def relevance_probe(chat: ChatModel) -> Iterator[float | None]:
+    """The judge check's probe for Self-RAG grades (rag.generate.judge_check)."""
+    for probe in RELEVANCE_PROBES:
+        yield relevance_pair_signal(chat, probe.question, probe.relevant, probe.irrelevant)
 
 
 def run_verify(state: PipelineState, env: StageEnv) -> StageResult:

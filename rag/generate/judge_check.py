@@ -88,6 +88,11 @@ def _served(endpoint: Endpoint) -> str:
     return found
 
 
+def p_above_chance(right: float, items: int, chance: float) -> float:
+    """One-sided binomial p of `right` (ties counted in halves, rounded down) of `items`."""
+    return round(binomial_tail(math.floor(right + 1e-9), items, chance), 4)
+
+
 def needed(items: int, chance: float) -> int:
     """The fewest right answers of `items` that are above chance (items + 1: none are)."""
     return next((s for s in range(items + 1) if binomial_tail(s, items, chance) < ALPHA), items + 1)
@@ -122,8 +127,7 @@ def _run(chat: ChatModel, model: str, judgement: str, probe: Probe, chance: floa
             right += signal or 0.0
             if right >= need or right + (items - asked) < need:  # settled: stop asking
                 break
-    p_value = binomial_tail(math.floor(right + 1e-9), items, chance)
-    return JudgeCheck(judgement, model, right, items, chance, round(p_value, 4), asked)
+    return JudgeCheck(judgement, model, right, items, chance, p_above_chance(right, items, chance), asked)
 
 
 def _path(key: str) -> Path:

@@ -95,11 +95,16 @@ def parse_verdicts(reply: str, count: int) -> dict[int, float]:
 SUPPORT_PROBE = "support-v1"
 
 
+def support_signal(chat: ChatModel, claim: str, context: str, supported: bool) -> float | None:
+    """1 when the model's verdict on the claim matches its label, 0 when not, None unparsed."""
+    score = llm_scores([claim], context, chat)[0][0]
+    return None if score is None else float((score >= 0.5) == supported)
+
+
 def support_probe(chat: ChatModel) -> Iterator[float | None]:
-    """1 when the model's verdict on a probe claim matches its label, None when unparsed."""
+    """The judge check's probe for LLM grounding (rag.generate.judge_check)."""
     for probe in SUPPORT_PROBES:
-        score = llm_scores([probe.claim], probe.context, chat)[0][0]
-        yield None if score is None else float((score >= 0.5) == probe.supported)
+        yield support_signal(chat, probe.claim, probe.context, probe.supported)
 
 
 def llm_scores(claims: Sequence[str], context_text: str, chat: ChatModel) -> tuple[list[float | None], str]:

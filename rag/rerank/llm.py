@@ -53,21 +53,26 @@ def parse_grades(reply: str, expected: int) -> tuple[list[float], list[str]]:
 RANKING_PROBE = "ranking-v1"
 
 
+def ranking_signal(chat: ChatModel, question: str, passages: Sequence[str], relevant: set[int]
+                   ) -> float | None:
+    """The share of the top-graded passages (ties included) that are relevant — the chance a
+    pick among them is right; None when the reply was unusable. One call for all passages."""
+    try:
+        scores = LLMScorer(chat, "judge", batch_size=len(passages)).score(question, passages).scores
+    except RerankCallFailed:
+        return None
+    best = [i for i, s in enumerate(scores) if s == max(scores)]
+    return sum(i in relevant for i in best) / len(best)
+
+
 def ranking_probe(chat: ChatModel) -> Iterator[float | None]:
-    """Each relevance probe's relevant passage among three others, at a rotating position:
-    1 when the model grades it best (a share of 1 on ties), None when the reply was unusable."""
+    """The judge check's probe for LLM rerank: each relevance probe's relevant passage among
+    three others, at a rotating position."""
     probes = RELEVANCE_PROBES
     for i, probe in enumerate(probes):
         others = [probes[(i + k) % len(probes)].irrelevant for k in (1, 2, 3)]
         at = i % 4
-        passages = [*others[:at], probe.relevant, *others[at:]]
-        try:
-            scores = LLMScorer(chat, "judge check", batch_size=4).score(probe.question, passages).scores
-        except RerankCallFailed:
-            yield None
-            continue
-        best = [j for j, s in enumerate(scores) if s == max(scores)]
-        yield (at in best) / len(best)
+        yield ranking_signal(chat, probe.question, [*others[:at], probe.relevant, *others[at:]], {at})
 
 
 class LLMScorer:

@@ -11,8 +11,8 @@ import pytest
 from fake_openai import FakeOpenAI
 
 from eval.bench.llm_replies import (
+    CHANCE,
     MODES,
-    chance_levels,
     grounding_items,
     intent_items,
     query_items,
@@ -69,6 +69,6 @@ def test_structured_replies_parse_where_text_replies_do_not_and_are_judged() -> 
     assert structured["tasks"]["route"]["right_share"] is None  # nothing to judge it by
     assert structured["usability"]["rerank.grades"]["usable_share"] == 1.0
     assert text["usability"]["understand.intent"]["fallback"] == intents
-    lines = list(summary_lines({"model": "m", "load": "", "chance": chance_levels(),
+    lines = list(summary_lines({"model": "m", "load": "", "chance": dict(CHANCE),
                                 "modes": {"text": text, "structured": structured}}))
     assert any(line.startswith("rerank") and "structured: parsed 2/2" in line for line in lines)
