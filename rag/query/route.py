@@ -9,13 +9,12 @@ to the patterns and says so.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, replace
 from typing import Literal
 
 from rag.generate.base import ChatModel, LLMError, Message
-from rag.generate.structured import object_schema
+from rag.generate.structured import json_object, object_schema
 from rag.generate.usability import record_reply
 from rag.query.classify import QueryClass
 from rag.query.entities import extract_entities
@@ -144,7 +143,9 @@ def route(query: str, cfg: RouteConfig, query_class: QueryClass = "FACTUAL",
                                  query=query[:2000])
     try:
         reply = chat.chat([Message("user", prompt)], max_tokens=200, schema=ROUTE_SCHEMA).text
-        data = json.loads(reply[reply.index("{") : reply.rindex("}") + 1])
+        data = json_object(reply)
+        if data is None:
+            raise ValueError(f"no JSON object in {reply[:60]!r}")
         complexity, query_type = data["complexity"], data["query_type"]
         if complexity not in COMPLEXITIES or query_type not in QUERY_TYPES:
             raise ValueError(f"unknown complexity/type {complexity!r}/{query_type!r}")
