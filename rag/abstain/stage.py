@@ -21,8 +21,8 @@ from rag.generate.llm import make_client
 from rag.generate.prompts import INSUFFICIENT
 from rag.generate.stage import generated
 from rag.grounding.retry import GroundedAnswer
-from rag.pipeline import STAGES, PipelineState, StageEnv, StageResult, StageSpec
 from rag.query.understand import Understanding
+from rag.stages import STAGES, PipelineState, StageEnv, StageResult, StageSpec
 
 AbstainKind = Literal[
     "out_of_scope", "no_context", "weak_evidence", "llm_declined", "no_relevant_sentence",

@@ -16,12 +16,12 @@ from types import MappingProxyType
 from rag.chunking.base import Chunk
 from rag.config import PipelineConfig
 from rag.context.graph import Related, enrich, graph_for
-from rag.pipeline import STAGES, PipelineState, StageEnv, StageResult, StageSpec
 from rag.privacy import visible_to
 from rag.query.entities import extract_entities
 from rag.query.understand import Understanding
 from rag.retrieve.base import Candidate
 from rag.retrieve.settings import FilterConfig
+from rag.stages import STAGES, PipelineState, StageEnv, StageResult, StageSpec
 
 
 @dataclass(frozen=True)

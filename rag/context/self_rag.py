@@ -24,8 +24,8 @@ from rag.generate.judge_probes import RELEVANCE_PROBES
 from rag.generate.llm import make_client
 from rag.generate.structured import GRADES_0_10, choice_schema
 from rag.generate.usability import record_reply
-from rag.pipeline import STAGES, PipelineState, StageEnv, StageResult, StageSpec
 from rag.retrieve.base import Candidate
+from rag.stages import STAGES, PipelineState, StageEnv, StageResult, StageSpec
 
 _STEM = 5  # letters two words must share to count as the same word
 

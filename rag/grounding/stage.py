@@ -17,7 +17,7 @@ from rag.grounding.base import GroundingReport
 from rag.grounding.check import check_answer
 from rag.grounding.model_checks import SentenceEmbedder, default_embedder
 from rag.grounding.retry import GroundedAnswer, ground_with_retry
-from rag.pipeline import STAGES, PipelineState, StageEnv, StageResult, StageSpec
+from rag.stages import STAGES, PipelineState, StageEnv, StageResult, StageSpec
 
 
 class LazyEmbedder:

@@ -21,12 +21,12 @@ from types import MappingProxyType
 from typing import Any, Literal
 
 from rag.config import PipelineConfig
-from rag.pipeline import STAGES, PipelineState, StageEnv, StageResult, StageSpec
 from rag.query.adaptive_settings import AdaptiveConfig
 from rag.query.route import Route
 from rag.query.understand import Understanding
 from rag.retrieve.base import SearchQuery
 from rag.retrieve.settings import FilterConfig
+from rag.stages import STAGES, PipelineState, StageEnv, StageResult, StageSpec
 
 Strategy = Literal["dense_only", "hybrid", "fusion", "two_stage", "hierarchical"]
 

@@ -12,8 +12,8 @@ from pathlib import PurePath
 
 from rag.chunking.base import Chunk
 from rag.config import PipelineConfig
-from rag.pipeline import STAGES, PipelineState, StageEnv, StageResult, StageSpec
 from rag.retrieve.base import Candidate
+from rag.stages import STAGES, PipelineState, StageEnv, StageResult, StageSpec
 
 
 def is_transcript(chunk: Chunk) -> bool:
