@@ -11,8 +11,8 @@ from typing import Any, ClassVar
 
 from pydantic import Field, model_validator
 
-from rag.chunking import STRATEGIES, get_chunker, strategy_settings
 from rag.chunking.base import Chunk, Chunker
+from rag.chunking.registry import STRATEGIES, get_chunker, strategy_settings
 from rag.chunking.settings import StrategySettings
 from rag.documents.base import Document
 from rag.embed.base import Embedder

@@ -8,8 +8,8 @@ from itertools import pairwise
 
 from pydantic import Field
 
-from rag.chunking import STRATEGIES
 from rag.chunking.base import Chunk
+from rag.chunking.registry import STRATEGIES
 from rag.chunking.settings import StrategySettings
 from rag.chunking.spans import Span, make_chunk, trim
 from rag.chunking.units import pack_units, sentence_spans, split_long

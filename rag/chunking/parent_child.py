@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from pydantic import Field, ValidationInfo, field_validator
 
-from rag.chunking import STRATEGIES
 from rag.chunking.base import Chunk
+from rag.chunking.registry import STRATEGIES
 from rag.chunking.settings import StrategySettings, at_most, smaller_than
 from rag.chunking.spans import make_chunk
 from rag.chunking.units import Unit, split_level

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from pydantic import Field, ValidationInfo, field_validator
 
-from rag.chunking import STRATEGIES
 from rag.chunking.base import Chunk
+from rag.chunking.registry import STRATEGIES
 from rag.chunking.settings import StrategySettings, at_most
 from rag.chunking.spans import make_chunks
 from rag.chunking.units import pack_units, sentence_spans, split_long
