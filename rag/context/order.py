@@ -7,8 +7,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from rag.context.base import ContextBlock, StepReport, context_step
-from rag.context.text import content_words, jaccard, split_sentences
 from rag.registry import Registry
+from rag.text import content_words, jaccard, split_sentences
 
 
 def dedupe_sentences(

@@ -16,7 +16,6 @@ from typing import Literal
 
 from rag.config import PipelineConfig
 from rag.context.enrich_settings import VerifyConfig
-from rag.context.text import content_words
 from rag.generate.base import ChatModel, LLMError, Message
 from rag.generate.fence import data_rule, fence
 from rag.generate.judge_check import check_judge
@@ -26,6 +25,7 @@ from rag.generate.structured import GRADES_0_10, choice_schema
 from rag.generate.usability import record_reply
 from rag.retrieve.base import Candidate
 from rag.stages import STAGES, PipelineState, StageEnv, StageResult, StageSpec
+from rag.text import content_words
 
 _STEM = 5  # letters two words must share to count as the same word
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from rag.context.text import split_sentences
+from rag.text import split_sentences
 
 _PREAMBLES = (
     r"(?:sure|certainly|of course|absolutely|okay|ok|great question|good question)(?=[\s!,.])[!,.]*\s*",

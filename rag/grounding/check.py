@@ -9,7 +9,6 @@ import re
 from dataclasses import replace
 
 from rag.context.base import BuiltContext
-from rag.context.text import Sentence, content_words, numbers, split_sentences
 from rag.generate.base import ChatModel
 from rag.generate.cleanup import cited_numbers
 from rag.generate.judge_check import check_judge
@@ -24,6 +23,7 @@ from rag.grounding.model_checks import (
     support_probe,
 )
 from rag.grounding.settings import GroundingConfig
+from rag.text import Sentence, content_words, numbers, split_sentences
 
 _LEADING_CITATIONS = re.compile(r"^(?:\[Source \d+\]\s*)+\.?\s*")
 

@@ -21,9 +21,9 @@ from rag.generate.base import ChatModel, LLMError, Message
 from rag.generate.cleanup import without_repeats
 from rag.generate.usability import record_reply
 from rag.query.settings import ExpandConfig
-from rag.query.text import content_words, words
 from rag.registry import Registry
 from rag.retrieve.base import SearchQuery
+from rag.text import content_words, words
 
 EchoIntent = Literal["factual", "procedural", "exploratory", "temporal"]
 NO_LLM = "needs an LLM to write text (set OPENAI_BASE_URL)"

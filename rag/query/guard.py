@@ -20,7 +20,7 @@ from typing import Literal
 
 from rag.query.injection import detect
 from rag.query.settings import GuardConfig
-from rag.query.text import mixed_script_words, scripts
+from rag.text import mixed_script_words, scripts
 
 Verdict = Literal["ok", "empty", "too_long", "injection", "rate_limited"]
 

@@ -18,7 +18,7 @@ from rag.generate.base import ChatModel, LLMError, Message
 from rag.generate.usability import record_reply
 from rag.query.entities import extract_entities
 from rag.query.settings import RewriteConfig
-from rag.query.text import QUESTION_WORDS, content_words, words
+from rag.text import QUESTION_WORDS, content_words, words
 
 _PRONOUN = re.compile(r"\b(it|its|they|them|their|this|that|these|those|the same|the above|"
                       r"the former|the latter|that one|this one)\b", re.I)

@@ -19,7 +19,7 @@ from rag.generate.usability import record_reply
 from rag.query.classify import QueryClass
 from rag.query.entities import extract_entities
 from rag.query.settings import RouteConfig
-from rag.query.text import QUESTION_WORDS, words
+from rag.text import QUESTION_WORDS, words
 
 Complexity = Literal["simple", "complex", "conversational", "summarize"]
 QueryType = Literal["factual", "comparative", "procedural", "relational", "aggregative", "temporal"]

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Literal
 
-from rag.context.text import STOPWORDS
 from rag.query.settings import SpellConfig
+from rag.text import STOPWORDS
 
 _WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
