@@ -10,9 +10,9 @@ A stage is a `StageSpec` registered in STAGES under one of those names. It reads
 object of the class the spec declares (`StageSpec.output`). The runner times each stage, checks
 the output's type, stores it in the stage's StageRecord and in `state.artifacts` (so later stages
 read `state.artifact("rerank", RerankResult)`), and readers of a finished run use
-`trace.output(RerankResult)`. A stage that is off for this config, not installed, or comes after
-a halt is recorded as "skipped" with the reason; a stage that degraded returns status "fallback"
-with a warning and the run goes on; an exception is recorded as "failed" (once) and the stages
+`trace.output(RerankResult)`. A stage that is off for this config or comes after a halt is
+recorded as "skipped" with the reason; a stage that degraded returns status "fallback" with a
+warning and the run goes on; an exception is recorded as "failed" (once) and the stages
 after it say "skipped: <stage> failed".
 
 Any contiguous slice of STAGE_ORDER runs over a seeded state (`run_slice(state, …, first="fuse",
@@ -49,7 +49,6 @@ from rag.stages import (
     StageRegistry,
     StageResult,
     StageSpec,
-    not_installed_reason,
     stage_slice,
 )
 from rag.trace import StageRecord, Trace
@@ -102,14 +101,6 @@ def _run_one(
     return record, next_state, ""
 
 
-def _runs_after_halt(stages: StageRegistry, name: str) -> bool:
-    try:
-        spec = stages.find(name)
-    except ImportError:
-        return False
-    return spec is not None and spec.runs_after_halt
-
-
 def run_stages(
     state: PipelineState,
     env: StageEnv,
@@ -130,21 +121,22 @@ def run_stages(
         if state.overrides != applied:
             applied = state.overrides
             env.config = with_overrides(base, dict(applied))
-        if failed or (state.halted and not _runs_after_halt(stages, name)):
-            why = f"{failed} failed" if failed else f"not reached: {state.halted}"
-            trace.add(StageRecord(name, "skipped", reason=why))
+        if failed:
+            trace.add(StageRecord(name, "skipped", reason=f"{failed} failed"))
             continue
         try:
             spec = stages.find(name)
-        except ImportError as exc:  # a stage module that cannot load fails its stage, recorded
+        except ImportError as exc:  # a stage module missing or not registering: failed, recorded
             if raise_errors:
                 raise
             failed = name
-            trace.add(StageRecord(name, "failed", reason=f"cannot import its module: {exc}"))
+            trace.add(StageRecord(name, "failed", reason=f"cannot load the stage: {exc}"))
             continue
-        if spec is None:
-            reason, warnings = not_installed_reason(name, env.config)
-            trace.add(StageRecord(name, "skipped", reason=reason, warnings=warnings))
+        if state.halted and not (spec is not None and spec.runs_after_halt):
+            trace.add(StageRecord(name, "skipped", reason=f"not reached: {state.halted}"))
+            continue
+        if spec is None:  # only a partial registry (tests) lacks a stage
+            trace.add(StageRecord(name, "skipped", reason="not in this run's stage registry"))
             continue
         record, state, failed = _run_one(spec, state, env, raise_errors)
         trace.add(record)

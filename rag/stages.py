@@ -12,7 +12,8 @@ Adding a stage (e.g. rerank):
      off_reason, settings=lambda c: c.rerank))`, where `off_reason(config)` returns why it does
      not run (e.g. "rerank.enabled is false") or None. Work to do after a whole run (e.g. storing
      the answer in the semantic cache) goes in `after_run=`.
-Modules are imported on first use; a missing one just leaves its stage "skipped: not installed".
+Modules are imported on first use; one that is missing or does not register its stage is an
+error (the run records the stage as failed; `raise_errors=True` raises it).
 To stop the run early (guard blocked, greeting answered, cache hit) return a state with
 `halted="why"` (and `answer` if there is one). A routing stage may change the settings of the
 stages after it by returning a state with `overrides` (dotted config paths, e.g.
@@ -43,7 +44,7 @@ STAGE_ORDER = (
     "rerank", "select", "graph", "verify", "context", "generate", "ground", "abstain",
 )  # fmt: skip
 
-# stage -> module that registers it (imported lazily; absent modules mean "not installed").
+# stage -> module that registers it (imported on first use; a missing one is an error).
 STAGE_MODULES: Mapping[str, str] = MappingProxyType({
     "guard": "rag.query.stage",
     "understand": "rag.query.stage",
@@ -60,12 +61,6 @@ STAGE_MODULES: Mapping[str, str] = MappingProxyType({
     "generate": "rag.generate.stage",
     "ground": "rag.grounding.stage",
     "abstain": "rag.abstain.stage",
-})  # fmt: skip
-
-# stage -> config section whose `enabled` flag explains a stage that is not installed
-_SECTION = MappingProxyType({
-    "guard": "query", "understand": "query", "rerank": "rerank", "context": "context",
-    "generate": "generation", "ground": "grounding", "abstain": "abstain",
 })  # fmt: skip
 
 # Config sections read only by the stages after `retrieve`: the lists a run retrieves do not
@@ -183,6 +178,10 @@ class StageSpec:
     runs_after_halt: bool = False  # still runs when an earlier stage halted (abstain decides on it)
 
 
+class StageModuleError(ImportError):
+    """A stage module that imports but does not register the stage STAGE_MODULES names it for."""
+
+
 class StageRegistry:
     """STAGE_ORDER names -> StageSpec; `modules` says which module registers each stage and is
     imported on first lookup. Unknown names are an error that lists the valid ones."""
@@ -201,21 +200,23 @@ class StageRegistry:
         self._specs[name] = spec
 
     def find(self, name: str) -> StageSpec | None:
-        """The stage registered under `name`, importing its module on first use."""
+        """The stage registered under `name`, importing its module on first use. A module that
+        cannot be imported, or that does not register the stage, raises (ImportError): a stage
+        of STAGE_ORDER is never silently absent. None only for a registry built without
+        modules (a test's partial registry) that lacks the stage."""
         module = self._modules.get(name)
         if name not in self._specs and module is not None:
-            try:
-                importlib.import_module(module)
-            except ModuleNotFoundError as exc:
-                if exc.name != module:
-                    raise
+            importlib.import_module(module)
+            if name not in self._specs:
+                raise StageModuleError(f"module {module} was imported but registers no stage "
+                                       f"{name!r} (STAGES.add({name!r}, StageSpec(...)) at its end)")
         return self._specs.get(name)
 
     def names(self) -> list[str]:
         return [name for name in STAGE_ORDER if self.find(name) is not None]
 
     def output_types(self) -> dict[str, type]:
-        """stage -> the class of its output, for every installed stage (rebuilds JSON traces)."""
+        """stage -> the class of its output, for every stage (rebuilds JSON traces)."""
         return {name: spec.output for name in STAGE_ORDER if (spec := self.find(name))}
 
 
@@ -232,13 +233,3 @@ def stage_slice(first: str | None = None, last: str | None = None) -> tuple[str,
     if lo > hi:
         raise ValueError(f"stage {first!r} comes after {last!r} in {' → '.join(STAGE_ORDER)}")
     return STAGE_ORDER[lo : hi + 1]
-
-
-def not_installed_reason(name: str, config: PipelineConfig) -> tuple[str, tuple[str, ...]]:
-    """Why a stage nobody registered did not run; a warning too when the config asked for it."""
-    section = _SECTION.get(name)
-    enabled = getattr(getattr(config, section), "enabled", None) if section else None
-    if enabled is False:
-        return f"{section}.enabled is false", ()
-    reason = f"stage not installed (nothing in {STAGE_MODULES.get(name, '?')} registers it)"
-    return reason, (reason,) if enabled else ()
