@@ -44,7 +44,7 @@ class AbstainSignals:
     answer_mode: str = ""  # the final answer's mode (extractive, llm, no_rag, error)
     grounded: bool | None = None  # None: the ground stage did not run
     grounded_share: float | None = None
-    confidence: float | None = None  # 002: relevance × grounded share
+    confidence: float | None = None  # Adaptive: relevance × grounded share
     retries: int = 0
     no_context: str = ""  # why the context stage fell back to no-RAG ("" = it did not)
     out_of_scope: str = ""  # the intent router's reason, when it said off-topic

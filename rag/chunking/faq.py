@@ -1,5 +1,5 @@
 """One chunk per question–answer pair, never splitting a question from its answer
-(EchoMind FAQ chunker, seed 001 §2.4.1: cut before each question, cap 8000 chars)."""
+(EchoMind FAQ chunker: cut before each question, cap 8000 chars)."""
 
 from __future__ import annotations
 

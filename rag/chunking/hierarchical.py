@@ -1,4 +1,4 @@
-"""Hierarchical levels document → section → paragraph (Vexora, seed 003: level 0/1/2).
+"""Hierarchical levels document → section → paragraph (Vexora: level 0/1/2).
 
 One document chunk covers everything; sections open at headings (or are packed paragraphs
 when there are none / a section is too big); paragraphs live inside their section. Every

@@ -1,7 +1,7 @@
 """Parent–child chunks: large parents for context, small children inside them for retrieval.
 
-Axiom (seed 000 §7): parents 2000/200 chars, children 400/50 chars, both recursive splits.
-EchoMind BOOK (seed 001 §2.4.2): parents are paragraphs packed to 2000–3500 chars, children
+Axiom: parents 2000/200 chars, children 400/50 chars, both recursive splits.
+EchoMind BOOK: parents are paragraphs packed to 2000–3500 chars, children
 are sentences packed to 400–700 chars with 2 sentences of overlap. `*_unit` picks the style.
 """
 

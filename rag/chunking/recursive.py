@@ -1,4 +1,4 @@
-"""Recursive character splitter (IntelliDocs, seed 004: 512/50), span-keeping.
+"""Recursive character splitter (IntelliDocs: 512/50), span-keeping.
 
 Same algorithm as LangChain's RecursiveCharacterTextSplitter (keep_separator="start",
 strip_whitespace=True), so its chunk texts are identical, but it works on offsets: every

@@ -1,4 +1,4 @@
-"""Sentences grouped to a size range with an N-sentence overlap (EchoMind, seed 001 §2.4.3–2.5).
+"""Sentences grouped to a size range with an N-sentence overlap (EchoMind).
 
 EchoMind's presets: USER 400–800 chars with 1 sentence overlap; SENSITIVE 225–450 with none.
 """

@@ -1,4 +1,4 @@
-"""An embedded entity graph per collection, standing in for Vexora's Neo4j (and 002's KG).
+"""An embedded entity graph per collection, standing in for Vexora's Neo4j (and Adaptive's KG).
 
 Nodes are entities spotted in chunks by offline heuristics (acronyms, CamelCase, letters with
 digits, capitalized runs not opening a sentence or line); two entities are linked when one chunk

@@ -1,5 +1,5 @@
 """Pipeline stage "graph": add chunks related to the query through the collection's entity graph
-(Vexora `GraphService.refineRAGResults`, max depth 2; 002 "KG enhancement: 2-hop neighbours").
+(Vexora `GraphService.refineRAGResults`, max depth 2; Adaptive "KG enhancement: 2-hop neighbours").
 
 Related chunks join the candidates after the retrieved ones, scored just below the last of them,
 so context building reads them after what retrieval chose. They pass the run's payload filters

@@ -1,4 +1,4 @@
-"""Pipeline stage "verify": 002's Self-RAG chunk verification (Asai et al. 2023, the ISREL
+"""Pipeline stage "verify": Adaptive's Self-RAG chunk verification (Asai et al. 2023, the ISREL
 judgement "is this passage relevant to the question?"), then "filter low-quality chunks".
 
 Offline (lexical): the share of the query's content words a chunk contains, a word counting when

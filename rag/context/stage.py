@@ -15,7 +15,7 @@ from rag.stages import STAGES, PipelineState, StageEnv, StageResult, StageSpec, 
 
 
 def query_class(state: PipelineState) -> str | None:
-    """The query class (002: SUMMARY, COMPARISON, …) the understand stage found, if it ran."""
+    """The query class (Adaptive: SUMMARY, COMPARISON, …) the understand stage found, if it ran."""
     found = state.artifact("understand", Understanding)
     return found.classification.label if found is not None and found.classification else None
 

@@ -1,7 +1,7 @@
 """Check an answer against its context, sentence by sentence (Axiom's two layers): the lexical
 score decides the clear cases (>= 0.8 supported, < 0.3 unsupported); the band in between goes to
 an embedding check offline or LLM verification when an endpoint exists. Then citations (Vexora's
-output guardrail) and confidence = relevance × grounding with a sufficiency check (002)."""
+output guardrail) and confidence = relevance × grounding with a sufficiency check (Adaptive)."""
 
 from __future__ import annotations
 
@@ -119,7 +119,7 @@ def _citation(check: SentenceCheck, context: BuiltContext, settings: GroundingCo
 
 
 def sufficiency(query: str, context: BuiltContext) -> Sufficiency:
-    """002 coverage score: share of the query's content words found anywhere in the context."""
+    """Adaptive coverage score: share of the query's content words found anywhere in the context."""
     query_words = list(dict.fromkeys(content_words(query)))
     found = set(content_words(" ".join(b.text for b in context.blocks)))
     missing = tuple(w for w in query_words if w not in found)

@@ -1,5 +1,5 @@
 """Pipeline stage "ground": check the answer sentence by sentence, retry an ungrounded LLM answer
-with feedback (Axiom), report confidence (002); low groundedness is returned with warnings (Vexora)."""
+with feedback (Axiom), report confidence (Adaptive); low groundedness is returned with warnings (Vexora)."""
 
 from __future__ import annotations
 

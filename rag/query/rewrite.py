@@ -2,7 +2,7 @@
 messages (Axiom: last 5; Vexora `QueryRewriter`: rewrite only when the query has unresolved
 references, assistant turns cut to 500 chars, original kept on error or empty reply).
 
-Offline: a pronoun / ellipsis heuristic (as 002 does for small models): the topic of the last
+Offline: a pronoun / ellipsis heuristic (as Adaptive does for small models): the topic of the last
 user message replaces the first pronoun, or fills the slot of "what about X?". LLM: the
 condense-question prompt (LangChain CondenseQuestionChain, LlamaIndex CondensePlusContext).
 """
