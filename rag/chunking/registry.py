@@ -33,6 +33,13 @@ def strategy_settings(name: str, params: dict[str, Any]) -> BaseModel:
         raise ValueError(f"chunking strategy {name!r}: {problems}") from None
 
 
+def kept_params(name: str, params: dict[str, Any]) -> dict[str, Any]:
+    """The entries of `params` that strategy `name` takes (switching strategies keeps the shared
+    ones, e.g. size and overlap, and drops the rest instead of failing on them)."""
+    settings_cls, _ = STRATEGIES.get(name)
+    return {k: v for k, v in params.items() if k in settings_cls.model_fields}
+
+
 def get_chunker(
     name: str, params: dict[str, Any] | None = None, *, embedder: Embedder | None = None
 ) -> Chunker:
