@@ -1,7 +1,8 @@
-"""`python -m eval tune --dataset DIR --preset P --space SPACE.yaml --folds 5 --out DIR
+"""`python -m eval tune --dataset DIR --preset P [--space SPACE.yaml] --folds 5 --out DIR
 [--trials N] [--final] [--seed S]`
 
-Searches SPACE (eval/spaces/*.yaml are examples) for the preset's best settings without fooling
+Searches SPACE (eval/spaces/*.yaml are examples; without --space, the preset's fusion: the
+parameters its fusion method reads and retrieval.depth) for the preset's best settings without fooling
 you: selection on training folds only, every query scored once out of fold (eval.tune.protocol).
 Candidate lists are searched once and cached, like a sweep's; each trial re-runs only the
 pipeline's tail. Writes OUT/tune.json (out-of-fold figures with 95% CIs, the in-sample best and
@@ -22,7 +23,7 @@ from eval.data.beir import load_beir
 from eval.scoring.metrics import DEFAULT_METRICS
 from eval.tune.protocol import run_tune
 from eval.tune.report import per_query_rows, summary_lines, tune_json, tuned_preset
-from eval.tune.space import load_space
+from eval.tune.space import load_space, preset_fusion_space
 from rag.config import load_preset, parse_set_options, preset_yaml, with_overrides
 
 
@@ -31,7 +32,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
                                    description=__doc__)
     parser.add_argument("--dataset", required=True, type=Path, help="BEIR folder")
     parser.add_argument("--preset", required=True, help="preset name or YAML path")
-    parser.add_argument("--space", required=True, type=Path, help="space YAML (eval/spaces/)")
+    parser.add_argument("--space", type=Path, default=None,
+                        help="space YAML (eval/spaces/); default: the preset's fusion settings")
     parser.add_argument("--out", required=True, type=Path, help="output folder")
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--trials", type=int, default=50,
@@ -52,7 +54,12 @@ def run(args: argparse.Namespace) -> int:
     base = load_preset(args.preset)
     if args.set:
         base = with_overrides(base, parse_set_options(args.set))
-    space = load_space(args.space, base)
+    if args.space is None:
+        space = preset_fusion_space(base)
+        print(f"no --space: tuning {base.name}'s fusion ({base.fusion.method}): "
+              + ", ".join(s.key for s in space.settings))
+    else:
+        space = load_space(args.space, base)
     dataset = limit_queries(load_beir(args.dataset, args.split), args.max_queries)
     result = run_tune(dataset, base, space, args.folds, args.trials, args.seed, args.metrics,
                       use_cache=not args.no_cache)
