@@ -136,3 +136,16 @@ def test_no_import_circle_in_rag() -> None:
     sources = {name: path.read_text(encoding="utf-8") for name, path in module_files().items()}
     found = cycles(import_graph(sources))
     assert not found, "import circles in rag/:\n" + "\n".join(" → ".join(c) for c in found)
+
+
+def test_no_stage_module_imports_the_runner() -> None:
+    """Stage modules (and so the stage output types they declare) build on the registry
+    (rag.stages), never on the runner (rag.pipeline), which only reads the registry."""
+    from rag.stages import STAGE_MODULES
+
+    files = module_files()
+    graph = import_graph({name: path.read_text(encoding="utf-8") for name, path in files.items()})
+    assert set(STAGE_MODULES.values()) <= set(files)
+    importers = sorted(m for m in set(STAGE_MODULES.values()) | {"rag.stages", "rag.trace"}
+                       if "rag.pipeline" in graph[m])
+    assert not importers, f"import the runner: {importers}"
