@@ -93,6 +93,7 @@ class PipelineState:
     candidates: tuple[Candidate, ...] = ()  # the current ranking (fuse, postprocess, rerank …)
     answer: str | None = None
     halted: str = ""  # non-empty: a stage ended the run early, and why
+    withheld: str = ""  # non-empty: a stage (abstain) replaced the answer with a decline, and why
     artifacts: Mapping[str, object] = field(default_factory=_empty)  # stage -> its typed output
     overrides: Mapping[str, Any] = field(default_factory=_empty)  # config changes for later stages
 

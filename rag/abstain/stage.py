@@ -197,7 +197,7 @@ def run_abstain(state: PipelineState, env: StageEnv) -> StageResult:
     warnings = relevance.warnings if relevance is not None else ()
     if not decision.abstained:
         return StageResult(state, decision, {"answer_chars": len(state.answer or "")}, "ok", warnings)
-    declined = replace(state, answer=settings.message)
+    declined = replace(state, answer=settings.message, withheld=f"{decision.kind}: {decision.reason}")
     return StageResult(declined, decision, {"answer_chars": len(state.answer or "")}, "ok",
                        warnings, f"declined ({decision.kind}): {decision.reason}")
 
