@@ -138,6 +138,40 @@ def test_no_import_circle_in_rag() -> None:
     assert not found, "import circles in rag/:\n" + "\n".join(" → ".join(c) for c in found)
 
 
+def package_graph(graph: Mapping[str, set[str]]) -> dict[str, set[str]]:
+    """The same imports between subpackages of rag/ (rag.query.intent counts as rag.query). The
+    root package's own modules (config, stages, pipeline, trace, turn, text, …) are left out: they
+    are the shared base and the composition layer, which every subpackage meets."""
+    def package(module: str) -> str | None:
+        parts = module.split(".")
+        return ".".join(parts[:2]) if len(parts) > 2 or module in PACKAGES else None
+
+    found: dict[str, set[str]] = {}
+    for module, imported in graph.items():
+        if (source := package(module)) is None:
+            continue
+        found.setdefault(source, set())
+        found[source] |= {p for m in imported if (p := package(m)) not in (None, source)}
+    return found
+
+
+PACKAGES = {name for name, path in module_files().items() if path.name == "__init__.py"}
+# Known and not yet untangled: the context stage uses the LLM client and the generation prompts
+# of rag.generate, whose answerer reads rag.context's BuiltContext (fix: the client in its own
+# package, the prompts beside the context builder). The list only shrinks: an entry that is no
+# longer a circle fails too.
+KNOWN_PACKAGE_CIRCLES = [["rag.context", "rag.generate", "rag.context"]]
+
+
+def test_subpackages_of_rag_import_each_other_one_way() -> None:
+    sources = {name: path.read_text(encoding="utf-8") for name, path in module_files().items()}
+    found = cycles(package_graph(import_graph(sources)))
+    new = [c for c in found if c not in KNOWN_PACKAGE_CIRCLES]
+    assert not new, "package circles in rag/:\n" + "\n".join(" → ".join(c) for c in new)
+    gone = [c for c in KNOWN_PACKAGE_CIRCLES if c not in found]
+    assert not gone, f"no longer circles, take them off KNOWN_PACKAGE_CIRCLES: {gone}"
+
+
 def test_no_stage_module_imports_the_runner() -> None:
     """Stage modules (and so the stage output types they declare) build on the registry
     (rag.stages), never on the runner (rag.pipeline), which only reads the registry."""

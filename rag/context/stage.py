@@ -9,7 +9,7 @@ from rag.generate.base import Message, Role
 from rag.generate.llm import make_client
 from rag.generate.prompts import choose_template, system_prompt
 from rag.generate.streaming import SINK
-from rag.query.injection import detect_in_document
+from rag.injection import detect_in_document
 from rag.query.understand import Understanding
 from rag.stages import STAGES, PipelineState, StageEnv, StageResult, StageSpec, StageStatus
 
