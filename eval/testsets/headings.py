@@ -19,13 +19,16 @@ from dataclasses import dataclass
 MAX_HEADING_WORDS = 12  # a plain line longer than this is body text, not a heading
 MAX_HEADING_CHARS = 80
 MAX_QUESTION_CHARS = 200
+WRAPPED_HEADING_SHARE = 0.6  # of the long-line length (75th percentile), in wrapped text
 
 _ATX = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.+?)[ \t#]*$")
 _SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
 _FAQ = re.compile(r"^(?:Q|Question)\s*\d*\s*[:.)]\s+(?=\S)", re.IGNORECASE)
 _ANSWER = re.compile(r"(?:A|Answer)\s*[:.)]\s+", re.IGNORECASE)
-_NUMBER = re.compile(r"^(?:(?:\d{1,3}(?:\.\d{1,3})*|[A-Z]|[IVXL]{1,5})[.)]|\d{1,3}(?:\.\d{1,3})+)"
-                     r"\s+(?=\S)")
+_NUMBER = re.compile(
+    r"^(?:(?:(?:Chapter|Section|Part|Step|Appendix)\s+)?(?:\d{1,3}(?:\.\d{1,3})*|[A-Z]|[IVXL]{1,5})[.)]"
+    r"|\d{1,3}(?:\.\d{1,3})+)\s+(?=\S)"
+)
 _EMPHASIS = re.compile(r"^(\*\*|__|\*|_)(.+)\1$")
 _BULLET = re.compile(r"^(?:[-*+•▪◦·]|\d+[.)]\s+\S.*[.:;,]$)\s*")
 _SENTENCE_END = (".", "!", "?", ":", '"', "”", ")")
@@ -99,6 +102,23 @@ def _faq_question(rows: list[Line], index: int) -> tuple[int, int] | None:
     return (index, index) if rows[index].text else None
 
 
+def _numbered_question(rows: list[Line], index: int) -> int | None:
+    """A numbered question ("7.13. How do I …?"), wrapped over up to three lines (PDF text): the
+    index of its last line. The number marks a heading wherever the line above ends."""
+    if not _NUMBER.match(rows[index].text):
+        return None
+    chars = 0
+    for j in range(index, min(index + 3, len(rows))):
+        chars += len(rows[j].text)
+        if not rows[j].text or chars > MAX_QUESTION_CHARS:
+            return None
+        if rows[j].text.endswith("?"):
+            return j
+        if rows[j].text.endswith((".", ":", ";", "!")):
+            return None
+    return None
+
+
 def _is_body(row: Line | None) -> bool:
     """Body text: a sentence, or a line long enough to be one wrapped."""
     if row is None or _FAQ.match(row.text) or _ATX.match(row.text) or "|" in row.text:
@@ -106,11 +126,17 @@ def _is_body(row: Line | None) -> bool:
     return len(row.text.split()) >= 6 or (row.text.endswith((".", "!")) and len(row.text) > 20)
 
 
-def _line_shape(rows: list[Line], index: int) -> bool:
-    """Short, unpunctuated, starting a block, followed by body text."""
+def _line_shape(rows: list[Line], index: int, after_heading: bool, wide: int) -> bool:
+    """Short, unpunctuated, starting a block (or right under another heading), followed by body
+    text. Inside wrapped text (no blank line around it, as PDF text comes) a heading must also
+    be clearly shorter than the document's long lines, else it is a paragraph's first line."""
     row = rows[index]
     words = row.text.split()
     if len(words) > MAX_HEADING_WORDS or len(row.text) > MAX_HEADING_CHARS or "|" in row.text:
+        return False
+    wrapped = (index > 0 and rows[index - 1].text) or (index + 1 < len(rows)
+                                                       and rows[index + 1].text)
+    if wrapped and len(row.text) > WRAPPED_HEADING_SHARE * wide:
         return False
     if row.text.endswith((".", ",", ";", ":", "!")) or not (row.text[0].isupper()
                                                              or row.text[0].isdigit()):
@@ -118,7 +144,7 @@ def _line_shape(rows: list[Line], index: int) -> bool:
     if _BULLET.match(row.text) or sum(c.isalpha() for c in row.text) < 3:
         return False
     prev = rows[index - 1] if index > 0 else None
-    if prev is not None and prev.text and not prev.text.endswith(_SENTENCE_END):
+    if prev is not None and prev.text and not after_heading and not prev.text.endswith(_SENTENCE_END):
         return False  # continues the line above
     if prev is not None and prev.text.endswith(":"):
         return False  # an item of a list the line above introduces
@@ -134,6 +160,9 @@ def _scan(text: str, fmt: str) -> Iterator[Heading]:
     rows = lines(text)
     markdown = fmt in ("md", "markdown")
     fence = False
+    last = -2  # the row of the last heading found
+    lengths = sorted(len(r.text) for r in rows if r.text)
+    wide = lengths[3 * len(lengths) // 4] if lengths else 0
     i = 0
     while i < len(rows):
         row = rows[i]
@@ -165,13 +194,23 @@ def _scan(text: str, fmt: str) -> Iterator[Heading]:
                 yield Heading(start, end, clean, "markdown", _body_after(text, rows, i + 1))
                 i += 2
                 continue
+        numbered = _numbered_question(rows, i)
+        if numbered is not None:
+            raw = text[row.start:rows[numbered].end]
+            clean, start, end = _clean(raw, row.start)
+            last = numbered
+            yield Heading(start, end, " ".join(clean.split()), "question-line",
+                          _body_after(text, rows, numbered))
+            i = numbered + 1
+            continue
         if row.text.endswith("?") and len(row.text) <= MAX_QUESTION_CHARS and (
             i == 0 or not rows[i - 1].text or rows[i - 1].text.endswith(_SENTENCE_END)
         ) and _next_text(rows, i) is not None and not _BULLET.match(row.text):
             clean, start, end = _clean(row.text, row.start)
             yield Heading(start, end, clean, "question-line", _body_after(text, rows, i))
-        elif not markdown and _line_shape(rows, i):
+        elif not markdown and _line_shape(rows, i, last == i - 1, wide):
             clean, start, end = _clean(row.text, row.start)
             if clean:
+                last = i
                 yield Heading(start, end, clean, "line-shape", _body_after(text, rows, i))
         i += 1

@@ -70,6 +70,26 @@ def first_sentences(section: str, limit: int = ANSWER_CHARS) -> str:
     return answer
 
 
+def listed_headings(section_chars: Sequence[int], run: int = 3) -> set[int]:
+    """Headings in a list of headings (a table of contents): in a run of `run` or more headings
+    with nothing under them, the last one's "section" is whatever follows the list."""
+    listed: set[int] = set()
+    start = 0
+    for i, chars in enumerate([*section_chars, MIN_SECTION_CHARS]):
+        if chars >= MIN_SECTION_CHARS:
+            if i - start + 1 >= run and i < len(section_chars):
+                listed.update(range(start, i + 1))
+            start = i + 1
+    return listed
+
+
+def asks_questions(section: str) -> bool:
+    """A section made mostly of questions (a wrapped table of contents entry) answers none."""
+    sentences = _SENTENCE.split(" ".join(section.split()))
+    asked = sum(len(s) for s in sentences if s.endswith("?"))
+    return asked * 2 > sum(len(s) for s in sentences)
+
+
 def _question(head: Heading, section: str) -> tuple[str, str] | None:
     if head.kind == "faq":
         text = head.text if head.text.endswith("?") else None
@@ -88,12 +108,20 @@ def _row_id(doc: str, question: str) -> str:
 def mine_text(doc: str, text: str, fmt: str, skipped: Counter[str]) -> tuple[list[dict[str, Any]], int]:
     """The mined rows of one document (named `doc`) and how many headings it has."""
     heads = find_headings(text, fmt)
+    bounds = [(head.body, section_end(text, heads, i)) for i, head in enumerate(heads)]
+    listed = listed_headings([len(text[a:b].strip()) for a, b in bounds])
     rows = []
     for index, head in enumerate(heads):
-        start, end = head.body, section_end(text, heads, index)
+        start, end = bounds[index]
         section = text[start:end]
+        if index in listed:
+            skipped["table of contents"] += 1
+            continue
         if len(section.strip()) < MIN_SECTION_CHARS:
             skipped["section too short"] += 1
+            continue
+        if asks_questions(section):
+            skipped["section is questions"] += 1
             continue
         if end - start > MAX_SECTION_CHARS:
             skipped["section too long"] += 1
