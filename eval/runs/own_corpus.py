@@ -52,6 +52,13 @@ def qa_dataset(qa: QASet, collection: Collection) -> BeirDataset:
                        hashlib.sha256(stamp.encode()).hexdigest(), qa.source)
 
 
+def corpus_dataset(qa: QASet, collection: Collection) -> BeirDataset:
+    """`qa_dataset` with the collection's documents (kept text, by file name) as its corpus, for
+    what indexes a dataset itself (tuning: eval.tune builds its own index per list setting)."""
+    dataset = qa_dataset(qa, collection)
+    return replace(dataset, corpus=collection_texts(collection))
+
+
 def collection_searcher(config: PipelineConfig, collection: Collection, mode: Mode) -> Searcher:
     """The preset's ranking over the collection, each candidate's document named by file."""
     config = with_overrides(collection_config(config, collection),

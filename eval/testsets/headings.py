@@ -112,8 +112,8 @@ def _numbered_question(rows: list[Line], index: int) -> int | None:
         chars += len(rows[j].text)
         if not rows[j].text or chars > MAX_QUESTION_CHARS:
             return None
-        if rows[j].text.endswith("?"):
-            return j
+        if rows[j].text.endswith("?") or ("?" in rows[j].text and rows[j].text.endswith("!")):
+            return j  # "9.4. How can I keep a log …? I'd like to know …!" asks too
         if rows[j].text.endswith((".", ":", ";", "!")):
             return None
     return None

@@ -94,7 +94,10 @@ def _question(head: Heading, section: str) -> tuple[str, str] | None:
     if head.kind == "faq":
         text = head.text if head.text.endswith("?") else None
         return (text, "faq-entry") if text and len(text.split()) >= 2 else None
-    made = from_heading(head.text)
+    text = head.text
+    if head.kind == "question-line" and not text.endswith("?"):
+        text = text[: text.rindex("?") + 1]  # the question, without what follows it
+    made = from_heading(text)
     if made is None:
         first = _SENTENCE.split(" ".join(section.split()), maxsplit=1)[0]
         made = from_definition(head.text, _MARKUP.sub("", first))
