@@ -70,24 +70,36 @@ def first_sentences(section: str, limit: int = ANSWER_CHARS) -> str:
     return answer
 
 
-def listed_headings(section_chars: Sequence[int], run: int = 3) -> set[int]:
-    """Headings in a list of headings (a table of contents): in a run of `run` or more headings
-    with nothing under them, the last one's "section" is whatever follows the list."""
+def listed_headings(heads: Sequence[Heading], section_chars: Sequence[int], run: int = 3) -> set[int]:
+    """Headings in a list of headings (a table of contents): runs of `run` or more headings with
+    nothing under them. The run's last heading has the text after the list under it; it is a
+    list entry too when its text comes again later (the contents name the document's headings)."""
     listed: set[int] = set()
     start = 0
     for i, chars in enumerate([*section_chars, MIN_SECTION_CHARS]):
         if chars >= MIN_SECTION_CHARS:
-            if i - start + 1 >= run and i < len(section_chars):
-                listed.update(range(start, i + 1))
+            if i - start >= run - 1 and i < len(section_chars):
+                listed.update(range(start, i))
+                later = {normalized(h.text) for h in heads[i + 1 :]}
+                if normalized(heads[i].text) in later:
+                    listed.add(i)
             start = i + 1
     return listed
 
 
+_CONTENTS_LINE = re.compile(r"^\d{1,3}(?:\.\d{1,3})*\.?\s+\S.{0,80}$")
+
+
 def asks_questions(section: str) -> bool:
-    """A section made mostly of questions (a wrapped table of contents entry) answers none."""
+    """A section made mostly of questions or of numbered heading lines ("8.1.1. dpkg") is a
+    piece of a table of contents, and answers nothing."""
     sentences = _SENTENCE.split(" ".join(section.split()))
     asked = sum(len(s) for s in sentences if s.endswith("?"))
-    return asked * 2 > sum(len(s) for s in sentences)
+    if asked * 2 > sum(len(s) for s in sentences):
+        return True
+    body = [line.strip() for line in section.splitlines() if line.strip()]
+    listed = [line for line in body if _CONTENTS_LINE.match(line) and not line.endswith((".", "!"))]
+    return len(listed) * 2 > len(body)
 
 
 def _question(head: Heading, section: str) -> tuple[str, str] | None:
@@ -112,7 +124,7 @@ def mine_text(doc: str, text: str, fmt: str, skipped: Counter[str]) -> tuple[lis
     """The mined rows of one document (named `doc`) and how many headings it has."""
     heads = find_headings(text, fmt)
     bounds = [(head.body, section_end(text, heads, i)) for i, head in enumerate(heads)]
-    listed = listed_headings([len(text[a:b].strip()) for a, b in bounds])
+    listed = listed_headings(heads, [len(text[a:b].strip()) for a, b in bounds])
     rows = []
     for index, head in enumerate(heads):
         start, end = bounds[index]
