@@ -218,9 +218,9 @@ def load_dataset(args: argparse.Namespace) -> BeirDataset:
         labels = args.qa or args.answers
         if labels is None:
             where = f"collection {args.collection!r}" if args.collection else f"{args.dataset}"
-            raise ValueError(f"{where} has no relevance labels of its own: add --qa SET or "
-                             "--answers QA_FILE (questions with spans or doc_ids over its "
-                             "documents)")
+            raise ValueError(f"{where} has no relevance labels of its own: add --answers QA_FILE "
+                             "or --qa SET (questions with spans or doc_ids over its documents; "
+                             "--qa also takes a test set stored with --collection)")
         from eval.data.evalsets import qa_eval_set
         from eval.runs.own_corpus import qa_dataset
         from rag.index import open_collection
