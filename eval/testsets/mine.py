@@ -87,7 +87,7 @@ def listed_headings(heads: Sequence[Heading], section_chars: Sequence[int], run:
     return listed
 
 
-_CONTENTS_LINE = re.compile(r"^\d{1,3}(?:\.\d{1,3})*\.?\s+\S.{0,80}$")
+_CONTENTS_LINE = re.compile(r"^\d{1,3}(?:\.\d{1,3})*\.?\s+\S.{0,200}$")
 
 
 def asks_questions(section: str) -> bool:

@@ -96,13 +96,21 @@ def from_heading(heading: str) -> tuple[str, str] | None:
     words = _words(text)
     if len(words) < 2 or len(words) > 30 or is_generic(text):
         return None
+    if "?" in text and not text.endswith("?"):
+        text = text[: text.rindex("?") + 1]  # "How can you help? (official)": the question
+        words = _words(text)
     if text.endswith("?"):
         return (text, "question-heading") if len(words) >= 3 else None
+    if any(c in text for c in "()[]/\\") or ". " in text:
+        return None  # a sentence, a path or an aside: no safe question
+
     if text.endswith((".", ":", ";", ",", "!")):
         return None
     if _WH.match(text):
-        if not _WH_OK.match(text):
-            return None
+        if not _WH_OK.match(text) or words[1].lower() in ("not", "n't"):
+            return None  # "Do not reinvent the wheel" is advice, not a question
+        if words[1].lower() == "to" and len(words) < 4:
+            return None  # "What to send": too little to ask without the document around it
         if re.match(r"^how\s+to\s+", text, re.IGNORECASE):
             rest = _first_person(words[2:])
             return (f"How do I {' '.join(rest)}?", "wh-heading") if rest else None
@@ -131,9 +139,13 @@ def from_definition(term: str, first_sentence: str) -> tuple[str, str] | None:
         return None
     if term.endswith(("?", ".", ":", "!")):
         return None
-    pattern = rf"^(?:(?:the|a|an)\s+)?{re.escape(term)}\s+(is|are|means|refers to)\s+\S"
+    pattern = rf"^((?:the|a|an)\s+)?({re.escape(term)})\s+(is|are|means|refers to)\s+\S"
     found = re.match(pattern, " ".join(first_sentence.split()), re.IGNORECASE)
     if found is None:
         return None
-    verb = "are" if found.group(1) == "are" else "is"
+    verb = "are" if found.group(3).lower() == "are" else "is"
+    # as the sentence writes it: "the data security infrastructure", not "Data security …"
+    term = found.group(2)
+    if found.group(1) and found.group(1).strip().lower() == "the":
+        term = f"the {term}"
     return f"What {verb} {term}?", "definition-sentence"

@@ -143,13 +143,13 @@ def test_markdown_headings_become_questions_only_by_a_safe_rule() -> None:
         "How do I install the frobnicator?": "gerund-heading",
         "How do I reset my password?": "question-heading",
         "What is the spool folder?": "definition-heading",
-        "What is Frobnicator?": "definition-sentence",
+        "What is the frobnicator?": "definition-sentence",
     }
     _check_traced(document, rows)
     reset = next(r for r in rows if r["question"] == "How do I reset my password?")
     assert reset["spans"][0]["text"].startswith("Open Settings")
     assert reset["spans"][0]["text"].endswith("within five minutes.")  # not the next heading
-    frob = next(r for r in rows if r["question"] == "What is Frobnicator?")
+    frob = next(r for r in rows if r["question"] == "What is the frobnicator?")
     assert "# not a heading" in frob["spans"][0]["text"]  # code blocks hold no headings
 
 
@@ -228,6 +228,10 @@ def test_round_robin_keeps_document_order_and_takes_everything_when_short() -> N
     ("Meeting notes", None),  # "Meeting" is a noun here: not in the verb list
     ("Introduction", None), ("See also", None),
     ("Why paragraphs and not characters", None),  # question word without a verb: no rule
+    ("How can you help Debian? (official)", ("How can you help Debian?", "question-heading")),
+    ("Do not reinvent the wheel. (Use pointers)", None),  # advice, not a question
+    ("What to send", None),  # too little to ask out of context
+    ("A tutorial introduction to git (/usr/share/doc/gittutorial.html)", None),  # a path
 ])
 def test_heading_rules(heading: str, expected: tuple[str, str] | None) -> None:
     assert from_heading(heading) == expected
@@ -237,6 +241,9 @@ def test_definition_rule_needs_the_section_to_define_the_term() -> None:
     assert from_definition("APT", "APT is the Advanced Package Tool.") == ("What is APT?",
                                                                            "definition-sentence")
     assert from_definition("Vault notes", "Vault notes are encrypted.")[0] == "What are Vault notes?"
+    assert from_definition("Data security", "The data security layer is …") is None
+    assert from_definition("Data security", "The data security is provided by PAM.") == (
+        "What is the data security?", "definition-sentence")  # written as the sentence has it
     assert from_definition("APT", "Use APT to install software.") is None
     assert from_definition("Overview", "Overview is a summary.") is None
 
