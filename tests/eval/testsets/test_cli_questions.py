@@ -1,7 +1,8 @@
 """`python -m eval questions` end to end on a small collection (hashing embedder: the wiring is
 tested, not retrieval quality): mined rows with spans over the kept text, unanswerable rows from
 another source, the set stored with the collection, then `eval run --qa NAME` and
-`eval tune --collection NAME --qa NAME` scoring it."""
+`eval tune --collection NAME --qa NAME` scoring it, `eval calibrate-abstention --collection NAME
+--qa NAME` fitting the decline bar on it."""
 
 from __future__ import annotations
 
@@ -91,6 +92,16 @@ def test_mined_set_with_unanswerable_rows_is_written_stored_and_scored(
                       "--resamples", "20", "--out", str(tuned)])
     assert code == 0, capsys.readouterr().err
     assert json.loads((tuned / "tune.json").read_text())["dataset"]["name"] == "mined"
+
+    # the unanswerable rows refit the decline bar on this collection, with its own index
+    curve = tmp_path / "curve.json"
+    code = eval_main(["calibrate-abstention", "--collection", collection, "--qa", "mined",
+                      "--preset", "bm25", "--folds", "2", "--resamples", "20",
+                      "--out", str(tmp_path / "bar.yaml"), "--curve", str(curve)])
+    assert code == 0, capsys.readouterr().err
+    fitted = json.loads(curve.read_text())
+    assert fitted["n_answerable"] == len(answerable)
+    assert fitted["n_unanswerable"] == len(rows) - len(answerable) > 0
 
 
 def test_bad_requests_say_what_to_do(collection: str, tmp_path: Path,
