@@ -41,6 +41,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
                         help="also store the set with the collection under this name")
     parser.add_argument("--preset", default="hybrid",
                         help="llm: the preset whose chunking and generation settings are used")
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                        help="llm: override a field of the preset, e.g. generation.model=NAME")
     parser.add_argument("--seed", type=int, default=0, help="llm: chunk sampling seed")
     parser.add_argument("--no-consistency", action="store_true",
                         help="llm: keep questions whose chunk bm25 does not find again")
@@ -54,9 +56,9 @@ def _generated(args: argparse.Namespace) -> tuple[list[dict[str, Any]], dict[str
                          f"({exc}); use --method mined") from None
     from tqdm.auto import tqdm
 
-    from rag.config import load_preset
+    from rag.config import load_preset, parse_set_options, with_overrides
 
-    config = load_preset(args.preset)
+    config = with_overrides(load_preset(args.preset), parse_set_options(args.set))
     bar = tqdm(total=args.max or 50, desc="questions", unit="chunk")
 
     def progress(step: Any) -> None:  # eval.testsets.generate.GenerationProgress

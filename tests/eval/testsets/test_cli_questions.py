@@ -7,12 +7,17 @@ another source, the set stored with the collection, then `eval run --qa NAME` an
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from fake_openai import FakeOpenAI
+from fake_openai import fake_openai as fake_openai
+from fake_openai import llm as llm
 
 from eval.cli import main as eval_main
 from eval.testsets.store import list_sets
@@ -119,3 +124,29 @@ def test_bad_requests_say_what_to_do(collection: str, tmp_path: Path,
     assert eval_main(["run", "--collection", collection, "--qa", "nothing", "--preset", "bm25",
                       "--out", str(tmp_path / "r.json")]) == 2
     assert "neither a QA file nor a stored test set" in capsys.readouterr().err
+
+
+def test_llm_method_writes_generated_rows_through_the_same_command(
+    collection: str, tmp_path: Path, llm: FakeOpenAI, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("eval.testsets.generate")  # written on another branch (issue 24 item 3)
+
+    def model(body: dict[str, Any]) -> str:
+        prompt = str(body["messages"][-1]["content"])
+        if "Write one question" in prompt:
+            passage = prompt.split("<passage>")[1].split("</passage>")[0]
+            words = sorted(set(re.findall(r"[A-Za-z]{7,}", passage)))[:3]
+            return json.dumps({"question": f"What does the guide say about {' and '.join(words)}?"})
+        return json.dumps({"sentences": [1], "coverage": "full"})
+
+    llm.responder = model
+    out = tmp_path / "gen.jsonl"
+    code = eval_main(["questions", "--collection", collection, "--method", "llm", "--max", "4",
+                      "--no-consistency", "--set", "generation.model=fake-model",
+                      "--out", str(out), "--save", "generated"])
+    assert code == 0, capsys.readouterr().err
+    rows = _rows(out)
+    assert rows and all(r["provenance"]["method"] == "llm" for r in rows)
+    report = json.loads(out.with_suffix(".report.json").read_text())
+    assert report["method"] == "llm" and report["sampled"] == 4
+    assert {i.name for i in list_sets(collection)} >= {"generated"}
