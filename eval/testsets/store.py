@@ -20,6 +20,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import portalocker
+
 from eval.data.qa import QASet, item_from_row, load_qa_file
 from eval.data.shapes import DatasetError
 from rag.index.collection import check_name, collections_root, open_collection
@@ -83,6 +85,12 @@ def _created(directory: Path) -> dict[str, str]:
     return {str(k): str(v) for k, v in data.items()} if isinstance(data, dict) else {}
 
 
+def _dates_locked(directory: Path) -> portalocker.Lock:
+    """The creation dates file is read, changed and written by one process at a time."""
+    return portalocker.Lock(directory / ".dates.lock", "a", timeout=30,
+                            flags=portalocker.LOCK_EX | portalocker.LOCK_NB)
+
+
 def _write_atomic(path: Path, text: str) -> None:
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
     try:
@@ -126,10 +134,11 @@ def save_set(collection: str, name: str, rows: Sequence[Mapping[str, Any]]) -> T
         seen.add(item.qid)
     path.parent.mkdir(parents=True, exist_ok=True)
     _write_atomic(path, "".join(json.dumps(dict(r), ensure_ascii=False) + "\n" for r in rows))
-    created = _created(path.parent)
-    if name not in created:  # first save of this name: remember when
-        created[name] = datetime.now(UTC).isoformat(timespec="seconds")
-        _write_atomic(path.parent / _CREATED, json.dumps(created, indent=1, sort_keys=True))
+    with _dates_locked(path.parent):  # two first saves of two sets: both dates kept
+        created = _created(path.parent)
+        if name not in created:  # first save of this name: remember when
+            created[name] = datetime.now(UTC).isoformat(timespec="seconds")
+            _write_atomic(path.parent / _CREATED, json.dumps(created, indent=1, sort_keys=True))
     return _info(collection, path, rows, created[name])
 
 
@@ -182,9 +191,12 @@ def delete_set(collection: str, name: str) -> None:
     """Remove set `name` of `collection` (nothing happens when there is none)."""
     path = set_path(collection, name)
     path.unlink(missing_ok=True)
-    created = _created(path.parent)
-    if created.pop(name, None) is not None:
-        _write_atomic(path.parent / _CREATED, json.dumps(created, indent=1, sort_keys=True))
+    if not path.parent.is_dir():
+        return
+    with _dates_locked(path.parent):
+        created = _created(path.parent)
+        if created.pop(name, None) is not None:
+            _write_atomic(path.parent / _CREATED, json.dumps(created, indent=1, sort_keys=True))
 
 
 def resolve_qa(collection: str | None, value: str | Path) -> QASet:

@@ -4,6 +4,7 @@ replaced atomically, gone with the collection; names cannot leave the collection
 from __future__ import annotations
 
 import json
+import multiprocessing
 import threading
 import uuid
 from collections.abc import Iterator
@@ -122,6 +123,25 @@ def test_concurrent_saves_never_leave_a_torn_file(name: str) -> None:
     stored = [json.loads(line)["id"] for line in set_path(name, "shared").read_text().splitlines()]
     assert stored in ([r["id"] for r in rows] for rows in sets.values())  # one writer's whole set
     assert not [p for p in set_path(name, "shared").parent.iterdir() if p.suffix == ".tmp"]
+
+
+def _save_many(collection: str, prefix: str) -> None:
+    for i in range(25):
+        save_set(collection, f"{prefix}{i}", [_row("q1")])
+
+
+def test_first_saves_of_many_sets_in_several_processes_keep_every_creation_date(
+    name: str,
+) -> None:
+    context = multiprocessing.get_context("fork")  # the child inherits the test's data folder
+    workers = [context.Process(target=_save_many, args=(name, p)) for p in "abcd"]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(60)
+    assert [w.exitcode for w in workers] == [0, 0, 0, 0]
+    dates = json.loads((set_path(name, "a0").parent / ".created.json").read_text())
+    assert len(dates) == 100 and len(list_sets(name)) == 100
 
 
 def test_deleting_the_collection_deletes_its_sets(name: str) -> None:
