@@ -124,6 +124,12 @@ def test_bad_requests_say_what_to_do(collection: str, tmp_path: Path,
     assert eval_main(["run", "--collection", collection, "--qa", "nothing", "--preset", "bm25",
                       "--out", str(tmp_path / "r.json")]) == 2
     assert "neither a QA file nor a stored test set" in capsys.readouterr().err
+    empty = open_collection(f"empty-{uuid.uuid4().hex[:6]}", create=True).name
+    try:
+        assert eval_main(["questions", "--collection", empty, "--out", str(out)]) == 1
+        assert "no questions found" in capsys.readouterr().err and not out.exists()
+    finally:
+        delete_collection(empty)
 
 
 def test_llm_method_writes_generated_rows_through_the_same_command(
