@@ -9,6 +9,7 @@ import io
 from collections import Counter
 
 import docx
+import pptx
 import pytest
 from fpdf import FPDF
 
@@ -195,6 +196,23 @@ def test_docx_headings() -> None:
     document, rows = _mined("notes.docx", _docx())
     assert [(r["question"], r["provenance"]["rule"]) for r in rows] == [
         ("How do I upgrade old widgets?", "gerund-heading")]
+    _check_traced(document, rows)
+
+
+def test_pptx_slide_titles() -> None:
+    deck = pptx.Presentation()
+    for title, body in [("Exporting your notes", "Choose File, then Export, and pick Markdown, "
+                                                 "HTML or PDF for the whole notebook."),
+                        ("What is a vault?", "A vault is a notebook whose notes are encrypted "
+                                             "with your own passphrase.")]:
+        slide = deck.slides.add_slide(deck.slide_layouts[1])
+        slide.shapes.title.text = title
+        slide.placeholders[1].text_frame.text = body
+    buffer = io.BytesIO()
+    deck.save(buffer)
+    document, rows = _mined("deck.pptx", buffer.getvalue())
+    assert [(r["question"], r["provenance"]["rule"]) for r in rows] == [
+        ("How do I export my notes?", "gerund-heading"), ("What is a vault?", "question-heading")]
     _check_traced(document, rows)
 
 
