@@ -83,7 +83,9 @@ def _mined(args: argparse.Namespace) -> tuple[list[dict[str, Any]], dict[str, An
     report = mine_collection(args.collection, args.max)
     summary = {"method": "mined", "documents": report.documents, "headings": report.headings,
                "by_rule": report.by_rule(), "per_document": report.per_document,
-               "skipped": report.skipped}
+               "skipped": report.skipped, "notes": list(report.notes)}
+    for note in report.notes:
+        print(f"note: {note}", file=sys.stderr)
     return list(report.rows), summary
 
 

@@ -20,6 +20,7 @@ from typing import Any
 
 from eval.testsets.headings import Heading, find_headings
 from eval.testsets.question_rules import from_definition, from_heading
+from rag.chunking.base import Chunk
 from rag.documents.base import Document
 
 MIN_SECTION_CHARS = 30  # a heading with (almost) nothing under it answers nothing
@@ -38,6 +39,7 @@ class MineReport:
     headings: int
     skipped: dict[str, int] = field(default_factory=dict)  # reason -> headings
     per_document: dict[str, int] = field(default_factory=dict)  # file name -> rows
+    notes: tuple[str, ...] = ()  # how the text was read, when not as kept
 
     def by_rule(self) -> dict[str, int]:
         return dict(Counter(str(r["provenance"]["rule"]) for r in self.rows))
@@ -192,19 +194,25 @@ def document_name(document: Document) -> str:
 def mine_documents(documents: Sequence[Document], max_questions: int | None = None) -> MineReport:
     """Mine every document; rows deduplicated, in document order (then capped at
     `max_questions`, taken round-robin across documents so no file dominates)."""
+    return mine_texts([(document_name(d), d.text, d.metadata.format) for d in documents],
+                      max_questions)
+
+
+def mine_texts(texts: Sequence[tuple[str, str, str]], max_questions: int | None = None,
+               notes: tuple[str, ...] = ()) -> MineReport:
+    """`mine_documents` over (document name, text, format) triples."""
     skipped: Counter[str] = Counter()
     per_doc: list[list[dict[str, Any]]] = []
     headings = 0
-    for document in documents:
-        rows, found = mine_text(document_name(document), document.text,
-                                document.metadata.format, skipped)
+    for name, text, fmt in texts:
+        rows, found = mine_text(name, text, fmt, skipped)
         per_doc.append(rows)
         headings += found
     rows = dedupe([r for doc_rows in per_doc for r in doc_rows], skipped)
     if max_questions is not None and len(rows) > max_questions:
         rows = round_robin(rows, max_questions)
     spread = Counter(r["spans"][0]["doc"] for r in rows)
-    return MineReport(tuple(rows), len(documents), headings, dict(skipped), dict(spread))
+    return MineReport(tuple(rows), len(texts), headings, dict(skipped), dict(spread), notes)
 
 
 def round_robin(rows: Sequence[dict[str, Any]], n: int) -> list[dict[str, Any]]:
@@ -225,14 +233,34 @@ def round_robin(rows: Sequence[dict[str, Any]], n: int) -> list[dict[str, Any]]:
     return sorted(chosen, key=lambda r: order[id(r)])
 
 
+def texts_from_chunks(chunks: Iterable[Chunk]) -> dict[str, str]:
+    """{file name: text} rebuilt from a collection's chunks at their offsets; characters no chunk
+    covers (mostly the blank lines between paragraphs) become newlines, so headings stay lines."""
+    pieces: dict[str, list[tuple[int, str]]] = {}
+    for chunk in chunks:
+        name = PurePath(str(chunk.metadata.get("source") or chunk.doc_id)).name
+        pieces.setdefault(name, []).append((chunk.start, chunk.text))
+    texts = {}
+    for name, parts in pieces.items():
+        chars = ["\n"] * max(start + len(text) for start, text in parts)
+        for start, text in parts:
+            chars[start : start + len(text)] = text
+        texts[name] = "".join(chars)
+    return texts
+
+
 def mine_collection(name: str, max_questions: int | None = None) -> MineReport:
-    """Mine the kept text of every document in collection `name`."""
+    """Mine the kept text of every document in collection `name` (for a collection built before
+    texts were kept, the text rebuilt from its chunks; the report's notes say so)."""
     from rag.index import open_collection
     from rag.index.derived import kept_documents
 
     collection = open_collection(name)
     documents = kept_documents(collection)
-    if not documents and collection.manifest.documents:
-        raise ValueError(f"collection {name!r} was built before document texts were kept; "
-                         "ingest its documents again to mine questions from them")
-    return mine_documents(documents, max_questions)
+    if len(documents) == len(collection.manifest.documents):
+        return mine_documents(documents, max_questions)
+    rebuilt = texts_from_chunks(collection.chunks())
+    note = (f"{len(rebuilt)} documents' text rebuilt from their chunks (the collection was built "
+            "before texts were kept; characters no chunk covers read as newlines)")
+    return mine_texts([(doc, text, PurePath(doc).suffix.lstrip(".") or "txt")
+                       for doc, text in sorted(rebuilt.items())], max_questions, (note,))

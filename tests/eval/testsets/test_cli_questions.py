@@ -156,3 +156,25 @@ def test_llm_method_writes_generated_rows_through_the_same_command(
     report = json.loads(out.with_suffix(".report.json").read_text())
     assert report["method"] == "llm" and report["sampled"] == 4
     assert {i.name for i in list_sets(collection)} >= {"generated"}
+
+
+def test_a_collection_without_kept_texts_is_mined_from_its_chunks(
+    collection: str, tmp_path: Path
+) -> None:
+    from eval.testsets.mine import mine_collection
+    from rag.index.document_texts import DocumentTexts
+
+    docs = tmp_path / "old"
+    docs.mkdir()
+    shutil.copy(SAMPLES_DIR / "lumen-notes-faq.txt", docs / "lumen-notes-faq.txt")
+    name = f"old-{uuid.uuid4().hex[:8]}"
+    assert rag_main(["ingest", str(docs), "--collection", name, "--preset", "hybrid"]) == 0
+    try:
+        kept = mine_collection(name)
+        DocumentTexts(open_collection(name).directory).path.unlink()  # as built before texts were kept
+        rebuilt = mine_collection(name)
+        assert rebuilt.notes and "rebuilt from their chunks" in rebuilt.notes[0]
+        assert [r["question"] for r in rebuilt.rows] == [r["question"] for r in kept.rows]
+        assert [r["spans"] for r in rebuilt.rows] == [r["spans"] for r in kept.rows]
+    finally:
+        delete_collection(name)
