@@ -26,6 +26,8 @@ from rag.documents.base import Document
 MIN_SECTION_CHARS = 30  # a heading with (almost) nothing under it answers nothing
 MAX_SECTION_CHARS = 6000  # a whole chapter is no answer span: retrieval would be trivial
 ANSWER_CHARS = 300  # the reference answer: first sentences up to about this many characters
+# what every kept row passed (the names of the report's skip reasons, in order)
+MINE_FILTERS = ("not_contents", "section_length", "safe_question", "deduplicated")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[A-Z0-9*`])")
 _MARKUP = re.compile(r"\*\*|__|`")
 
@@ -156,6 +158,7 @@ def mine_text(doc: str, text: str, fmt: str, skipped: Counter[str]) -> tuple[lis
             "answerable": True,
             "provenance": {
                 "method": "mined", "rule": rule, "heading_kind": head.kind, "format": fmt,
+                "filters_passed": list(MINE_FILTERS),
                 "source": {"doc": doc, "start": start, "end": end},
                 "heading": {"start": head.start, "end": head.end, "text": head.text},
             },
