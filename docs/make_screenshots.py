@@ -42,6 +42,12 @@ def settle(page: Page, text: str | None = None, timeout_s: float = 240) -> None:
     raise TimeoutError(f"page did not settle{f' with {text!r}' if text else ''}")
 
 
+def to_top(page: Page, text: str) -> None:
+    """Scroll the app so the first element showing `text` is at the top of the window."""
+    page.get_by_text(text).first.evaluate("e => e.scrollIntoView({block: 'start'})")
+    page.wait_for_timeout(500)
+
+
 def shot(page: Page, path: Path, height: int = 1000) -> None:
     page.set_viewport_size({"width": 1400, "height": height})
     page.wait_for_timeout(800)
@@ -80,12 +86,17 @@ def tour(page: Page, url: str, out: Path) -> None:
 
     page.goto(f"{url}/documents")
     settle(page, "Parsed files")
-    page.get_by_text("Inspect a document").scroll_into_view_if_needed()
+    page.get_by_role("combobox", name="Document", exact=True).click()
+    page.keyboard.type("support-escalations")
+    page.keyboard.press("Enter")
+    page.wait_for_timeout(1000)
+    settle(page, "Why SENSITIVE")
+    to_top(page, "Inspect a document")
     shot(page, out / "documents.png", 900)
 
     page.goto(f"{url}/retrieval")
     settle(page, "Fused", timeout_s=300)
-    shot(page, out / "retrieval.png", 1100)
+    shot(page, out / "retrieval.png", 1450)
 
     page.goto(f"{url}/answer")
     settle(page, "messages in this conversation")
@@ -94,17 +105,17 @@ def tour(page: Page, url: str, out: Path) -> None:
     box.press("Enter")
     page.wait_for_timeout(1000)
     settle(page, "Last answer, checked", timeout_s=300)
-    page.get_by_text("Last answer, checked").scroll_into_view_if_needed()
-    page.evaluate("() => document.querySelector('[data-testid=\"stMain\"]').scrollBy(0, -420)")
-    shot(page, out / "answer.png", 1000)
+    page.set_viewport_size({"width": 1400, "height": 1250})
+    to_top(page, "How long do deleted notes stay in the trash?")
+    shot(page, out / "answer.png", 1250)
 
     page.goto(f"{url}/evaluate")
     settle(page, "Test set")
     page.get_by_role("button", name="Run").click()
     page.wait_for_timeout(1000)
     settle(page, "Results on", timeout_s=600)
-    page.get_by_text("Results on").scroll_into_view_if_needed()
-    shot(page, out / "evaluate.png", 1000)
+    to_top(page, "Presets")
+    shot(page, out / "evaluate.png", 1100)
 
 
 def main(argv: list[str] | None = None) -> int:
