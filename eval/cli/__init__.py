@@ -6,7 +6,7 @@ from rag.cli import dispatch
 
 COMMANDS = {"run": "eval.cli.run", "sweep": "eval.cli.sweep",
             "calibrate-abstention": "eval.cli.calibrate", "guard": "eval.cli.guard",
-            "tune": "eval.cli.tune", "learned-fusion": "eval.cli.learned"}
+            "tune": "eval.cli.tune", "learned-fusion": "eval.cli.learned", "intents": "eval.cli.intents"}
 
 
 def main(argv: list[str] | None = None) -> int:
