@@ -133,7 +133,7 @@ class App:
             streak = streak + 1 if ok else 0
             if streak >= 3:
                 return self
-            self.page.wait_for_timeout(300)
+            self.page.wait_for_timeout(250)
         raise AssertionError(f"the app did not settle within {timeout_s:.0f} s"
                              + (f" showing {wait_text!r}" if wait_text else ""))
 
@@ -165,7 +165,7 @@ def save_shot(page: Page, path: Path, max_height: int = 8000) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     tall = min(max(height + 80, size["height"]), max_height)
     page.set_viewport_size({"width": size["width"], "height": tall})
-    page.wait_for_timeout(700)  # let plotly re-layout at the new size
+    page.wait_for_timeout(300)  # let plotly re-layout at the new size
     page.screenshot(path=str(path))
     page.set_viewport_size(size)
     return path
