@@ -105,9 +105,9 @@ def tour(page: Page, url: str, out: Path) -> None:
     box.press("Enter")
     page.wait_for_timeout(1000)
     settle(page, "Last answer, checked", timeout_s=300)
-    page.set_viewport_size({"width": 1400, "height": 1250})
-    to_top(page, "How long do deleted notes stay in the trash?")
-    shot(page, out / "answer.png", 1250)
+    page.set_viewport_size({"width": 1400, "height": 1750})  # the question, the answer and its check
+    to_top(page, "Conversation")
+    shot(page, out / "answer.png", 1750)
 
     page.goto(f"{url}/evaluate")
     settle(page, "Test set")
