@@ -1,13 +1,14 @@
-"""Sentence spans, content words, trigrams and Jaccard overlap shared by context, generation and grounding."""
+"""Sentence spans (re-exported from rag.context.sentences), content words, trigrams and Jaccard
+overlap shared by context, generation and grounding."""
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
-# EchoMind's sentence boundary: . ! ? followed by whitespace, or a blank line; we also break on
-# single newlines that start list items, so bullet answers split into one claim per line.
-_BOUNDARY = re.compile(r"(?<=[.!?])[\"')\]]*\s+|\n\s*\n+|\n(?=\s*(?:[-*•]|\d+[.)])\s)")
+from rag.context.sentences import Sentence, split_sentences
+
+__all__ = ["Sentence", "split_sentences"]  # the sentence splitter's old home; callers import from here
+
 _WORD = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?")
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*")
 _CITATION = re.compile(r"\[Source \d+(?:\s*,\s*\d+)*\]")
@@ -23,33 +24,6 @@ STOPWORDS = frozenset(
     who whom why will with would you your yours yourself yourselves also may might must shall us
     it's i'm""".split()
 )  # fmt: skip
-
-
-@dataclass(frozen=True)
-class Sentence:
-    """`text == source[start:end]` for the string it was split from."""
-
-    text: str
-    start: int
-    end: int
-
-
-def split_sentences(text: str) -> list[Sentence]:
-    """Sentences with character offsets; surrounding whitespace is trimmed, empty pieces dropped."""
-    sentences: list[Sentence] = []
-    position = 0
-    for match in [*_BOUNDARY.finditer(text), None]:
-        end = match.start() if match else len(text)
-        # keep closing quotes/brackets that the boundary regex consumed after the punctuation
-        if match:
-            end += len(match.group(0)) - len(match.group(0).lstrip("\"')]"))
-        piece = text[position:end]
-        stripped = piece.strip()
-        if stripped:
-            start = position + piece.index(stripped)
-            sentences.append(Sentence(stripped, start, start + len(stripped)))
-        position = match.end() if match else len(text)
-    return sentences
 
 
 def strip_citations(text: str) -> str:

@@ -48,5 +48,8 @@ class GenerationConfig(BaseModel):
     template: TemplateName = "auto"
     stream: bool = True
     suggested_questions: bool = True  # ask for and parse SUGGESTED_QUESTIONS: q1 | q2 | q3
-    extractive_sentences: int = Field(3, ge=1, le=20)  # sentences the offline answerer picks
+    # The offline answer's length cap: at most this many whole sentences and characters (the
+    # answering sentence always stands, however long).
+    extractive_sentences: int = Field(3, ge=1, le=20)
+    extractive_max_chars: int = Field(600, ge=80, le=20_000)
     history_messages: int = Field(5, ge=0, le=50)  # Axiom: generation sees the last 5 messages
