@@ -9,7 +9,6 @@ import hashlib
 from pathlib import Path
 
 import pytest
-
 from answer_helpers import answer_config
 
 from rag.context.base import BuiltContext, ContextBlock, TokenBudget
