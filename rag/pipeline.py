@@ -50,12 +50,12 @@ from typing import Any, Protocol, TypeVar, cast
 from pydantic import BaseModel
 
 from rag.config import PipelineConfig, with_overrides
-from rag.generate.deadline import llm_deadline
+from rag.generate.deadline import allowance, llm_deadline, stage_budget
 from rag.privacy import normalize_user
 from rag.retrieve.base import Candidate, RankedList, SearchQuery
 from rag.retrieve.search import SearchableCollection
 from rag.retrieve.settings import FilterConfig
-from rag.trace import StageRecord, StageStatus, Trace
+from rag.trace import LLMBudgetUse, StageRecord, StageStatus, Trace
 
 T = TypeVar("T")
 
@@ -292,8 +292,13 @@ def _run_one(
     if off is not None:
         return StageRecord(spec.name, "skipped", settings=settings, reason=off), state, ""
     started = time.perf_counter()
+    budget = env.config.generation.budget
+    before_generation = STAGE_ORDER.index(spec.name) < STAGE_ORDER.index("generate")
+    allowed = allowance(spec.name, budget.share(spec.name), budget.generation_reserve, before_generation)
+    setting = "generation.deadline_s" if spec.name == "generate" else f"generation.budget.shares.{spec.name}"
     try:
-        result = spec.run(state, env)
+        with stage_budget(spec.name, allowed[0] if allowed else None, setting) as use:
+            result = spec.run(state, env)
         if result.output is not None and not isinstance(result.output, spec.output):
             raise TypeError(f"stage {spec.name!r} returned a {type(result.output).__name__}, "
                             f"its spec declares {spec.output.__name__}")
@@ -307,9 +312,12 @@ def _run_one(
             state,
             spec.name,
         )
+    llm_stage = spec.name == "generate" or any(k == spec.name for k in budget.shares) or use.calls > 0
+    spent = LLMBudgetUse(round(allowed[0], 3) if allowed else None, round(use.used_s, 3), use.calls,
+                         round(allowed[1], 3) if allowed else None) if llm_stage else None
     record = StageRecord(
         spec.name, result.status, settings, result.inputs, result.output,
-        (time.perf_counter() - started) * 1000, result.warnings, result.reason,
+        (time.perf_counter() - started) * 1000, result.warnings, result.reason, spent,
     )  # fmt: skip
     next_state = result.state
     if result.output is not None:
