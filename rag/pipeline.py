@@ -325,6 +325,10 @@ def _run_one(
     return record, next_state, ""
 
 
+def trace_names(trace: Trace) -> set[str]:
+    return {r.stage for r in trace.records}
+
+
 def _runs_after_halt(stages: StageRegistry, name: str) -> bool:
     try:
         spec = stages.find(name)
@@ -353,6 +357,11 @@ def run_stages(
         if state.overrides != applied:
             applied = state.overrides
             env.config = with_overrides(base, dict(applied))
+        if state.halted and not failed and name in state.artifacts and name not in trace_names(trace):
+            # the halting stage supplied this stage's output (a semantic cache hit): recorded as is
+            trace.add(StageRecord(name, "cache_hit", output=state.artifacts[name],
+                                  reason=f"not run: {state.halted}; its output is the cached one"))
+            continue
         if failed or (state.halted and not _runs_after_halt(stages, name)):
             why = f"{failed} failed" if failed else f"not reached: {state.halted}"
             trace.add(StageRecord(name, "skipped", reason=why))
