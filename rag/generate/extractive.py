@@ -13,6 +13,7 @@ completed is left out. Inline Markdown (**bold**, `code`) is kept, for the page 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from rag.context.base import BuiltContext
@@ -25,6 +26,10 @@ RANK_PRIOR = 0.1  # weight of 1/rank: breaks ties toward better-ranked chunks, n
 MIN_RELATIVE_COVERAGE = 0.5  # a sentence sharing one stray word ("notes") with the query stays out
 REDUNDANT_AT = 0.6  # a sentence this Jaccard-similar to one already picked adds nothing
 DEFAULT_MAX_CHARS = 600
+# a sentence opening like this leans on the one before it (anaphora or a discourse connective)
+_DEPENDENT_OPENER = re.compile(
+    r"^(?:it|its|this|these|that|those|they|their|them|then|however|but|also|so|otherwise|"
+    r"instead|therefore|thus|for example|for instance|in that case|in this case)\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -77,12 +82,28 @@ def _redundant(candidate: ScoredSentence, picked: list[ScoredSentence]) -> bool:
     return any(jaccard(words, set(content_words(p.text))) >= REDUNDANT_AT for p in picked)
 
 
+def _query_words(texts: list[str], query_words: set[str]) -> set[str]:
+    return {w for t in texts for w in content_words(t)} & query_words
+
+
+def _continues(candidate: ScoredSentence, head: ScoredSentence) -> bool:
+    """The sentence right after the answering one in its document, leaning on it ("It …",
+    "This …", "However, …"): without it the answer would lose what it refers back to."""
+    return (candidate.unit.located and candidate.unit.doc_id == head.unit.doc_id
+            and candidate.unit.position == head.unit.position + 1
+            and bool(_DEPENDENT_OPENER.match(candidate.text)))
+
+
 def pick_sentences(query: str, context: BuiltContext, k: int, max_chars: int = DEFAULT_MAX_CHARS,
                    documents: DocumentTexts | None = None) -> tuple[list[ScoredSentence], str]:
-    """The answering sentence and up to `k - 1` supporting ones covering at least half as much of
-    the query as it does, within `max_chars` (the answering sentence always stands). A note
-    when no sentence shares a word with the query: the top block's first sentence stands in."""
+    """The answering sentence (best score) and up to `k - 1` supporting ones, within `max_chars`
+    (the answering sentence always stands). Support is a sentence that covers at least half as
+    much of the query as the answering one and a query word the answer does not cover yet
+    (greedy coverage, in the spirit of maximal marginal relevance: Carbonell & Goldstein 1998),
+    or the sentence right after the answering one when it refers back to it. A note when no
+    sentence shares a word with the query: the top block's first sentence stands in."""
     ranked = score_sentences(query, context, documents)
+    query_words = set(content_words(query))
     floor = MIN_RELATIVE_COVERAGE * max((s.coverage for s in ranked), default=0.0)
     picked: list[ScoredSentence] = []
     used = 0
@@ -91,13 +112,19 @@ def pick_sentences(query: str, context: BuiltContext, k: int, max_chars: int = D
             break
         if candidate.coverage == 0 or candidate.coverage < floor or _redundant(candidate, picked):
             continue
+        if picked and not (_query_words([candidate.text], query_words)
+                           - _query_words([p.text for p in picked], query_words)):
+            continue  # says nothing about the question the answer has not said
         if picked and used + len(candidate.text) + 1 > max_chars:
             continue  # a shorter one further down may still fit
         picked.append(candidate)
         used += len(candidate.text) + 1
     if picked:
-        note = (f"the answering sentence alone is {used - 1} characters, over the cap of {max_chars}"
-                if used - 1 > max_chars else "")
+        follow = next((s for s in ranked if _continues(s, picked[0]) and s not in picked), None)
+        if follow is not None and len(picked) < k and used + len(follow.text) + 1 <= max_chars:
+            picked.append(follow)
+        note = (f"the answering sentence alone is {len(picked[0].text)} characters, over the cap "
+                f"of {max_chars}" if len(picked[0].text) > max_chars else "")
         return in_answer_order(picked), note
     if not ranked:
         return [], "no whole sentence in the context" if context.blocks else ""
