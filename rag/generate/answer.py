@@ -79,7 +79,11 @@ class AnswerStream:
             else:
                 completion = self.client.chat(self.plan.messages, self.plan.max_tokens)
                 yield completion.text
-            cleaned = clean_response(completion.text, cut_off=completion.finish_reason == "length")
+            cut = completion.finish_reason in ("length", "deadline")
+            cleaned = clean_response(completion.text, cut_off=cut)
+            if completion.finish_reason == "deadline":
+                self._notes = (*self._notes, "the time budget ended the answer: cut back to its "
+                               "last whole sentence (generation.deadline_s)")
             if not cleaned.text:
                 raise LLMError("empty", "nothing left after clean-up", completion.attempts)
         except LLMError as exc:

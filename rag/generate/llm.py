@@ -230,6 +230,15 @@ class LLMStream:
                         else classify(exc)
                     )
                     detail = self._client.redact(f"{type(exc).__name__}: {exc}"[:300])
+                    if kind == "deadline" and yielded and self.text.strip():
+                        # the budget ended a streamed answer: what came is kept, cut back to
+                        # its last whole sentence by the answerer's clean-up (finish "deadline")
+                        self.finish_reason = "deadline"
+                        self.attempts.append(Attempt(endpoint.name, endpoint.model, number, "ok",
+                                                     _ms(started), f"cut by the deadline: {detail}"))
+                        record_call(_ms(started) / 1000)
+                        self._answered_by = endpoint
+                        return
                     breaker.record_failure()
                     retry = kind in RETRYABLE and number <= self._client.settings.retries
                     delay = self._client.backoff(number, _retry_after(exc)) if retry and not yielded else 0.0

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from answer_helpers import answer_config, lumen_collection
-from fake_openai import TEST_KEY, FakeOpenAI, hang
+from fake_openai import TEST_KEY, FakeOpenAI, hang, hang_mid_stream
 from test_judge_check import yes_man
 
 from rag.generate.stage import GenerateOutput
@@ -84,3 +84,20 @@ def test_a_stage_whose_judge_check_failed_makes_no_call(
         assert rerank.llm_budget is not None and rerank.llm_budget.calls == 0
         assert server.probe_requests  # the check asked its probes, outside the query's budget
         assert not any("Rate how relevant" in str(r.body) for r in server.chat_requests)
+
+
+def test_a_streamed_answer_the_budget_cuts_keeps_its_whole_sentences(
+    llm: FakeOpenAI, collection: Collection
+) -> None:
+    config = answer_config(collection.name, **{
+        "generation.timeout_s": 60, "generation.retries": 0, "generation.deadline_s": 8.0,
+        "generation.stream": True})
+    run_query(QUESTION, config, collection)  # models loaded: the clock is left for the call
+    text = "Deleted notes stay in the Trash for 30 days [Source 1]. After that they are gone for good."
+    llm.script(hang_mid_stream(text, after_tokens=len(text.split()) - 1, seconds=30))
+    trace = run_query(QUESTION, config, collection)
+    answer = trace.output(GenerateOutput).answer
+    assert answer.mode == "llm", (answer.warnings, answer.attempts)  # what came in time is the answer
+    assert answer.text.startswith("Deleted notes stay in the Trash for 30 days")
+    assert "gone for" not in answer.text  # the sentence the budget cut is dropped
+    assert any("time budget ended the answer" in w for w in answer.warnings)
