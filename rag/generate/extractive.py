@@ -23,6 +23,9 @@ from rag.generate.base import Quote
 from rag.generate.whole_sentences import DocumentTexts, Unit, block_units
 
 RANK_PRIOR = 0.1  # weight of 1/rank: breaks ties toward better-ranked chunks, never outvotes coverage
+# weight of 1/(1 + the sentence's place in its document): a section's first sentences tend to
+# answer its question (the lead baseline of summarization); it too only breaks near-ties
+LEAD_PRIOR = 0.1
 MIN_RELATIVE_COVERAGE = 0.5  # a sentence sharing one stray word ("notes") with the query stays out
 REDUNDANT_AT = 0.6  # a sentence this Jaccard-similar to one already picked adds nothing
 DEFAULT_MAX_CHARS = 600
@@ -73,7 +76,8 @@ def score_sentences(query: str, context: BuiltContext,
             seen.update((span_key, text_key))
             words = set(content_words(unit.text))
             coverage = len(words & query_words) / len(query_words) if query_words else 0.0
-            scored.append(ScoredSentence(unit, coverage, coverage + RANK_PRIOR / max(block.rank, 1)))
+            prior = RANK_PRIOR / max(block.rank, 1) + LEAD_PRIOR / (1 + unit.position)
+            scored.append(ScoredSentence(unit, coverage, coverage + prior))
     return sorted(scored, key=lambda s: (-s.score, s.unit.n, s.unit.position))
 
 
