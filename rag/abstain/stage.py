@@ -82,6 +82,9 @@ def rules_fired(signals: AbstainSignals, settings: AbstainConfig) -> list[tuple[
     if settings.on_no_relevant_sentence and s.answer_mode == "extractive" and rel is not None \
             and rel.overlap == 0:
         fired.append(("no_relevant_sentence", "no answer sentence shares a word with the question"))
+    if settings.on_no_relevant_sentence and s.answer_mode == "extractive" and rel is None:
+        # the extractive answerer quotes whole sentences only: the sources offered none
+        fired.append(("no_relevant_sentence", "the sources hold no whole sentence to quote"))
     if settings.min_answer_relevance is not None and rel is not None \
             and rel.score < settings.min_answer_relevance:
         fired.append(("irrelevant_answer", f"answer relevance {rel.score:.3f} "
