@@ -1,7 +1,7 @@
 """Whether an answer reads as whole sentences (issue 27): the share of its sentences that are
 fragments — a sentence that starts lower-case or with punctuation (the middle of a sentence),
 or has no sentence end. Citations ("[Source 2]") are not part of a sentence; a sentence made
-only of citations or code is not counted. One splitter for every answerer (rag.context.sentences),
+only of citations or code is not counted. One splitter for every answerer (rag.sentences),
 so answers written before and after a change are judged alike.
 
 The rule is the issue's and is strict: a whole sentence that begins with a lower-case command
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from rag.context.sentences import ends_sentence, split_sentences
+from rag.text import ends_sentence, split_sentences
 
 _CITATION = re.compile(r"\s*\[Source \d+(?:\s*,\s*\d+)*\]")
 _CITED_END = re.compile(r"(\s*\[Source [^\]]*\])+([.!?])")  # "… works [Source 1]." ends at the stop

@@ -17,10 +17,9 @@ import re
 from dataclasses import dataclass
 
 from rag.context.base import BuiltContext
-from rag.context.sentences import Sentence, ends_sentence
-from rag.context.text import content_words, jaccard
 from rag.generate.base import Quote
 from rag.generate.whole_sentences import DocumentTexts, Unit, block_units
+from rag.text import Sentence, content_words, ends_sentence, jaccard
 
 RANK_PRIOR = 0.1  # weight of 1/rank: breaks ties toward better-ranked chunks, never outvotes coverage
 # weight of 1/(1 + the sentence's place in its document): a section's first sentences tend to

@@ -15,8 +15,7 @@ from rag.generate.base import GeneratedAnswer
 from rag.generate.llm import make_client
 from rag.generate.streaming import SINK
 from rag.index.document_texts import kept_texts
-from rag.pipeline import STAGES, PipelineState, StageEnv, StageResult, StageSpec
-from rag.trace import StageStatus
+from rag.stages import STAGES, PipelineState, StageEnv, StageResult, StageSpec, StageStatus
 
 
 @dataclass(frozen=True)

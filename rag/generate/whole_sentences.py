@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from rag.context.base import ContextBlock
-from rag.context.sentences import Sentence, ends_sentence, split_sentences
+from rag.text import Sentence, ends_sentence, split_sentences
 
 MIN_WORDS = 3  # "A: Yes." or "Notes." alone answers nothing
 HEADING_MAX_WORDS = 8  # a line this short with no sentence-ending punctuation reads as a heading

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from rag.context.sentences import ends_sentence, split_sentences
+from rag.text import ends_sentence, split_sentences
 
 
 def texts(text: str) -> list[str]:
