@@ -110,3 +110,21 @@ def test_in_the_pipeline_the_completed_sentence_is_grounded(
     assert answer.text.startswith("Its row is automatically deleted when the table is dropped.")
     grounded = trace.output(GroundedAnswer)
     assert grounded.report.grounded_share == 1.0
+
+
+def test_with_no_whole_sentence_to_quote_the_answer_is_declined(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("RAG_WORKBENCH_DATA", str(tmp_path))
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    text = "## Trash settings\n- Trash settings\n- retention of deleted"
+    digest = hashlib.sha256(text.encode()).hexdigest()
+    meta = DocumentMetadata(source="menu.md", title="menu.md", content_hash=digest, format="md")
+    config = answer_config("no-sentence", **{"abstain.enabled": True, "abstain.min_evidence": None})
+    collection = open_collection("no-sentence", create=True)
+    collection.add_documents([Document(f"menu#{digest[:12]}", text, meta)], config, progress=False)
+    trace = run_query("What are the Trash settings?", config, collection)
+    assert trace.output(GenerateOutput).answer.text == ""
+    abstain = trace.stage("abstain")
+    assert abstain is not None and "no whole sentence to quote" in abstain.reason
+    assert trace.answer and trace.answer != ""
