@@ -24,6 +24,7 @@ from rag.documents.sanitize import redact_document
 from rag.embed import Embedder, get_embedder
 from rag.index import journal
 from rag.index.document_texts import DocumentTexts
+from rag.index.embedding_pin import pinned
 from rag.index.filters import build_filter, visibility_filter
 from rag.index.manifest import (
     DocumentEntry,
@@ -171,11 +172,15 @@ class Collection:
         """Nothing indexed yet (the first ingest records the vector size)."""
         return self.manifest.dim == 0
 
+    def pinned(self, config: PipelineConfig) -> PipelineConfig:
+        """`config` with the ONNX graph this collection embeds with (rag/index/embedding_pin.py)."""
+        return pinned(config, self.manifest.settings, name=self.name, directory=self.directory)
+
     def check_compatible(self, config: PipelineConfig) -> None:
         """Raise IncompatibleConfigError naming each index-affecting field that differs."""
         if not self.manifest.settings:
             return  # an empty collection takes the settings of its first ingest
-        wanted = index_settings(config)
+        wanted = index_settings(self.pinned(config))
         if settings_hash(wanted) == self.manifest.config_hash:
             return
         lines = "\n  ".join(settings_diff(self.manifest.settings, wanted))
@@ -213,6 +218,7 @@ class Collection:
         on_progress: OnProgress | None,
     ) -> IngestSummary:
         started = time.perf_counter()
+        config = self.pinned(config)  # the graph recorded (or, when new, chosen) embeds
         self.check_compatible(config)
         access = access or Access()
         known = self.manifest.documents
@@ -281,11 +287,15 @@ class Collection:
             embedder = text_embedder
         if on_progress is None:
             return embedder.embed_documents(texts)
-        parts = []
+        # steps of similar lengths (longest first), so no step pads short chunks to a long one;
+        # the vectors go back to the chunks' order
+        order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
+        vectors = np.empty((len(texts), embedder.dim), dtype=np.float32)
         for start in range(0, len(texts), _EMBED_SLICE):
-            parts.append(embedder.embed_documents(texts[start : start + _EMBED_SLICE]))
+            step = order[start : start + _EMBED_SLICE]
+            vectors[step] = embedder.embed_documents([texts[i] for i in step])
             on_progress("embedding", min(start + _EMBED_SLICE, len(texts)), len(texts))
-        return np.concatenate(parts)
+        return vectors
 
     def _fix_settings(self, config: PipelineConfig) -> None:
         """The first ingest fixes the collection's index settings (and so its tokenizer/backend)."""
