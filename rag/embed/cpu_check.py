@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 
 _log = logging.getLogger(__name__)
 
-CHECK_VERSION = "1"  # bump when PROBE_TEXTS or the measurement change
+CHECK_VERSION = "2"  # bump when PROBE_TEXTS or the measurement change (2: token-sorted slices)
 FLOORS = {"int8": 0.99, "int8-smooth": 0.998}  # min cosine to fp32 over the probe texts
 MIN_SPEEDUP = 1.2  # int8 must be at least this much faster than fp32 to be worth its error
 ROUNDS = 5
