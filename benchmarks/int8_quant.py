@@ -91,7 +91,7 @@ def run(corpus: Path, texts_n: int, rounds: int, names: list[str], work: Path) -
     exact = _backend(fp32_folder)
     reference = l2_normalize(exact.encode(texts))
     probe_reference = l2_normalize(exact.encode(list(PROBE_TEXTS)))
-    fp32_s = _best(exact, texts, rounds)
+    fp32_s = _best(exact, texts, rounds) if rounds else float("nan")
     rows = []
     for name in names:
         started = time.perf_counter()
@@ -99,13 +99,14 @@ def run(corpus: Path, texts_n: int, rounds: int, names: list[str], work: Path) -
         built_s = time.perf_counter() - started
         cosines = (l2_normalize(backend.encode(texts)) * reference).sum(axis=1)
         probe = (l2_normalize(backend.encode(list(PROBE_TEXTS))) * probe_reference).sum(axis=1)
-        seconds = _best(backend, texts, rounds)
+        seconds = _best(backend, texts, rounds) if rounds else float("nan")  # 0: accuracy only
         rows.append({
             "option": name, "min_cosine": round(float(cosines.min()), 5),
             "mean_cosine": round(float(cosines.mean()), 5),
             "p01_cosine": round(float(np.percentile(cosines, 1)), 5),
             "probe_min_cosine": round(float(probe.min()), 5),
-            "seconds": round(seconds, 3), "speedup_vs_fp32": round(fp32_s / seconds, 2),
+            "seconds": round(seconds, 3) if rounds else None,
+            "speedup_vs_fp32": round(fp32_s / seconds, 2) if rounds else None,
             "build_seconds": round(built_s, 1),
         })  # fmt: skip
         print(json.dumps(rows[-1]), file=sys.stderr)
@@ -121,7 +122,7 @@ def run(corpus: Path, texts_n: int, rounds: int, names: list[str], work: Path) -
         "machine": platform.machine(), "onnxruntime": onnxruntime.__version__,
         "load_average_before": [round(x, 2) for x in load_before],
         "load_average_after": [round(x, 2) for x in os.getloadavg()],
-        "fp32_seconds": round(fp32_s, 3), "options": rows,
+        "fp32_seconds": round(fp32_s, 3) if rounds else None, "options": rows,
     }  # fmt: skip
 
 
@@ -130,7 +131,7 @@ def main() -> int:
     parser.add_argument("--corpus", type=Path, required=True)
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--texts", type=int, default=200)
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=3, help="timing rounds (0: accuracy only)")
     parser.add_argument("--options", default=",".join(OPTIONS))
     parser.add_argument("--work", type=Path, help="keep the builds here and reuse them")
     args = parser.parse_args()
