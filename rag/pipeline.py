@@ -36,6 +36,7 @@ from typing import Any, Protocol, cast
 
 from rag.config import PipelineConfig, with_overrides
 from rag.generate.deadline import allowance, llm_deadline, stage_budget
+from rag.index.embedding_pin import pinned_for
 from rag.privacy import normalize_user
 from rag.retrieve.base import Candidate, RankedList, SearchQuery
 from rag.retrieve.search import SearchableCollection
@@ -178,6 +179,7 @@ def run_slice(
 ) -> SliceRun:
     """Run the stages `first`..`last` over a seeded `state` (e.g. the retrieval tail over cached
     lists). `collection` defaults to `config.index.collection`, opened only if a stage needs it."""
+    config = pinned_for(config, collection)  # the ONNX graph the collection's vectors came from
     env = StageEnv(config, collection, user=user, conversation=conversation or (), now=now)
     trace = Trace(query=state.query, preset=config.name, config=config.model_dump(mode="json"))
     with llm_deadline(config.generation.deadline_s):  # bounds every LLM call of this run
@@ -202,6 +204,7 @@ def run_query(
     """Run `query` through every stage of `config` (or up to `last`); the Trace records each
     stage with its candidates and all their scores. `collection` defaults to
     `config.index.collection`. After a whole run each stage that ran gets its `after_run`."""
+    config = pinned_for(config, collection)  # what the stages ran with, for after_run too
     done = run_slice(initial_state(query, config, user), config, collection, last=last,
                      conversation=conversation, user=user, now=now, raise_errors=raise_errors)
     if last is None:

@@ -129,9 +129,10 @@ def _target() -> tuple[str, PipelineConfig] | None:
         current = resources.session_collection_name()
         name = st.selectbox("Collection", existing, key="docs_into_collection",
                             index=existing.index(current) if current in existing else 0)
-        manifest = resources.cached_collection(name).manifest
-        settings = manifest.settings
-        config = page_config(load_preset(preset_name), name)
+        collection = resources.cached_collection(name)
+        manifest, settings = collection.manifest, collection.manifest.settings
+        # the ONNX graph it recorded (embedding.onnx_variant auto keeps it)
+        config = collection.pinned(page_config(load_preset(preset_name), name))
         wanted = index_settings(config)
         also = ("" if not settings or settings_hash(wanted) == manifest.config_hash else
                 f" The session preset '{config.name}' reads it another way "

@@ -82,8 +82,10 @@ def calibrate(fused: Path, texts: Sequence[str], tokenizer: Path) -> dict[str, n
     return {key: peak[name].astype(np.float32) for key, name in inputs.items()}
 
 
-def build_smooth_int8(fused: Path, out: Path, work: Path) -> None:
-    """fused fp32 graph -> smoothed, mixed int8 graph (module doc), written to `out`."""
+def build_smooth_int8(fused: Path, out: Path, work: Path, *, reduce_range: bool = False,
+                      unsigned_weights: bool = False) -> None:
+    """fused fp32 graph -> smoothed, mixed int8 graph (module doc), written to `out`.
+    `reduce_range` / `unsigned_weights`: rag/embed/onnx_build.py's `_quantize`."""
     import onnx
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
@@ -94,8 +96,9 @@ def build_smooth_int8(fused: Path, out: Path, work: Path) -> None:
     onnx.save(model, str(smoothed))
     ffn_out = [node.name for key, node in _roles(model).items() if key.startswith("ffn_out")]
     quantized = work / "quantized.onnx"
-    quantize_dynamic(str(smoothed), str(quantized), weight_type=QuantType.QInt8, per_channel=True,
-                     reduce_range=False, op_types_to_quantize=["MatMul", "Attention"],
+    weights = QuantType.QUInt8 if unsigned_weights else QuantType.QInt8
+    quantize_dynamic(str(smoothed), str(quantized), weight_type=weights, per_channel=True,
+                     reduce_range=reduce_range, op_types_to_quantize=["MatMul", "Attention"],
                      nodes_to_exclude=ffn_out,
                      # fused ops (Attention, SkipLayerNorm) defeat shape inference: say float
                      extra_options={"DefaultTensorType": onnx.TensorProto.FLOAT})

@@ -15,6 +15,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from rag.chunking.base import Chunk
+from rag.index.embedding_pin import pinned
 from rag.index.manifest import (
     IncompatibleConfigError,
     Manifest,
@@ -137,11 +138,15 @@ class Catalogue:
         """Nothing indexed yet (the first ingest records the vector size)."""
         return self.manifest.dim == 0
 
+    def pinned(self, config: PipelineConfig) -> PipelineConfig:
+        """`config` with the ONNX graph this collection embeds with (rag/index/embedding_pin.py)."""
+        return pinned(config, self.manifest.settings, name=self.name, directory=self.directory)
+
     def check_compatible(self, config: PipelineConfig) -> None:
         """Raise IncompatibleConfigError naming each index-affecting field that differs."""
         if not self.manifest.settings:
             return  # an empty collection takes the settings of its first ingest
-        wanted = index_settings(config)
+        wanted = index_settings(self.pinned(config))
         if settings_hash(wanted) == self.manifest.config_hash:
             return
         lines = "\n  ".join(settings_diff(self.manifest.settings, wanted))

@@ -69,11 +69,15 @@ def embed_texts(
         embedder = text_embedder
     if on_progress is None:
         return embedder.embed_documents(texts)
-    parts = []
+    # steps of similar lengths (longest first), so no step pads short chunks to a long one;
+    # the vectors go back to the chunks' order
+    order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
+    vectors = np.empty((len(texts), embedder.dim), dtype=np.float32)
     for start in range(0, len(texts), _EMBED_SLICE):
-        parts.append(embedder.embed_documents(texts[start : start + _EMBED_SLICE]))
+        step = order[start : start + _EMBED_SLICE]
+        vectors[step] = embedder.embed_documents([texts[i] for i in step])
         on_progress("embedding", min(start + _EMBED_SLICE, len(texts)), len(texts))
-    return np.concatenate(parts)
+    return vectors
 
 
 def add_documents(
@@ -92,6 +96,7 @@ def add_documents(
     access = access or Access()
     with writer.writing():
         started = time.perf_counter()
+        config = catalogue.pinned(config)  # the graph recorded (or, when new, chosen) embeds
         catalogue.check_compatible(config)
         known = catalogue.manifest.documents
         by_source = {d.metadata.source: d for d in documents}  # the last copy of a source wins
