@@ -69,17 +69,30 @@ def pool_searchers(
             for name in systems}
 
 
+@dataclass(frozen=True)
+class Pool:
+    """A question's pooled passages, and the systems that failed on it (name -> error)."""
+
+    passages: tuple[Passage, ...]
+    failed: Mapping[str, str]
+
+
 def pool_question(
     question: str, searchers: Mapping[str, Searcher], depth: int = DEFAULT_DEPTH,
     on_system: Callable[[str], None] | None = None,
-) -> list[Passage]:
-    """The depth-`depth` pool of one question over every searcher, deduplicated by span."""
+) -> Pool:
+    """The depth-`depth` pool of one question over every searcher, deduplicated by span. A
+    system that raises is left out of this question's pool and named in `failed`."""
     hits: list[Hit] = []
+    failed: dict[str, str] = {}
     for name, search in searchers.items():
         if on_system is not None:
             on_system(name)
-        hits.extend(system_hits(name, search, question, depth))
-    return merge_hits(hits)
+        try:
+            hits.extend(system_hits(name, search, question, depth))
+        except Exception as exc:  # noqa: BLE001 -- one system's failure leaves the others' pool
+            failed[name] = f"{type(exc).__name__}: {exc}"
+    return Pool(tuple(merge_hits(hits)), failed)
 
 
 def question_terms(question: str) -> list[str]:

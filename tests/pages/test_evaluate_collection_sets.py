@@ -35,7 +35,7 @@ def own(tmp_path_factory: pytest.TempPathFactory) -> str:
     judging.add_questions(rows[:2])
     searchers = pool_searchers(open_collection(name), ("bm25", "dense"))
     for row in rows[:2]:
-        pool = pool_question(row["question"], searchers, depth=2)
+        pool = pool_question(row["question"], searchers, depth=2).passages
         judging.add_pool(row["id"], pool)
         for p in pool:
             hit = any(s["doc"] == p.doc and s["start"] < p.end and p.start < s["end"]

@@ -133,8 +133,9 @@ def test_pool_over_a_collection_and_a_judged_set_scored_honestly(tmp_path: Path)
     texts = {d.metadata.source.rsplit("/", 1)[-1]: d.text for d in kept_documents(collection)}
     row = sample_rows()[1]
     searchers = pool_searchers(collection, ("bm25", "dense", "hybrid"))
-    pool = pool_question(row["question"], searchers, depth=3)
-    assert 3 <= len(pool) <= 9
+    found = pool_question(row["question"], searchers, depth=3)
+    pool = found.passages
+    assert 3 <= len(pool) <= 9 and not found.failed
     for p in pool:
         assert texts[p.doc][p.start:p.end] == p.text  # spans of the kept text
     for a in pool:  # no two pooled spans of one document overlap
@@ -143,6 +144,9 @@ def test_pool_over_a_collection_and_a_judged_set_scored_honestly(tmp_path: Path)
     judging = open_judging(name, "mined")
     judging.add_questions([row])
     judging.add_pool(row["id"], pool)
+    broken = pool_question("q", {**searchers, "broken": lambda q: 1 / 0}, depth=1)
+    assert broken.failed == {"broken": "ZeroDivisionError: division by zero"}
+    assert broken.passages
     spans = row["spans"]
     for p in pool:
         hit = any(s["doc"] == p.doc and s["start"] < p.end and p.start < s["end"] for s in spans)

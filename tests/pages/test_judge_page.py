@@ -1,0 +1,94 @@
+"""Judge page: mine a set from the sidebar's collection, judge pooled passages (terms marked),
+mark a question not answerable, drop and edit one, take a reference answer from a passage's
+sentences, resume in another session without overwriting it, and save the judged set for
+Evaluate (hashing embedder, two sample documents)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from own_collection import build_collection
+from streamlit.testing.v1 import AppTest
+
+from eval.judging.store import open_judging
+from eval.testsets.store import list_sets, load_set
+from pages.ui.state import APP_COLLECTION
+
+PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "judge.py")
+
+
+def _page(collection: str | None) -> AppTest:
+    at = AppTest.from_file(PAGE, default_timeout=300)
+    at.session_state[APP_COLLECTION] = collection
+    return at.run()
+
+
+def _pool_of_two(at: AppTest) -> AppTest:
+    return at.multiselect(key="judge_systems").set_value(["bm25", "dense"]).run()
+
+
+def test_without_a_collection_the_page_says_what_to_do() -> None:
+    at = _page(None)
+    assert not at.exception and "Pick or build a collection" in at.info[0].value
+
+
+@pytest.mark.usefixtures("hashing_presets")
+def test_mine_judge_resume_and_save_a_set(tmp_path: Path) -> None:
+    name = build_collection(tmp_path)
+    at = _page(name)
+    assert f"Collection **{name}** has no test set yet" in at.info[0].value
+    at.button(key="judge_new_go").click().run()
+    assert not at.exception, at.exception
+    assert any("Saved **mined**" in s.value for s in at.success)
+    (info,) = list_sets(name)
+    assert info.questions >= 3 and set(info.provenance) == {"mined"}
+
+    at = _pool_of_two(at)
+    assert f"0 of {info.questions} judged" in at.get("progress")[0].proto.text
+    first = at.selectbox(key="judge_qid").value
+    shown = " ".join(m.value for m in at.markdown)
+    assert "Passage 1 of" in shown and "retrieved by" in shown
+    assert any("<mark" in h.proto.body for h in at.get("html"))  # the question's terms marked
+    at.button(key="judge_relevant").click().run()
+    assert not at.exception, at.exception
+    store = open_judging(name, "mined")
+    assert list(store.labels(first)[first].values()) == ["relevant"]
+    assert "Passage 2 of" in " ".join(m.value for m in at.markdown)  # moved on to the next one
+    at.button(key="judge_not_relevant").click().run()
+
+    # a reference answer from the passage's sentences
+    pick = at.multiselect(key=next(w.key for w in at.multiselect if w.key.startswith("judge_answer_")))
+    pick.set_value(pick.options[:1]).run()
+    at.button(key="judge_answer_use").click().run()
+    assert next(q for q in store.questions() if q.qid == first).answer == pick.options[0]
+
+    # another browser session judges the same set: both sessions' judgments are kept
+    other = _pool_of_two(_page(name))
+    assert other.selectbox(key="judge_qid").value == first  # the first still-open question
+    other.button(key="judge_skip").click().run()
+    assert len(store.labels(first)[first]) == 3
+    assert len({h[5] for h in store.history(first)}) == 2  # two sessions wrote
+
+    # next question: not answerable; the one after: dropped; edit a question's text
+    at.button(key="judge_next").click().run()
+    second = at.selectbox(key="judge_qid").value
+    assert second != first
+    at.button(key="judge_unanswerable").click().run()
+    assert any("Not answerable from these documents" in i.value for i in at.info)
+    at.button(key="judge_next").click().run()
+    third = at.selectbox(key="judge_qid").value
+    at.text_input(key=f"judge_text_{third}").set_value("Edited question?").run()
+    at.button(key=f"judge_save_{third}").click().run()
+    at.button(key="judge_drop").click().run()
+    assert any("dropped" in i.value for i in at.info)
+    assert f"2 of {info.questions} judged" in at.get("progress")[0].proto.text
+
+    at.button(key="judge_save_set").click().run()
+    assert not at.exception, at.exception
+    judged = {i.name: i for i in list_sets(name)}["mined-judged"]
+    assert judged.questions == info.questions - 1 and "judged" in judged.provenance
+    items = {i.qid: i for i in load_set(name, "mined-judged").items}
+    assert third not in items and not items[second].answerable
+    assert len(items[first].spans) == 1 and items[first].answer == pick.options[0]
+    assert any(d.proto.label == "Download as QA JSONL" for d in at.get("download_button"))
