@@ -67,17 +67,22 @@ def pick_question(questions: Sequence[Question], judged: Mapping[str, bool]) -> 
 
     def next_open() -> None:
         ids = list(by_id)
-        start = ids.index(st.session_state[QID])
-        later = [*ids[start + 1:], *ids[:start]]
-        st.session_state[QID] = next((i for i in later if not judged[i]), st.session_state[QID])
+        now = st.session_state.get(QID)
+        start = ids.index(now) if now in ids else -1
+        later = [*ids[start + 1:], *ids[:start + 1]]
+        st.session_state[QID] = next((i for i in later if not judged[i]), ids[start])
 
     row = st.columns([5, 1])
-    row[0].selectbox("Question", list(by_id), key=QID, format_func=lambda i: (
-        f"{'✓' if judged[i] else '·'} {i}: {by_id[i].question}"
-        + (" (dropped)" if by_id[i].dropped else "")))
+    # the label stays the same while judging: a label that changes under the browser's
+    # selection (a tick added) comes back from it as text that is no longer an option
+    row[0].selectbox("Question", list(by_id), key=QID,
+                     format_func=lambda i: f"{i}: {by_id[i].question}")
     row[1].button("Next unjudged", key="judge_next", on_click=next_open, shortcut="J",
                   icon=":material/skip_next:")
-    return by_id[st.session_state[QID]]
+    q = by_id[st.session_state[QID]]
+    state = "dropped" if q.dropped else "judged" if judged[q.qid] else "not judged yet"
+    st.caption(f"Question {list(by_id).index(q.qid) + 1} of {len(by_id)} · {state}")
+    return q
 
 
 def edit_question(store: JudgingStore, q: Question) -> None:
