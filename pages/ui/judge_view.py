@@ -120,7 +120,7 @@ def judge_passage(store: JudgingStore, q: Question, pool: Sequence[Passage],
     p = pool[i]
     ranks = ", ".join(f"{s} #{r}" for s, r in sorted(p.systems.items(), key=lambda kv: kv[1]))
     st.markdown(f"**Passage {i + 1} of {len(pool)}** · `{p.doc}` characters {p.start}–{p.end} · "
-                f"retrieved by {ranks} · now: **{labels.get(p.key, 'unjudged')}**")
+                f"retrieved by {ranks} · now: **{labels.get(p.key, 'unjudged').replace('_', ' ')}**")
     marks = [Mark(s, e) for s, e in term_spans(p.text, question_terms(q.question))]
     st.html(highlight_spans(p.text, marks))
     row = st.columns(5)

@@ -197,6 +197,8 @@ def drive(page, app_url: str, pdfs: list) -> None:
     settle(page)
     page.get_by_role("button", name="Run").click()
     settle(page, 600)
-    page.get_by_text("Judged passages only").wait_for()
+    heading = page.get_by_text("Judged passages only")
+    heading.wait_for()
+    heading.scroll_into_view_if_needed()
     shot(page, "5-evaluate-judged-set")
     assert page.get_by_text("unjudged@10").count() >= 1

@@ -30,7 +30,9 @@ def own(tmp_path_factory: pytest.TempPathFactory) -> str:
     use_hashing_presets(patch)
     name = build_collection(tmp_path_factory.mktemp("own"))
     rows = [{**r, "provenance": {"method": "mined"}} for r in sample_rows(n=6)]
-    save_set(name, "mined", rows)
+    absent = {"id": "qz", "question": "Who won the 1998 football world cup final?",
+              "answerable": False, "provenance": {"method": "unanswerable"}}
+    save_set(name, "mined", [*rows, absent])
     judging = open_judging(name, "mined")
     judging.add_questions(rows[:2])
     searchers = pool_searchers(open_collection(name), ("bm25", "dense"))
@@ -58,18 +60,25 @@ def test_the_collections_sets_come_first_and_presets_run_on_them(own: str) -> No
     assert box.options[:2] == [f"{own} / judged — 2 questions (2 answerable) · judged 2 · "
                                + box.options[0].split(" · ")[-1],
                                box.options[1]]
-    assert "6 questions (6 answerable) · mined 6" in box.options[1]
+    assert "7 questions (6 answerable) · mined 6, unanswerable 1" in box.options[1]
     assert "beir_sample (BEIR)" in box.options
     at.selectbox(key="eval_dataset").select(f"{own} / mined").run()
-    assert any(f"**{own} / mined**: 2 documents, 6 queries; relevance per chunk" in c.value
+    assert any(f"**{own} / mined**: 2 documents, 7 queries; relevance per chunk" in c.value
                for c in at.caption)
     at.multiselect(key="eval_presets").set_value(["bm25", "dense"]).run()
     at.button(key="eval_run").click().run()
     assert not at.exception, at.exception
     table = at.dataframe[0].value
-    assert list(table["run"]) == ["bm25", "dense"] and table["queries"].tolist() == [6, 6]
+    assert list(table["run"]) == ["bm25", "dense"] and table["queries"].tolist() == [7, 7]
     assert (table["recall@100"] > 0).all()  # the spans found their chunks in the collection
     assert not any("Judged passages only" in h.value for h in at.subheader)  # not a judged set
+    at.button(key="eval_fail_go").click().run()  # failure classes: every query gets one
+    assert not at.exception, at.exception
+    queries = next(d.value for d in at.dataframe if "why" in d.value.columns)
+    assert len(queries) == 7 and "qz" in set(queries["query"])  # one class per query
+    at.selectbox(key="eval_a").select("dense").run()  # query by query: dense vs dense ties
+    assert set(next(d.value for d in at.dataframe if "outcome" in d.value.columns)["outcome"]) \
+        == {"tied"}
 
 
 def test_a_judged_set_shows_honest_scores(own: str) -> None:
@@ -97,7 +106,7 @@ def test_sweep_and_tune_run_on_a_collection_set(own: str) -> None:
     at.text_input(key="eval_values").set_value("10,60").run()
     at.button(key="eval_run").click().run()
     assert not at.exception, at.exception
-    assert at.dataframe[0].value["queries"].tolist() == [6, 6]
+    assert at.dataframe[0].value["queries"].tolist() == [7, 7]
     at.radio(key="eval_mode").set_value("Tune (cross-validated)").run()
     at.selectbox(key="eval_tune_space").select("rrf_grid")
     at.number_input(key="eval_tune_folds").set_value(2)
