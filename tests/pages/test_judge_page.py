@@ -8,6 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from fake_openai import FakeOpenAI
+from fake_openai import fake_openai as fake_openai
+from fake_openai import llm as llm
 from own_collection import build_collection
 from streamlit.testing.v1 import AppTest
 
@@ -92,3 +95,37 @@ def test_mine_judge_resume_and_save_a_set(tmp_path: Path) -> None:
     assert third not in items and not items[second].answerable
     assert len(items[first].spans) == 1 and items[first].answer == pick.options[0]
     assert any(d.proto.label == "Download as QA JSONL" for d in at.get("download_button"))
+
+
+@pytest.mark.usefixtures("hashing_presets")
+def test_generate_a_set_with_the_connected_llm(tmp_path: Path, llm: FakeOpenAI) -> None:
+    pytest.importorskip("eval.testsets.generate")  # LLM generation (branch gen) not merged yet
+    import json
+    import re
+
+    def asks(body: dict) -> str:
+        prompt = str(body["messages"][-1]["content"])
+        if "Write one question" in prompt:
+            words = sorted(set(re.findall(r"[A-Za-z]{7,}", prompt.split("<passage>")[1])))[:3]
+            return json.dumps({"question": f"What does the guide say about {' and '.join(words)}?"})
+        return json.dumps({"sentences": [1], "coverage": "full"})
+
+    llm.responder = asks
+    name = build_collection(tmp_path)
+    at = _page(name)
+    at.radio(key="judge_new_method").set_value("llm").run()
+    at.text_input(key="judge_new_name").set_value("generated")
+    at.number_input(key="judge_new_n").set_value(4).run()
+    at.button(key="judge_new_go").click().run()
+    assert not at.exception, at.exception
+    assert any("Saved **generated**" in s.value for s in at.success)
+    (info,) = list_sets(name)
+    assert info.questions >= 1 and all(k.startswith("llm") for k in info.provenance)
+
+
+def test_generation_without_an_llm_says_how_to_connect_one(tmp_path: Path,
+                                                           hashing_presets: None) -> None:
+    at = _page(build_collection(tmp_path))
+    at.radio(key="judge_new_method").set_value("llm").run()
+    assert any("needs an LLM endpoint" in i.value for i in at.info)
+    assert not any(b.key == "judge_new_go" for b in at.button)
