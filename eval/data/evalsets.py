@@ -48,6 +48,7 @@ class EvalSet:
     nonrelevant: Mapping[str, tuple[Span, ...]] = field(
         default_factory=lambda: MappingProxyType({}))
     title: str = ""  # what the page calls the set, when not the dataset's name
+    collection: str = ""  # the collection a set stored with one is asked of
 
     @property
     def unit(self) -> Unit:
@@ -91,7 +92,7 @@ class EvalSet:
         spans = {q: s for q, s in self.spans.items() if q in dataset.queries}
         nonrelevant = {q: s for q, s in self.nonrelevant.items() if q in dataset.queries}
         return EvalSet(dataset, MappingProxyType(spans), MappingProxyType(nonrelevant),
-                       self.title)
+                       self.title, self.collection)
 
 
 def as_chunk_units(candidates: Sequence[Candidate]) -> tuple[Candidate, ...]:

@@ -108,7 +108,8 @@ def collection_eval_set(
     dataset = BeirDataset(collection.name, corpus, {i.qid: i.question for i in qa.items},
                           qa.doc_qrels(), digest.hexdigest(), qa.source)
     return EvalSet(dataset, MappingProxyType(qa.spans_by_query()),
-                   MappingProxyType(dict(nonrelevant or {})), f"{collection.name} / {qa.name}")
+                   MappingProxyType(dict(nonrelevant or {})), f"{collection.name} / {qa.name}",
+                   collection.name)
 
 
 def collection_answer_samples(

@@ -116,3 +116,21 @@ def test_sweep_and_tune_run_on_a_collection_set(own: str) -> None:
     folds = at.dataframe[0].value
     assert folds["held-out queries"].sum() == 6
     assert 0 <= float(next(m.value for m in at.metric if m.label.startswith("Out-of-fold"))) <= 1
+
+
+def test_abstention_is_calibrated_on_the_collection_itself(own: str) -> None:
+    import inspect
+
+    from eval.scoring.calibration import calibration_items
+
+    if "collection" not in inspect.signature(calibration_items).parameters:
+        pytest.skip("calibration over a collection (branch owndocs) not merged yet")
+    at = _page(own)
+    at.selectbox(key="eval_dataset").select(f"{own} / mined").run()
+    assert at.text_input(key="abs_corpus").value == f"collection {own}"
+    assert at.text_input(key="abs_qa").value.endswith("mined.jsonl")
+    at.number_input(key="abs_folds").set_value(2)
+    at.button(key="abs_run").click().run()
+    assert not at.exception, at.exception
+    assert any("of 6 answerable and declines" in s.value and "of 1 unanswerable" in s.value
+               for s in at.success)
