@@ -48,8 +48,8 @@ def add_judged(args: argparse.Namespace, configs: dict[str, Any]) -> dict[str, A
     if not any(r.get(NONRELEVANT) for r in rows):
         return None
     from eval.data.evalsets import qa_eval_set
+    from eval.runs.collection_sets import collection_eval_set
     from eval.runs.evalset_runner import honest_scores, score_config
-    from eval.runs.own_corpus import collection_eval_set
     from rag.index import open_collection
 
     qa = load_qa_file(source)

@@ -8,7 +8,7 @@ import streamlit as st
 from eval.data.evalsets import EvalSet, bundled_sets
 from eval.data.shapes import DatasetError
 from eval.judging.export import nonrelevant_spans
-from eval.runs.own_corpus import collection_eval_set
+from eval.runs.collection_sets import collection_eval_set
 from eval.testsets.store import TestSetInfo, list_sets, load_set, read_rows
 from pages.ui import eval_session as ev
 from pages.ui.resources import cached_collection

@@ -123,8 +123,8 @@ def test_export_makes_qa_rows_and_import_reads_them_back(store: JudgingStore, tm
 @pytest.mark.usefixtures("hashing_presets")
 def test_pool_over_a_collection_and_a_judged_set_scored_honestly(tmp_path: Path) -> None:
     from eval.data.qa import QASet
+    from eval.runs.collection_sets import collection_eval_set
     from eval.runs.evalset_runner import score_config
-    from eval.runs.own_corpus import collection_eval_set
     from eval.scoring.judged import judged_scores
     from rag.config import load_preset
 
