@@ -67,6 +67,10 @@ def abstain_section(evalset: EvalSet) -> None:
                    "unanswerable questions (rows with \"answerable\": false) while answering at "
                    "least the floor's share of answerable ones; its estimate is out of fold.")
         qa_default, corpus_default = _defaults(evalset)
+        if st.session_state.get("abs_for") != evalset.name:  # another set: its own defaults
+            st.session_state["abs_for"] = evalset.name
+            for key in ("abs_qa", "abs_corpus"):
+                st.session_state.pop(key, None)
         row = st.columns([2, 2])
         qa_path = row[0].text_input("QA file", qa_default, key="abs_qa")
         corpus = row[1].text_input("Asked of (documents or BEIR folder, or collection NAME)",
