@@ -79,6 +79,11 @@ def test_the_collections_sets_come_first_and_presets_run_on_them(own: str) -> No
     at.selectbox(key="eval_a").select("dense").run()  # query by query: dense vs dense ties
     assert set(next(d.value for d in at.dataframe if "outcome" in d.value.columns)["outcome"]) \
         == {"tied"}
+    at.button(key="eval_diagnose").click().run()  # ceilings: retrieval or ranking?
+    assert not at.exception, at.exception
+    at.toggle(key="eval_drill_open").set_value(True).run()  # a query's trace
+    assert not at.exception, at.exception
+    assert any("candidates are relevant" in c.value for c in at.caption)
 
 
 def test_a_judged_set_shows_honest_scores(own: str) -> None:
