@@ -9,10 +9,13 @@ from typing import Any
 
 import streamlit as st
 
+from eval.data.evalsets import bundled_sets
 from eval.data.shapes import DatasetError
+from eval.runs.own_corpus import collection_texts
 from eval.testsets.mine import mine_collection
 from eval.testsets.store import save_set
 from pages.ui.eval_sets import describe
+from pages.ui.resources import cached_collection, collection_names
 from rag.config import PresetError, load_preset
 
 MADE = "judge_made"  # session key: what the last "Make the set" saved, shown after the rerun
@@ -26,6 +29,26 @@ def _mine(collection: str, n: int) -> list[dict[str, Any]]:
     st.caption(f"{len(report.rows)} questions from {report.documents} documents "
                f"({report.headings} headings found; skipped: {skipped}); per document: "
                + ", ".join(f"{d} {c}" for d, c in report.per_document.items()))
+    return list(report.rows)
+
+
+def unanswerable_sources(collection: str) -> dict[str, str | None]:
+    """Label -> source of questions this collection should not answer: other collections (their
+    mined questions), the bundled sets; None for no unanswerable rows."""
+    return {"none": None,
+            **{f"collection {c}": c for c in collection_names() if c != collection},
+            **{label: str(path) for label, path in bundled_sets().items()}}
+
+
+def _unanswerable(collection: str, source: str, n: int) -> list[dict[str, Any]]:
+    from eval.testsets.unanswerable import unanswerable_rows
+
+    texts = {name: doc["text"]
+             for name, doc in collection_texts(cached_collection(collection)).items()}
+    report = unanswerable_rows(texts, source, n)
+    dropped = ", ".join(f"{k} {v}" for k, v in sorted(report.dropped.items())) or "none"
+    st.caption(f"{len(report.rows)} unanswerable questions from {report.offered} offered "
+               f"(dropped: {dropped})")
     return list(report.rows)
 
 
@@ -64,6 +87,13 @@ def make_set_panel(collection: str, preset: str | None, expanded: bool) -> None:
                               help=None if llm else "No LLM connected (OPENAI_BASE_URL unset): "
                               "`python -m rag llm serve` starts the local one")
         n = row[2].number_input("At most", 1, 1000, 40, key="judge_new_n")
+        sources = unanswerable_sources(collection)
+        away = st.selectbox("Add questions it cannot answer, from", list(sources),
+                            key="judge_new_unanswerable",
+                            help="For abstention: questions of another source that this "
+                                 "collection does not hold the words of, and questions about "
+                                 "names absent from it (\"answerable\": false), about a third "
+                                 "of the set")
         if method == "llm" and not llm:
             st.info("Generation needs an LLM endpoint: set OPENAI_BASE_URL (e.g. `python -m rag "
                     "llm serve`) and reload; mining works offline.")
@@ -74,6 +104,8 @@ def make_set_panel(collection: str, preset: str | None, expanded: bool) -> None:
         try:
             rows = (_mine(collection, int(n)) if method == "mined"
                     else _generate(collection, preset or "hybrid", int(n)))
+            if rows and sources[away] is not None:
+                rows += _unanswerable(collection, str(sources[away]), max(1, len(rows) // 3))
             if not rows:
                 st.warning("No question found: nothing saved. Documents without question-like "
                            "headings or FAQ entries mine nothing; try generation.")

@@ -129,3 +129,29 @@ def test_generation_without_an_llm_says_how_to_connect_one(tmp_path: Path,
     at.radio(key="judge_new_method").set_value("llm").run()
     assert any("needs an LLM endpoint" in i.value for i in at.info)
     assert not any(b.key == "judge_new_go" for b in at.button)
+
+
+@pytest.mark.usefixtures("hashing_presets")
+def test_a_made_set_can_carry_questions_the_collection_cannot_answer(tmp_path: Path) -> None:
+    pytest.importorskip("eval.testsets.unanswerable")  # branch owndocs not merged yet
+    import uuid
+
+    from rag.cli import main as rag_main
+
+    other = tmp_path / "garden"
+    other.mkdir()
+    (other / "garden-faq.md").write_text(
+        "# Garden FAQ\n\n## When should tomatoes be planted?\n\nPlant Tomatoes after the last "
+        "frost, when Soil reaches sixteen degrees.\n\n## How often do Orchids need water?\n\n"
+        "Water Phalaenopsis orchids weekly; let the bark dry between waterings.\n\n"
+        "## Why do Hydrangeas change colour?\n\nHydrangea flowers turn blue in acidic soil "
+        "and pink in alkaline soil because of aluminium uptake.\n")
+    garden = f"garden-{uuid.uuid4().hex[:6]}"
+    assert rag_main(["ingest", str(other), "--collection", garden, "--preset", "hybrid"]) == 0
+    name = build_collection(tmp_path)
+    at = _page(name)
+    at.selectbox(key="judge_new_unanswerable").select(f"collection {garden}").run()
+    at.button(key="judge_new_go").click().run()
+    assert not at.exception, at.exception
+    (info,) = list_sets(name)
+    assert 0 < info.answerable < info.questions and "unanswerable" in info.provenance
