@@ -64,24 +64,39 @@ def export_rows(store: JudgingStore) -> list[dict[str, Any]]:
     for q in store.questions():
         if q.dropped:
             continue
-        before = q.row.get("provenance") if isinstance(q.row.get("provenance"), Mapping) else {}
-        marks = labels.get(q.qid, {})
-        texts = {p.key: p.text for p in store.pool(q.qid)}
-        relevant = sorted(k for k, v in marks.items() if v == "relevant")
-        nonrelevant = sorted(k for k, v in marks.items() if v == "not_relevant")
-        provenance = {"method": "judged", "was": before.get("method", "unlabelled"),
-                      "relevant": len(relevant), "not_relevant": len(nonrelevant)}
-        row: dict[str, Any] = {"id": q.qid, "question": q.question}
-        if q.unanswerable:
-            row["answerable"] = False
-        else:
-            if q.answer:
-                row["answer"] = q.answer
-            row["spans"] = [_span(k, texts) for k in relevant]
-        row[NONRELEVANT] = [_span(k, texts) for k in nonrelevant]
-        row["provenance"] = provenance
-        rows.append(row)
+        marks = {k: v for k, v in labels.get(q.qid, {}).items() if v != "skip"}
+        edited = (q.question, q.answer, q.unanswerable) != (
+            q.row.get("question"), q.row.get("answer") or "", q.row.get("answerable") is False)
+        if not marks and not edited:
+            rows.append({**q.row, "id": q.qid})  # not judged yet: as it was, labels kept
+            continue
+        rows.append(_judged_row(q, marks, {p.key: p.text for p in store.pool(q.qid)}))
     return rows
+
+
+def _judged_row(q: Question, marks: Mapping[tuple[str, int, int], Label],
+                texts: Mapping[tuple[str, int, int], str]) -> dict[str, Any]:
+    """A judged question's row. Its earlier spans (mined, generated) stay unless a passage
+    overlapping them was judged not relevant: the judge overruled that label."""
+    before = q.row.get("provenance") if isinstance(q.row.get("provenance"), Mapping) else {}
+    relevant = sorted(k for k, v in marks.items() if v == "relevant")
+    nonrelevant = sorted(k for k, v in marks.items() if v == "not_relevant")
+    kept = [dict(span) for span in q.row.get("spans") or []
+            if not any(d == span["doc"] and s < span["end"] and span["start"] < e
+                       for d, s, e in nonrelevant)
+            and (span["doc"], span["start"], span["end"]) not in relevant]
+    row: dict[str, Any] = {"id": q.qid, "question": q.question}
+    if q.unanswerable:
+        row["answerable"] = False
+    else:
+        if q.answer:
+            row["answer"] = q.answer
+        row["spans"] = [_span(k, texts) for k in relevant] + kept
+    row[NONRELEVANT] = [_span(k, texts) for k in nonrelevant]
+    row["provenance"] = {"method": "judged", "was": before.get("method", "unlabelled"),
+                         "relevant": len(relevant), "not_relevant": len(nonrelevant),
+                         "kept_earlier_spans": 0 if q.unanswerable else len(kept)}
+    return row
 
 
 def to_jsonl(rows: Iterable[Mapping[str, Any]]) -> str:

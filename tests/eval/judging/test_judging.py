@@ -107,7 +107,7 @@ def test_export_makes_qa_rows_and_import_reads_them_back(store: JudgingStore, tm
     assert rows[0][NONRELEVANT] == [{"doc": "b.txt", "start": 5, "end": 20, "text": "other text"}]
     assert rows[0]["answer"] == "Plus is $4"
     assert rows[0]["provenance"] == {"method": "judged", "was": "mined", "relevant": 1,
-                                     "not_relevant": 1}
+                                     "not_relevant": 1, "kept_earlier_spans": 0}
     assert rows[1]["answerable"] is False and "spans" not in rows[1]
     items = [item_from_row(r, "x", i) for i, r in enumerate(rows, 1)]  # valid QA rows
     assert items[0].spans[0].doc == "a.txt" and not items[1].answerable
@@ -164,3 +164,22 @@ def test_pool_over_a_collection_and_a_judged_set_scored_honestly(tmp_path: Path)
     honest = judged_scores("bm25", qrels, results)
     assert honest.queries == 1 and 0 <= honest.unjudged <= 1
     assert honest.condensed_ndcg >= honest.ndcg
+
+
+def test_earlier_labels_survive_unless_a_judge_overruled_them(tmp_path: Path) -> None:
+    mined = {"doc": "a.txt", "start": 100, "end": 140}
+    other = {"doc": "b.txt", "start": 0, "end": 30}
+    store = JudgingStore(tmp_path / "j.sqlite")
+    store.add_questions([
+        {"id": "q1", "question": "Open?", "spans": [mined], "provenance": {"method": "mined"}},
+        {"id": "q2", "question": "Overruled?", "spans": [mined, other],
+         "provenance": {"method": "llm"}}])
+    store.add_pool("q2", [Passage("a.txt", 90, 200, "x" * 110, {"bm25": 1}),
+                          Passage("c.txt", 0, 10, "y" * 10, {"bm25": 2})])
+    store.judge("q2", ("a.txt", 90, 200), "not_relevant", "s1")
+    store.judge("q2", ("c.txt", 0, 10), "relevant", "s1")
+    open_row, judged = export_rows(store)
+    assert open_row == {"id": "q1", "question": "Open?", "spans": [mined],
+                        "provenance": {"method": "mined"}}  # not judged: unchanged
+    assert [s["doc"] for s in judged["spans"]] == ["c.txt", "b.txt"]  # a.txt overruled
+    assert judged["provenance"]["kept_earlier_spans"] == 1 and judged["provenance"]["was"] == "llm"
