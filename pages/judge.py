@@ -65,7 +65,8 @@ else:
     pool = store.pool(q.qid)
     labels = store.labels(q.qid).get(q.qid, {})
     if not pool:
-        st.warning("No system returned a passage for this question.")
+        st.warning("Pick at least one system to pool." if not systems else
+                   "No system returned a passage for this question.")
     else:
         view.judge_passage(store, q, pool, labels)
         with st.expander(f"The whole pool ({len(pool)} passages)"):
