@@ -52,6 +52,10 @@ def choose_set() -> EvalSet:
                           format_func=lambda o: f"{o} — {describe(own[o])}" if o in own else o,
                           help="Sets stored with the sidebar's collection first (make one on the "
                                "Judge page), then the bundled sets")
+    collection = st.session_state.get(APP_COLLECTION)
+    if collection and not own:
+        st.caption(f"Collection **{collection}** has no test set of its own yet: make one on the "
+                   "Judge page (mined from its documents, or generated), then pick it here.")
     try:
         if choice in own:
             evalset = load_own(own[choice])

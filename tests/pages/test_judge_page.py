@@ -39,6 +39,9 @@ def test_without_a_collection_the_page_says_what_to_do() -> None:
 @pytest.mark.usefixtures("hashing_presets")
 def test_mine_judge_resume_and_save_a_set(tmp_path: Path) -> None:
     name = build_collection(tmp_path)
+    evaluate = AppTest.from_file(PAGE.replace("judge.py", "evaluate.py"), default_timeout=300)
+    evaluate.session_state[APP_COLLECTION] = name
+    assert any("has no test set of its own yet" in c.value for c in evaluate.run().caption)
     at = _page(name)
     assert f"Collection **{name}** has no test set yet" in at.info[0].value
     at.button(key="judge_new_go").click().run()
