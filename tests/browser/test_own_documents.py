@@ -184,6 +184,12 @@ def drive(page, app_url: str, pdfs: list) -> None:
         page.keyboard.press("j")
         settle(page)
     assert progress_text(page).startswith(f"5 of {total} judged")
+    resumed = page.context.browser.new_page(viewport={"width": 1400, "height": 1000})
+    resumed.goto(f"{app_url}/judge")  # another browser session: the progress comes from disk
+    settle(resumed)
+    assert progress_text(resumed).startswith(f"5 of {total} judged"), progress_text(resumed)
+    shot(resumed, "4a-second-session-resumes")
+    resumed.close()
     page.get_by_role("button", name="Save with the collection").click()
     settle(page)
     page.get_by_text("Saved mined-judged").wait_for()
