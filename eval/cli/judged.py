@@ -47,7 +47,7 @@ def add_judged(args: argparse.Namespace, configs: dict[str, Any]) -> dict[str, A
     rows = _rows(source)
     if not any(r.get(NONRELEVANT) for r in rows):
         return None
-    from eval.data.evalsets import qa_eval_set
+    from eval.data.evalsets import qa_corpus_set
     from eval.runs.collection_sets import collection_eval_set
     from eval.runs.evalset_runner import honest_scores, score_config
     from rag.index import open_collection
@@ -60,7 +60,7 @@ def add_judged(args: argparse.Namespace, configs: dict[str, Any]) -> dict[str, A
         from dataclasses import replace
         from types import MappingProxyType
 
-        evalset = replace(qa_eval_set(qa, args.dataset), nonrelevant=MappingProxyType(judged))
+        evalset = replace(qa_corpus_set(qa, args.dataset), nonrelevant=MappingProxyType(judged))
     evalset = evalset.limit(args.max_queries)
     section = {}
     for name, config in configs.items():
