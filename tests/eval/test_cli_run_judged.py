@@ -51,3 +51,27 @@ def test_a_judged_set_adds_honest_scores_to_the_report(tmp_path: Path) -> None:
         assert figures["condensed_ndcg@10"] >= figures["ndcg@10"] - 1e-9
         assert figures["lower_bound"] == (figures["unjudged@10"] > 0.3)
         assert (figures["warning"] is None) == (not figures["lower_bound"])
+
+
+@pytest.mark.usefixtures("hashing_presets")
+def test_a_judged_set_over_a_documents_folder(tmp_path: Path) -> None:
+    import shutil
+
+    from own_collection import FILES
+
+    from rag.paths import SAMPLES_DIR
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for name in FILES:
+        shutil.copy(SAMPLES_DIR / name, docs / name)
+    row = sample_rows(n=1)[0]
+    span = row["spans"][0]
+    judged = {**row, "judged_nonrelevant": [{"doc": span["doc"], "start": 0, "end": 40}]}
+    qa = tmp_path / "judged.jsonl"
+    qa.write_text(to_jsonl([judged]))
+    out = tmp_path / "r.json"
+    assert eval_main(["run", "--dataset", str(docs), "--preset", "bm25", "--answers", str(qa),
+                      "--out", str(out), "--resamples", "20", "--no-store"]) == 0
+    figures = json.loads(out.read_text())["judged"]["bm25"]
+    assert figures["queries"] == 1 and 0 <= figures["unjudged@10"] < 1
