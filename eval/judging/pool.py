@@ -18,8 +18,8 @@ from eval.judging.store import Passage
 from eval.runs.own_corpus import collection_searcher, document_name
 from eval.runs.preset_run import Searcher
 from rag.config import load_preset
-from rag.context.text import STOPWORDS, words
 from rag.index import Collection
+from rag.text import STOPWORDS, words
 
 # bm25, dense and hybrid baselines, then the five seed systems' presets
 DEFAULT_SYSTEMS = ("bm25", "dense", "hybrid", "axiom", "echomind", "adaptive", "vexora",

@@ -16,7 +16,7 @@ from eval.judging.store import JudgingStore, Label, Passage, Question
 from eval.testsets.store import save_set
 from pages.ui.html import Mark, highlight_spans
 from pages.ui.resources import cached_collection
-from rag.context.text import split_sentences
+from rag.text import split_sentences
 
 SESSION = "judge_session"  # this browser session's id, written with every judgment
 QID = "judge_qid"
