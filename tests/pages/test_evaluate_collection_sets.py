@@ -124,12 +124,6 @@ def test_sweep_and_tune_run_on_a_collection_set(own: str) -> None:
 
 
 def test_abstention_is_calibrated_on_the_collection_itself(own: str) -> None:
-    import inspect
-
-    from eval.scoring.calibration import calibration_items
-
-    if "collection" not in inspect.signature(calibration_items).parameters:
-        pytest.skip("calibration over a collection (branch owndocs) not merged yet")
     at = _page(own)
     at.selectbox(key="eval_dataset").select(f"{own} / mined").run()
     assert at.text_input(key="abs_corpus").value == f"collection {own}"

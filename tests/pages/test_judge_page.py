@@ -138,7 +138,6 @@ def test_generation_without_an_llm_says_how_to_connect_one(tmp_path: Path,
 
 @pytest.mark.usefixtures("hashing_presets")
 def test_a_made_set_can_carry_questions_the_collection_cannot_answer(tmp_path: Path) -> None:
-    pytest.importorskip("eval.testsets.unanswerable")  # branch owndocs not merged yet
     import uuid
 
     from rag.cli import main as rag_main
