@@ -260,6 +260,9 @@ def run(args: argparse.Namespace) -> int:
                               result.per_query_rows(dataset.queries), args.runs_dir)
             print(f"stored {stored}", file=sys.stderr)
     side = write_report(runs, dataset.queries, args.out)
+    from eval.cli.judged import add_judged
+
+    add_judged(args, {c.name: c for c in map(lambda p: preset_config(p, args), args.presets)})
     if args.answers is not None:
         add_answer_metrics(args, tallies)
     add_usability(args, tallies)
