@@ -106,7 +106,8 @@ def ask_question(chat: ChatModel, passage: str) -> str | None:
 
 
 def answer_span(chat: ChatModel, question: str, chunk: Chunk) -> tuple[int, int, str] | None:
-    """(start, end, text) in the document of the chunk's sentences that answer the question,
+    """(start, end, answer): the document's characters from the first to the last of the chunk's
+    sentences that answer the question, and those sentences (whitespace tidied),
     picked by number as `llm_select` does; the chunk's only sentence needs no call. None: the
     model named no sentence (or an unusable reply)."""
     sentences = split_sentences(chunk.text)
@@ -168,6 +169,7 @@ def _row(index: int, seed: int, pick: Sampled, question: str, answer: tuple[int,
          model: str, passed: list[str], rank: int | None) -> dict:
     start, end, text = answer
     chunk = pick.chunk
+    exact = chunk.text[start - chunk.start : end - chunk.start]  # == the document's text[start:end]
     provenance: dict[str, Any] = {
         "method": "llm", "model": model, "filters_passed": list(passed),
         "source": {"doc": pick.doc, "start": chunk.start, "end": chunk.end,
@@ -177,7 +179,7 @@ def _row(index: int, seed: int, pick: Sampled, question: str, answer: tuple[int,
     if rank is not None or "consistency" in passed:
         provenance["consistency"] = {"retriever": CONSISTENCY_RETRIEVER, "k": CONSISTENCY_K, "rank": rank}
     return {"id": f"gen-{seed}-{index:04d}", "question": question, "answer": text,
-            "spans": [{"doc": pick.doc, "start": start, "end": end, "text": text}],
+            "spans": [{"doc": pick.doc, "start": start, "end": end, "text": exact}],
             "answerable": True, "provenance": provenance}
 
 
