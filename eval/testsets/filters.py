@@ -2,6 +2,8 @@
 generated (never tuned on the sets we report; docs/testset-validation.md):
 
 - not a question: it neither ends with "?" nor opens with an interrogative word;
+- not standalone: it points at the text it was made from ("this passage", "the author", "the
+  above"): a user searching a collection has no passage in front of them;
 - too short / too long: fewer than 4 or more than 30 words (a real question names at least a
   subject and what is asked about it; a longer one is a passage, not a query);
 - copies the passage: half or more of its word trigrams occur in the passage (a question made by
@@ -25,6 +27,10 @@ INTERROGATIVES = frozenset(
     "what how why when where which who whom whose is are was were can could does do did should "
     "would will has have may might must".split())
 
+DEICTIC = re.compile(
+    r"\b(?:this|the|that|above|given|following) (?:passage|text|excerpt|document|article|section|"
+    r"paragraph|question|context)\b|\bthe author\b|\b(?:the|mentioned) above\b", re.I)
+
 _WORD = re.compile(r"[\w$%€£]+(?:['’.-][\w]+)*", re.U)
 
 
@@ -35,6 +41,11 @@ def question_words(text: str) -> list[str]:
 def is_question(text: str) -> bool:
     words = question_words(text)
     return text.strip().endswith("?") or bool(words and words[0] in INTERROGATIVES)
+
+
+def standalone(text: str) -> bool:
+    """False when the question refers to the passage it was generated from."""
+    return DEICTIC.search(text) is None
 
 
 def length_problem(text: str) -> str | None:

@@ -14,13 +14,21 @@ row with a counted reason; the batch goes on.
 
 from __future__ import annotations
 
+import json
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from pathlib import PurePath
+from dataclasses import asdict, dataclass, field
+from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any
 
-from eval.testsets.filters import copies_passage, duplicate_of, is_question, length_problem
+from eval.testsets.filters import (
+    copies_passage,
+    duplicate_of,
+    is_question,
+    length_problem,
+    standalone,
+)
 from eval.testsets.sampling import Sampled, leaf_chunks, sample_chunks, spread
 from rag.chunking import get_chunker
 from rag.chunking.base import Chunk
@@ -37,8 +45,8 @@ if TYPE_CHECKING:
     from rag.config import PipelineConfig as RAGConfig
 
 FILTERS: tuple[str, ...] = (
-    "llm_failed", "unusable_reply", "not_a_question", "too_short", "too_long", "copies_passage",
-    "exact_duplicate", "near_duplicate", "no_answer_sentence", "consistency",
+    "llm_failed", "unusable_reply", "not_a_question", "not_standalone", "too_short", "too_long",
+    "copies_passage", "exact_duplicate", "near_duplicate", "no_answer_sentence", "consistency",
 )
 CONSISTENCY_RETRIEVER = "bm25"  # the bm25 preset (rag/presets/bm25.yaml) over the collection
 CONSISTENCY_K = 10  # a priori: the cut of nDCG@10, the metric the sets are scored with
@@ -249,6 +257,8 @@ def _question_problem(question: str, passage: str, kept: Sequence[str]) -> str |
     """The first filter the question fails, in the order of FILTERS, or None."""
     if not is_question(question):
         return "not_a_question"
+    if not standalone(question):
+        return "not_standalone"
     if problem := length_problem(question):
         return problem
     if copies_passage(question, passage):
@@ -305,3 +315,20 @@ def generate_questions(collection: str, config: RAGConfig, n: int, *, seed: int 
     check = bm25_consistency(handle) if consistency else None
     return generate_from_chunks(by_doc, client, config.generation.model, n, seed=seed,
                                 consistency=check, progress=progress, cancelled=cancelled)
+
+
+def write_set(report: GenerationReport, out: Path, *, with_dropped: Sequence[str] = ()) -> int:
+    """The report's rows as QA JSONL (plus the dropped rows whose reason is in `with_dropped`,
+    e.g. ("consistency",) for the set without that filter), in id order; returns the row count."""
+    rows = [*report.rows, *({k: v for k, v in d.items() if k not in ("reason", "detail")}
+                            for d in report.dropped if d["reason"] in with_dropped)]
+    rows.sort(key=lambda r: r["id"])
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    return len(rows)
+
+
+def report_dict(report: GenerationReport) -> dict[str, Any]:
+    """The report without its rows (they go to the JSONL): counts, spread, model, time."""
+    return {k: v for k, v in asdict(report).items() if k not in ("rows", "dropped")} | {
+        "kept": len(report.rows), "dropped_reasons": dict(Counter(d["reason"] for d in report.dropped))}

@@ -13,6 +13,7 @@ from eval.testsets.filters import (
     duplicate_of,
     is_question,
     length_problem,
+    standalone,
 )
 from eval.testsets.sampling import allocate, leaf_chunks, sample_chunks, spread, stratified_picks
 from rag.chunking.base import Chunk
@@ -85,3 +86,15 @@ def test_duplicates_exact_and_near() -> None:
     assert duplicate_of("how much does the plus plan cost per month", kept) == "exact_duplicate"
     assert duplicate_of("Per month, how much does the Plus plan cost?", kept) == "near_duplicate"
     assert duplicate_of("Can support reset a forgotten vault passphrase?", kept) is None
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("What is the purpose of this passage?", False),
+    ("What is the answer to this question?", False),
+    ("What does the author recommend for backups?", False),
+    ("Which of the plans mentioned above includes version history?", False),
+    ("Which documents does a vault encrypt?", True),
+    ("How long do deleted notes stay in the Trash?", True),
+])
+def test_standalone(text: str, expected: bool) -> None:
+    assert standalone(text) is expected
