@@ -109,10 +109,13 @@ def score_matrix(runs: Mapping[str, SystemRun], queries: Sequence[str]) -> np.nd
 # -- agreement --------------------------------------------------------------------------------------
 
 def agreement(a: Sequence[float], b: Sequence[float]) -> dict[str, float]:
-    """Kendall τ-b (with its exact/asymptotic p against no association), Pearson r, Spearman ρ."""
+    """Kendall τ-b (with its exact/asymptotic p against no association), Pearson r, Spearman ρ;
+    NaN when either side gives every system the same score (no ranking to compare)."""
+    if np.std(a) == 0 or np.std(b) == 0:
+        return dict.fromkeys(("kendall_tau", "tau_p", "pearson", "spearman"), math.nan)
     tau = stats.kendalltau(a, b)
     return {"kendall_tau": _num(tau.statistic), "tau_p": _num(tau.pvalue),
-            "pearson": _num(stats.pearsonr(a, b).statistic) if np.std(a) and np.std(b) else math.nan,
+            "pearson": _num(stats.pearsonr(a, b).statistic),
             "spearman": _num(stats.spearmanr(a, b).statistic)}
 
 
