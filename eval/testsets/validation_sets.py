@@ -9,7 +9,8 @@ workbench collection eval builds for it. Both with the bm25 preset (its index is
 retriever's; recursive 512/50 chunks, the chunks questions are asked of). One generation run per
 corpus gives both sets: `llm_<corpus>.jsonl` (consistency filter on) and
 `llm_<corpus>_noconsistency.jsonl` (the same rows plus those only that filter removed), and
-`llm_<corpus>.report.json` (spread, filter counts, model, wall time).
+`llm_<corpus>.report.json` (spread, filter counts, model, wall time), `llm_<corpus>.dropped.jsonl`
+(each removed question with its reason).
 """
 
 from __future__ import annotations
@@ -66,6 +67,9 @@ def main(argv: list[str] | None = None) -> int:
     stem = args.out_dir / f"llm_{args.corpus}"
     kept = write_set(report, stem.with_suffix(".jsonl"))
     loose = write_set(report, stem.parent / f"{stem.name}_noconsistency.jsonl", with_dropped=("consistency",))
+    # every removed question with its reason, to read what the model wrote
+    (stem.parent / f"{stem.name}.dropped.jsonl").write_text(
+        "".join(json.dumps(d, ensure_ascii=False) + "\n" for d in report.dropped), encoding="utf-8")
     summary = report_dict(report) | {"collection": name, "command": "python -m eval.testsets.validation_sets "
                                      + " ".join(argv if argv is not None else sys.argv[1:]),
                                      "endpoint": os.environ.get("OPENAI_BASE_URL", ""),
