@@ -151,6 +151,35 @@ def split_half_tau(matrix: np.ndarray, n_splits: int = 200, seed: int = 0) -> di
             "p97_5": float(np.percentile(taus, 97.5)), "splits": len(taus)}
 
 
+def shuffled_labels_null(evalset: EvalSet, runs: Mapping[str, SystemRun], human_means: Sequence[float],
+                         n_shuffles: int = 200, seed: int = 0) -> dict[str, float]:
+    """τ with the human ranking when the set's labels are shuffled among its questions: what a set
+    gets from the systems' structural differences alone (chunk sizes, how many units overlap a
+    span), with no question matched to its answer. A set is better than chance when its τ is
+    above this null's 95th percentile."""
+    rng = random.Random(seed)
+    systems = list(runs)
+    labelled = sorted(evalset.spans if evalset.unit == "chunk" else evalset.dataset.qrels)
+    taus = []
+    for _ in range(n_shuffles):
+        moved = labelled[:]
+        rng.shuffle(moved)
+        means = []
+        for s in systems:
+            if evalset.unit == "chunk":
+                qrels = span_relevance(runs[s].chunks.values(),
+                                       {q: evalset.spans[m] for q, m in zip(labelled, moved, strict=True)})
+            else:
+                qrels = {q: evalset.dataset.qrels[m] for q, m in zip(labelled, moved, strict=True)}
+            means.append(_mean(ndcg_with(runs[s], qrels).values()))
+        tau = agreement(human_means, means)["kendall_tau"]
+        if math.isfinite(tau):
+            taus.append(tau)
+    if not taus:
+        return {"mean": math.nan, "p95": math.nan, "shuffles": 0}
+    return {"mean": float(np.mean(taus)), "p95": float(np.percentile(taus, 95)), "shuffles": len(taus)}
+
+
 # -- pool bias --------------------------------------------------------------------------------------
 
 def _top(run: SystemRun, qid: str, depth: int) -> list[str]:
@@ -230,8 +259,10 @@ def validate(human: EvalSet, generated: Mapping[str, EvalSet], systems: Sequence
     h = [means["human"][s] for s in systems]
     for label in generated:
         g = [means[label][s] for s in systems]
+        say(f"{label}: bootstrap and shuffled-label null")
         report["agreement"][label] = agreement(h, g) | {
-            "ci95": bootstrap_agreement(matrices["human"], matrices[label], n_resamples, seed)}
+            "ci95": bootstrap_agreement(matrices["human"], matrices[label], n_resamples, seed),
+            "shuffled_labels_null": shuffled_labels_null(sets[label], runs[label], h, seed=seed)}
     say("pool bias on the human set")
     report["pool_bias"] = pool_bias(human, runs["human"])
     return report

@@ -21,6 +21,7 @@ from eval.testsets.validate import (
     bootstrap_agreement,
     pool_bias,
     pooled_qrels,
+    shuffled_labels_null,
     sibling_set,
     split_half_tau,
 )
@@ -69,6 +70,18 @@ def test_pooling_keeps_only_judgments_a_system_brought_up() -> None:
     # and q1's only pooled relevant passage (a) is not in s2's list
     assert s2["full"] > 0 and s2["pool_leave_one_out"] == 0 and s2["queries_pool_leave_one_out"] == 1
     assert s2["pool_all"] == s2["full"]
+
+
+def test_shuffled_labels_null_sits_below_a_set_whose_labels_match_its_questions() -> None:
+    queries = {f"q{i}": "x" for i in range(8)}
+    corpus = {f"d{i}": {"title": "", "text": "x"} for i in range(8)}
+    evalset = EvalSet(BeirDataset("t", corpus, queries, {f"q{i}": {f"d{i}": 1} for i in range(8)}, "h", ""))
+    # system k finds the right document first for the first 2k queries, else a wrong one
+    runs = {f"s{k}": _run({f"q{i}": [f"d{i}" if i < 2 * k else f"d{(i + 1) % 8}"] for i in range(8)})
+            for k in range(4)}
+    truth = [0.0, 0.25, 0.5, 0.75]
+    null = shuffled_labels_null(evalset, runs, truth, n_shuffles=100)
+    assert null["shuffles"] > 50 and null["mean"] < 0.5 and null["p95"] < 1.0
 
 
 def test_span_pooling_finds_a_span_through_an_overlapping_passage() -> None:
