@@ -1,6 +1,6 @@
 """The test suite's wall time before and after, on this machine, in one run (issue #11's figure).
 
-    python .ci/suite_speed.py [--before 0bed198] [--out eval/results/suite_speed.json]
+    python .ci/suite_speed.py [--before 0bed198] [--out benchmarks/results/suite_speed.json]
 
 Checks out `--before` (default: the last commit before the one-pipeline work) in a temporary
 worktree and runs, one after the other: its whole suite with its own command (one process), the
@@ -98,7 +98,7 @@ def main() -> int:
         (lists / "new.args").write_text("\n".join(common_new) + "\n")
         runs = {
             "before_whole": timed(old, [*BEFORE_CMD, "tests"]),
-            "after_whole": timed(ROOT, [*AFTER_CMD, "tests"]),
+            "after_whole": timed(ROOT, [*AFTER_CMD, "tests", "benchmarks/tests"]),
             "before_common": timed(old, [*BEFORE_CMD, f"@{lists / 'old.args'}"]),
             "after_common": timed(ROOT, [f"@{lists / 'new.args'}"]),
         }

@@ -10,8 +10,8 @@ from xdist.scheduler import LoadFileScheduling
 SHARED_IMPORT_GROUPS: dict[str, tuple[str, ...]] = {
     "sentence-transformers": (
         "tests/eval/diagnostics/test_reference_agreement.py",
-        "tests/eval/test_bench_embed.py",
-        "tests/eval/test_bench_retrieval.py",
+        "benchmarks/tests/test_bench_embed.py",
+        "benchmarks/tests/test_bench_retrieval.py",
         "tests/pages/test_rerank_page.py",
         "tests/rag/embed/test_embed_backends.py",
         "tests/rag/rerank/test_rerank_cross_encoder.py",

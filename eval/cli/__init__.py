@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rag.cli import dispatch
 
-COMMANDS = {"run": "eval.cli.run", "sweep": "eval.cli.sweep", "bench": "eval.cli.bench",
+COMMANDS = {"run": "eval.cli.run", "sweep": "eval.cli.sweep",
             "calibrate-abstention": "eval.cli.calibrate", "guard": "eval.cli.guard",
             "tune": "eval.cli.tune", "learned-fusion": "eval.cli.learned",
             "validate-testset": "eval.cli.validate"}

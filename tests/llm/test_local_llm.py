@@ -75,10 +75,10 @@ def test_answers_stream_token_by_token_from_the_local_model(
 def test_bench_llm_speed_times_prompt_reading_and_generation(tmp_path: Path) -> None:
     import json
 
-    from eval.cli import main as eval_main
+    from benchmarks.cli import main as bench_main
 
     out = tmp_path / "speed.json"
-    assert eval_main(["bench", "llm-speed", "--llm-rounds", "1", "--out", str(out)]) == 0
+    assert bench_main(["llm-speed", "--llm-rounds", "1", "--out", str(out)]) == 0
     (model,) = json.loads(out.read_text(encoding="utf-8"))["models"]
     assert model["model"] == "smollm2-135m-instruct" and model["gguf_mb"] > 50
     assert model["median_prompt_tokens_per_s"] > 0 and model["median_generated_tokens_per_s"] > 0

@@ -1,12 +1,12 @@
 """Structured replies against the real local model: llama-cpp-python refuses OpenAI's json_schema
 dialect and takes its own, and SmolLM2 — which rarely follows "reply in the form …" — then sends
-a parseable reply at every stage that asks for one (eval.bench.llm_replies' tasks)."""
+a parseable reply at every stage that asks for one (benchmarks.llm_replies' tasks)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from eval.bench.llm_replies import grounding_items, intent_items, query_items, run_items
+from benchmarks.llm_replies import grounding_items, intent_items, query_items, run_items
 from eval.data.beir import load_beir
 from rag.generate.base import Message
 from rag.generate.llm import Endpoint, LLMClient

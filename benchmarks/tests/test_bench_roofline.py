@@ -1,4 +1,4 @@
-"""`python -m eval bench roofline`: FLOPs and padding counted by hand on a tiny encoder, and the
+"""`python -m benchmarks roofline`: FLOPs and padding counted by hand on a tiny encoder, and the
 command writing whole JSON on three passages (no timing is asserted: speed lives in the JSON)."""
 
 from __future__ import annotations
@@ -8,15 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from eval.bench.roofline_profile import op_seconds
-from eval.bench.roofline_work import (
+from benchmarks.cli import main
+from benchmarks.roofline_profile import op_seconds
+from benchmarks.roofline_work import (
     EncoderShape,
     measure_work,
     onnx_batches,
     padded_work,
     reference_batches,
 )
-from eval.cli import main
 
 # 2 layers, hidden 4, FFN 8: per token and layer 2 * (4*4^2 + 2*4*8) = 256 dense FLOPs
 TINY = EncoderShape(layers=2, hidden=4, ffn=8, heads=2)
@@ -94,7 +94,7 @@ def test_bench_roofline_writes_work_rates_ceilings_and_the_bound(tmp_path: Path)
              "journalctl -u ssh shows the log of the ssh service since the last boot.", "Short."]
     corpus.write_text("".join(json.dumps({"_id": f"p{i}", "text": t}) + "\n"
                               for i, t in enumerate(texts)))
-    code = main(["bench", "roofline", "--corpus", str(corpus), "--out", str(out),
+    code = main(["roofline", "--corpus", str(corpus), "--out", str(out),
                  "--embed-rounds", "1", "--ceiling-budget", "0.001"])
     assert code == 0
     result = json.loads(out.read_text())

@@ -1,4 +1,4 @@
-"""`python -m eval bench privacy` on a few passages: the JSON has every figure and the private
+"""`python -m benchmarks privacy` on a few passages: the JSON has every figure and the private
 passage really switched the privacy clause on. No timing is asserted (speed lives in the JSON)."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from eval.cli import main
+from benchmarks.cli import main
 
 PASSAGES = ["APT resolves package dependencies from the archive.",
             "dpkg installs one package file without fetching dependencies.",
@@ -24,7 +24,7 @@ def test_bench_privacy_writes_every_figure(tmp_path: Path, capsys: pytest.Captur
                               for i, t in enumerate(PASSAGES)))
     queries.write_text("".join(json.dumps({"_id": f"q{i}", "text": q}) + "\n"
                                for i, q in enumerate(["package archive", "restart services"])))
-    assert main(["bench", "privacy", "--corpus", str(corpus), "--queries", str(queries),
+    assert main(["privacy", "--corpus", str(corpus), "--queries", str(queries),
                  "--out", str(out), "--depth", "5"]) == 0
     result = json.loads(out.read_text())
     assert result["passages"] == 5 and result["queries"] == 2

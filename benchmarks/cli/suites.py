@@ -1,19 +1,24 @@
-"""`python -m eval bench retrieval|embed|roofline|sweep|privacy|scale|tune|llm-replies|llm-speed …
+"""`python -m benchmarks retrieval|embed|roofline|sweep|privacy|scale|tune|llm-replies|llm-speed …
 --out FILE.json`: benchmarks."""
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
 
-from eval.bench import BenchSettings, run_retrieval_bench
-from eval.bench.retrieval import summary_lines
-from eval.cli import bench_embed, bench_llm_replies, bench_roofline, bench_scale, bench_sweep, bench_tune
+from benchmarks import BenchSettings, run_retrieval_bench
+from benchmarks.cli import embed as bench_embed
+from benchmarks.cli import llm_replies as bench_llm_replies
+from benchmarks.cli import roofline as bench_roofline
+from benchmarks.cli import scale as bench_scale
+from benchmarks.cli import sweep as bench_sweep
+from benchmarks.cli import tune as bench_tune
+from benchmarks.retrieval import summary_lines
 
 
-def add_parser(subparsers: Any) -> None:
-    parser = subparsers.add_parser("bench", help="speed benchmarks, written as JSON")
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks",
+                                     description="research benchmarks, written as JSON")
     parser.add_argument("suite", choices=["retrieval", "embed", "roofline", "sweep", "privacy",
                                           "scale", "tune", "llm-replies", "llm-speed"],
                         help="which benchmark")
@@ -49,6 +54,7 @@ def add_parser(subparsers: Any) -> None:
     bench_tune.add_arguments(parser)
     bench_roofline.add_arguments(parser)
     bench_llm_replies.add_arguments(parser)
+    return parser
 
 
 def run(args: argparse.Namespace) -> int:
@@ -88,8 +94,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _privacy(args: argparse.Namespace) -> int:
-    from eval.bench.privacy import run_privacy_bench
-    from eval.bench.privacy import summary_lines as privacy_lines
+    from benchmarks.privacy import run_privacy_bench
+    from benchmarks.privacy import summary_lines as privacy_lines
 
     if args.corpus is None or args.queries is None:
         raise SystemExit("bench privacy needs --corpus and --queries")

@@ -1,4 +1,4 @@
-"""`python -m eval bench retrieval` on ~50 real passages: the JSON has every figure, and they are sane.
+"""`python -m benchmarks retrieval` on ~50 real passages: the JSON has every figure, and they are sane.
 
 No timing is asserted (speed lives in the benchmark's JSON, not in tests).
 """
@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from eval.cli import main
+from benchmarks.cli import main
 
 SOURCES = (argparse, collections, json, logging, pathlib, re, sqlite3, inspect)
 
@@ -55,7 +55,6 @@ def test_bench_writes_every_figure_on_a_small_corpus(tmp_path: Path) -> None:
     )
     code = main(
         [
-            "bench",
             "retrieval",
             "--corpus",
             str(corpus),
@@ -109,7 +108,6 @@ def test_bench_refuses_an_empty_query_file(
     (tmp_path / "q.jsonl").write_text("")
     code = main(
         [
-            "bench",
             "retrieval",
             "--corpus",
             str(tmp_path / "c.jsonl"),

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from fake_openai import FakeOpenAI
 
-from eval.bench.llm_replies import (
+from benchmarks.llm_replies import (
     CHANCE,
     MODES,
     grounding_items,

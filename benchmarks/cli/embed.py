@@ -1,13 +1,13 @@
-"""`python -m eval bench embed --corpus C.jsonl --out FILE.json [--preset hybrid]`: the preset's
-ingest embedder vs raw fp32 sentence-transformers on the same passages (eval.bench.embed_throughput).
-Options of eval.cli.bench: --embed-texts (1,000), --embed-rounds, --embed-variants (other onnx
+"""`python -m benchmarks embed --corpus C.jsonl --out FILE.json [--preset hybrid]`: the preset's
+ingest embedder vs raw fp32 sentence-transformers on the same passages (benchmarks.embed_throughput).
+Options of benchmarks.cli: --embed-texts (1,000), --embed-rounds, --embed-variants (other onnx
 graphs timed in the same rounds, e.g. fp32,int8-weights)."""
 
 from __future__ import annotations
 
 import argparse
 
-from eval.bench.embed_throughput import embed_throughput, summary_line, to_json
+from benchmarks.embed_throughput import embed_throughput, summary_line, to_json
 from eval.data.beir import load_corpus
 from rag.config import load_preset
 

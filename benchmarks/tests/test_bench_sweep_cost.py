@@ -1,4 +1,4 @@
-"""`python -m eval bench sweep`: the grids it times and the JSON it writes (no timing asserts)."""
+"""`python -m benchmarks sweep`: the grids it times and the JSON it writes (no timing asserts)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from eval.bench.sweep_cost import k_values, sweep_grids
-from eval.cli import main
+from benchmarks.cli import main
+from benchmarks.sweep_cost import k_values, sweep_grids
 from rag.paths import PROJECT_ROOT
 
 SAMPLE = PROJECT_ROOT / "datasets" / "beir_sample"
@@ -35,7 +35,7 @@ def test_grids_have_the_asked_number_of_points() -> None:
 @pytest.mark.slow  # indexes the BEIR sample once (shared with the other eval tests)
 def test_bench_sweep_writes_figures_and_ratios(tmp_path: Path) -> None:
     out = tmp_path / "sweep_cost.json"
-    assert main(["bench", "sweep", "--dataset", str(SAMPLE), "--points", "4", "--repeats", "2",
+    assert main(["sweep", "--dataset", str(SAMPLE), "--points", "4", "--repeats", "2",
                  "--resamples", "20", "--out", str(out)]) == 0
     report = json.loads(out.read_text())
     assert report["dataset"] == "beir_sample" and report["preset"] == "hybrid"
@@ -57,4 +57,4 @@ def test_bench_sweep_writes_figures_and_ratios(tmp_path: Path) -> None:
 
 def test_bench_sweep_needs_a_dataset(tmp_path: Path) -> None:
     with pytest.raises(SystemExit, match="--dataset"):
-        main(["bench", "sweep", "--out", str(tmp_path / "x.json")])
+        main(["sweep", "--out", str(tmp_path / "x.json")])

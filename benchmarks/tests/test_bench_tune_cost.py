@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from eval.cli import main
+from benchmarks.cli import main
 from rag.paths import PROJECT_ROOT
 
 
@@ -17,7 +17,7 @@ def test_bench_tune_writes_a_consistent_report(tmp_path: Path) -> None:
     space = tmp_path / "space.yaml"
     space.write_text("settings:\n  fusion.k: {low: 1, high: 100}\n")
     out = tmp_path / "bench.json"
-    assert main(["bench", "tune", "--dataset", str(PROJECT_ROOT / "datasets" / "beir_sample"),
+    assert main(["tune", "--dataset", str(PROJECT_ROOT / "datasets" / "beir_sample"),
                  "--preset", "hybrid", "--space", str(space), "--folds", "2", "--trials", "3",
                  "--resamples", "50", "--out", str(out)]) == 0
     report = json.loads(out.read_text())

@@ -1,4 +1,4 @@
-"""`python -m eval bench scale` on tiny sizes (hashing embedder): one point per size, measured
+"""`python -m benchmarks scale` on tiny sizes (hashing embedder): one point per size, measured
 in its own process, with the JSON and chart written. The real sizes never run in tests."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from eval.cli import main
+from benchmarks.cli import main
 
 WORDS = "apt dpkg kernel module service journal package mirror backup rsync cron shell".split()
 
@@ -24,7 +24,7 @@ def _write_corpus(folder: Path, n: int) -> tuple[Path, Path]:
 
 
 def _bench(tmp_path: Path, corpus: Path, queries: Path, sizes: str, *more: str) -> int:
-    return main(["bench", "scale", "--corpus", str(corpus), "--queries", str(queries),
+    return main(["scale", "--corpus", str(corpus), "--queries", str(queries),
                  "--sizes", sizes, "--embedding-backend", "hashing", "--max-queries", "4",
                  "--work", str(tmp_path / "work"), "--out", str(tmp_path / "scale.json"), *more])
 

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from eval.bench.scale import ScalePoint
+from benchmarks.scale import ScalePoint
 
 
 def scale_figure(points: Sequence[ScalePoint], title: str) -> go.Figure:

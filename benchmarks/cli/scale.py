@@ -1,6 +1,6 @@
-"""`python -m eval bench scale --corpus C.jsonl --queries Q.jsonl --sizes 1000,10000 --out F.json`:
-a collection per size, measured in its own process (eval.bench.scale); the chart is written next
-to the JSON as F.html. Options of eval.cli.bench."""
+"""`python -m benchmarks scale --corpus C.jsonl --queries Q.jsonl --sizes 1000,10000 --out F.json`:
+a collection per size, measured in its own process (benchmarks.scale); the chart is written next
+to the JSON as F.html. Options of benchmarks.cli."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from typing import get_args
 
 from pydantic import ValidationError
 
-from eval.bench.scale import run_scale, summary_lines, to_json
-from eval.bench.scale_chart import scale_figure
+from benchmarks.scale import run_scale, summary_lines, to_json
+from benchmarks.scale_chart import scale_figure
 from rag.embed.settings import EmbeddingConfig, OnnxVariant
 
 

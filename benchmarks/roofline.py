@@ -1,4 +1,4 @@
-"""`python -m eval bench roofline`: could any int8 MiniLM embed 4x as fast as fp32 torch here?
+"""`python -m benchmarks roofline`: could any int8 MiniLM embed 4x as fast as fp32 torch here?
 
 One process, the same passages as `bench embed`:
 1. work — tokens per passage (MiniLM's tokenizer, cut at its max_seq_length), the padding each
@@ -29,16 +29,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from eval.bench.contention import OtherLoad
-from eval.bench.embed_throughput import EmbedThroughput, embed_throughput, reference_model
-from eval.bench.roofline_ceilings import Ceiling, best_rates, measure_ceilings
-from eval.bench.roofline_profile import (
+from benchmarks.contention import OtherLoad
+from benchmarks.embed_throughput import EmbedThroughput, embed_throughput, reference_model
+from benchmarks.roofline_ceilings import Ceiling, best_rates, measure_ceilings
+from benchmarks.roofline_profile import (
     OpProfile,
     layernorm_costs,
     profile_variant,
     softmax_seconds,
 )
-from eval.bench.roofline_work import (
+from benchmarks.roofline_work import (
     EncoderShape,
     Work,
     call_shapes,

@@ -1,13 +1,13 @@
-"""`python -m eval bench roofline --corpus C.jsonl --out FILE.json [--preset hybrid]`: the work,
+"""`python -m benchmarks roofline --corpus C.jsonl --out FILE.json [--preset hybrid]`: the work,
 the achieved rates, this machine's kernel ceilings and the best speed-up an int8 MiniLM could
-reach over fp32 sentence-transformers on the same passages (eval.bench.roofline). Options of
-eval.cli.bench: --embed-texts (1,000), --embed-rounds, --ceiling-budget."""
+reach over fp32 sentence-transformers on the same passages (benchmarks.roofline). Options of
+benchmarks.cli: --embed-texts (1,000), --embed-rounds, --ceiling-budget."""
 
 from __future__ import annotations
 
 import argparse
 
-from eval.bench.roofline import run_roofline, summary_lines, write
+from benchmarks.roofline import run_roofline, summary_lines, write
 from eval.data.beir import load_corpus
 from rag.config import load_preset
 

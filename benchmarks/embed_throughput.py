@@ -1,4 +1,4 @@
-"""`python -m eval bench embed`: the default ingest embedder vs raw fp32 sentence-transformers.
+"""`python -m benchmarks embed`: the default ingest embedder vs raw fp32 sentence-transformers.
 
 Both embed the same passages in one process. The fast side is exactly what an ingest runs: the
 preset's `TextEmbedder` (length-sorted batches, its backend, a fresh empty cache each round). The
@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from eval.bench.timing import seconds
+from benchmarks.timing import seconds
 from rag.embed import EmbeddingConfig, TextEmbedder, load_backend
 from rag.embed.cache import EmbeddingCache
 from rag.embed.local_models import minilm_folder

@@ -1,6 +1,6 @@
 """What a cross-validated tune costs next to one plain run, timed in one process on the same data.
 
-Same policy as eval.bench.sweep_cost: the collection is built and the embedding model loaded by
+Same policy as benchmarks.sweep_cost: the collection is built and the embedding model loaded by
 an untimed warm-up run, so query embeddings are warm on both sides; the in-memory candidate
 cache is emptied before each side and the tune's on-disk list cache is off, so both pay their
 searches. The plain run searches, fuses and scores every query once; the tune searches every

@@ -1,13 +1,13 @@
-"""`python -m eval bench tune --dataset DIR --preset hybrid --space eval/spaces/fusion.yaml
+"""`python -m benchmarks tune --dataset DIR --preset hybrid --space eval/spaces/fusion.yaml
 --trials 50 --folds 5 --out FILE.json`: a cross-validated tune next to one plain run
-(eval.bench.tune_cost); --dataset/--preset/--resamples are shared with bench sweep."""
+(benchmarks.tune_cost); --dataset/--preset/--resamples are shared with bench sweep."""
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
 
-from eval.bench.tune_cost import run_tune_cost, summary_lines
+from benchmarks.tune_cost import run_tune_cost, summary_lines
 from eval.cli.run import limit_queries
 from eval.data.beir import load_beir
 from eval.tune.space import SPACES_DIR, load_space

@@ -15,7 +15,7 @@ from types import MappingProxyType
 
 import numpy as np
 
-from eval.bench.timing import Latency, seconds, summarize, time_each
+from benchmarks.timing import Latency, seconds, summarize, time_each
 from rag.config import PipelineConfig, with_overrides
 from rag.embed import EmbeddingConfig, TextEmbedder, load_backend
 from rag.embed.cache import EmbeddingCache

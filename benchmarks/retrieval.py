@@ -1,4 +1,4 @@
-"""`python -m eval bench retrieval`: all four speed measurements in one process on one corpus."""
+"""`python -m benchmarks retrieval`: all four speed measurements in one process on one corpus."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from eval.bench.speed import (
+from benchmarks.speed import (
     BM25Speed,
     EmbedSpeed,
     HybridLatency,

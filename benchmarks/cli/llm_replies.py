@@ -1,6 +1,6 @@
-"""`python -m eval bench llm-replies --out FILE.json [--llm-model FILE.gguf] [--llm-items N]`:
+"""`python -m benchmarks llm-replies --out FILE.json [--llm-model FILE.gguf] [--llm-items N]`:
 per stage that parses an LLM reply, how often the reply parsed and how often it was right, with
-structured replies and without (eval.bench.llm_replies). Starts the local model server
+structured replies and without (benchmarks.llm_replies). Starts the local model server
 (`requirements-llm.txt`; the bundled SmolLM2 unless --llm-model names another GGUF)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import json
 import os
 from pathlib import Path
 
-from eval.bench.llm_replies import (
+from benchmarks.llm_replies import (
     CHANCE,
     MODES,
     grounding_items,
@@ -65,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
 
 def run_speed(args: argparse.Namespace) -> int:
     """`bench llm-speed`: tokens/s of the bundled model and every --llm-model, alternating."""
-    from eval.bench.llm_speed import measure
+    from benchmarks.llm_speed import measure
 
     load_before = os.getloadavg()[0]
     speeds = [s.as_json() for s in measure([None, *(args.llm_model or [])], args.llm_rounds, 128)]

@@ -1,12 +1,12 @@
-"""`python -m eval bench sweep --dataset DIR --preset hybrid --points 20 --out FILE.json`: the
-cost of a fusion sweep next to one plain run (eval.bench.sweep_cost); options of eval.cli.bench."""
+"""`python -m benchmarks sweep --dataset DIR --preset hybrid --points 20 --out FILE.json`: the
+cost of a fusion sweep next to one plain run (benchmarks.sweep_cost); options of benchmarks.cli."""
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
 
-from eval.bench.sweep_cost import run_sweep_cost, summary_lines
+from benchmarks.sweep_cost import run_sweep_cost, summary_lines
 from eval.cli.run import limit_queries
 from eval.data.beir import load_beir
 from rag.config import load_preset

@@ -1,11 +1,14 @@
-"""Test-wide settings: never touch a model hub, never phone home, keep state in a temp folder."""
+"""Test-wide settings for tests/ and benchmarks/tests/: never touch a model hub, never phone home,
+keep state in a temp folder."""
 
 from __future__ import annotations
 
 import atexit
 import os
 import shutil
+import sys
 import tempfile
+from pathlib import Path
 
 import pytest
 from hypothesis import settings
@@ -26,6 +29,9 @@ os.environ.setdefault("RAG_WORKBENCH_MODELS",
 os.environ.pop("OPENAI_API_KEY", None)
 os.environ.pop("OPENAI_BASE_URL", None)
 os.environ.pop("QDRANT_URL", None)
+
+# the test helpers (fake_openai, hashing_presets, …) import by their file names
+sys.path.insert(0, str(Path(__file__).resolve().parent / "tests"))
 
 from hashing_presets import use_hashing_presets
 from shared_imports import SharedImportScheduling

@@ -1,4 +1,4 @@
-"""`python -m eval bench scale`: one collection per size — ingest time, disk, memory, hybrid latency.
+"""`python -m benchmarks scale`: one collection per size — ingest time, disk, memory, hybrid latency.
 
 Each size is measured in a child process with its own data folder, so resident memory and the
 embedded Qdrant's load are that size's alone (embedded Qdrant holds every collection of its folder
@@ -22,8 +22,8 @@ from pathlib import Path
 
 import numpy as np
 
-from eval.bench.retrieval import BenchSettings, _hybrid, bench_config, passage_documents
-from eval.bench.timing import Latency
+from benchmarks.retrieval import BenchSettings, _hybrid, bench_config, passage_documents
+from benchmarks.timing import Latency
 from eval.data.beir import load_corpus, load_queries
 from rag.config import with_overrides
 from rag.embed import TextEmbedder, get_embedder
@@ -87,7 +87,7 @@ def measure_point(
     corpus: Path, queries: Path, size: int, backend: str, max_queries: int, onnx_variant: str
 ) -> ScalePoint:
     """Build a collection of the corpus's first `size` passages here, then time hybrid queries.
-    Runs in the child process (`python -m eval.bench.scale`) whose data folder is fresh."""
+    Runs in the child process (`python -m benchmarks.scale`) whose data folder is fresh."""
     passages = dict(list(load_corpus(corpus).items())[:size])
     texts = list(load_queries(queries).values())[:max_queries]
     config = bench_config(backend)  # type: ignore[arg-type]  # the CLI checks the choices
@@ -133,7 +133,7 @@ def run_point_in_child(
     env = {**os.environ, "RAG_WORKBENCH_DATA": str(folder)}
     args = [str(corpus), str(queries), str(size), backend, str(max_queries), onnx_variant]
     done = subprocess.run(
-        [sys.executable, "-m", "eval.bench.scale", *args],
+        [sys.executable, "-m", "benchmarks.scale", *args],
         env=env, capture_output=True, text=True, check=False,
     )  # fmt: skip
     if done.returncode != 0:

@@ -1,4 +1,4 @@
-"""`python -m eval bench embed`: the preset's embedder and raw fp32 encode on the same passages.
+"""`python -m benchmarks embed`: the preset's embedder and raw fp32 encode on the same passages.
 
 No timing is asserted (speed lives in the benchmark's JSON); the test checks the JSON is whole,
 consistent, and that the fast path embeds the same texts into (nearly) the same vectors.
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from eval.cli import main
+from benchmarks.cli import main
 
 TEXTS = [
     "apt-get install fetches a package and the packages it depends on.",
@@ -28,7 +28,7 @@ def test_bench_embed_writes_both_rates_and_their_ratio(tmp_path: Path) -> None:
                               for i, t in enumerate(TEXTS)))
     preset = tmp_path / "fast.yaml"
     preset.write_text("name: fast\nextends: hybrid\nembedding:\n  backend: onnx\n")
-    code = main(["bench", "embed", "--corpus", str(corpus), "--out", str(out),
+    code = main(["embed", "--corpus", str(corpus), "--out", str(out),
                  "--preset", str(preset), "--embed-texts", "3", "--embed-rounds", "1",
                  "--embed-variants", "int8-weights"])
     assert code == 0

@@ -1,4 +1,4 @@
-"""`python -m eval bench privacy`: what the owner/visibility filter costs a search.
+"""`python -m benchmarks privacy`: what the owner/visibility filter costs a search.
 
 One collection of the corpus's passages (hashing embedder: the filter is what is measured, not
 the model). First every passage is public, so searches run without the privacy clause; then one
@@ -19,8 +19,8 @@ from pathlib import Path
 
 import numpy as np
 
-from eval.bench.retrieval import bench_config, passage_documents
-from eval.bench.timing import Latency, summarize, time_each
+from benchmarks.retrieval import bench_config, passage_documents
+from benchmarks.timing import Latency, summarize, time_each
 from eval.data.beir import load_corpus, load_queries
 from rag.config import with_overrides
 from rag.documents.base import Document, DocumentMetadata
