@@ -45,6 +45,7 @@ SYSTEMS: tuple[str, ...] = ("bm25", "dense", "hybrid", "axiom", "echomind", "ada
                             "intellidocs")
 METRIC = "ndcg@10"
 POOL_DEPTH = 10
+MIN_QUERIES = 3  # fewer cannot order eight systems at all: such a set is reported, not scored
 
 
 @dataclass(frozen=True)
@@ -237,7 +238,9 @@ def validate(human: EvalSet, generated: Mapping[str, EvalSet], systems: Sequence
              progress: Callable[[str], None] | None = None) -> dict[str, Any]:
     """Score every system on every set; agreement of each generated set with the human one."""
     say = progress or (lambda _: None)
-    sets = {"human": human, **generated}
+    too_few = {label: len(e.dataset.queries) for label, e in generated.items()
+               if len(e.dataset.queries) < MIN_QUERIES}
+    sets = {"human": human, **{k: v for k, v in generated.items() if k not in too_few}}
     runs: dict[str, dict[str, SystemRun]] = {}
     for label, evalset in sets.items():
         runs[label] = {}
@@ -256,8 +259,13 @@ def validate(human: EvalSet, generated: Mapping[str, EvalSet], systems: Sequence
         "agreement": {},
         "resamples": n_resamples, "seed": seed,
     }
+    for label, count in too_few.items():
+        report["sets"][label] = {"queries": count, "source": generated[label].dataset.source,
+                                 "skipped": f"{count} question(s): too few to rank {len(systems)} systems"}
     h = [means["human"][s] for s in systems]
-    for label in generated:
+    for label in sets:
+        if label == "human":
+            continue
         g = [means[label][s] for s in systems]
         say(f"{label}: bootstrap and shuffled-label null")
         report["agreement"][label] = agreement(h, g) | {

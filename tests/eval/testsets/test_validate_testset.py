@@ -111,9 +111,12 @@ def test_validate_testset_command_on_the_samples(tmp_path: Path, hashing_presets
     rows = [json.loads(line) for line in human.read_text().splitlines()][:8]
     generated = tmp_path / "gen.jsonl"
     generated.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    two = tmp_path / "two.jsonl"
+    two.write_text("".join(json.dumps(r) + "\n" for r in rows[:2]))
     out = tmp_path / "v.json"
     code = eval_main(["validate-testset", "--corpus", str(PROJECT_ROOT / "datasets" / "samples"),
-                      "--human", str(human), "--generated", f"first8={generated}", "--system", "bm25",
+                      "--human", str(human), "--generated", f"first8={generated}",
+                      "--generated", f"two={two}", "--system", "bm25",
                       "--system", "dense", "--system", "hybrid", "--resamples", "20", "--out", str(out)])
     assert code == 0
     report = json.loads(out.read_text())
@@ -122,3 +125,4 @@ def test_validate_testset_command_on_the_samples(tmp_path: Path, hashing_presets
     agree = report["agreement"]["first8"]
     assert -1 <= agree["kendall_tau"] <= 1 and len(agree["ci95"]["kendall_tau"]) == 2
     assert set(report["pool_bias"]["per_system"]) == {"bm25", "dense", "hybrid"}
+    assert "too few" in report["sets"]["two"]["skipped"] and "two" not in report["agreement"]
