@@ -1,16 +1,19 @@
 """Build the generated sets the testset validation scores (docs/testset-validation.md):
 
-    python -m eval.testsets.validation_sets samples --n 48 --out-dir eval/results/testsets
-    python -m eval.testsets.validation_sets debian --n 60 --out-dir eval/results/testsets
+    python -m eval.testsets.validation_sets samples --n 40      # OPENAI_BASE_URL set
+    python -m eval.testsets.validation_sets debian --n 40
+    python -m eval.testsets.validation_sets debian --unfiltered-only
 
 `samples`: the bundled documents (datasets/samples) ingested as a collection; `debian`: the Debian
 BEIR corpus (datasets/build/beir_debian, built by datasets/build_beir_debian.py) as the
 workbench collection eval builds for it. Both with the bm25 preset (its index is the consistency
 retriever's; recursive 512/50 chunks, the chunks questions are asked of). One generation run per
 corpus gives both sets: `llm_<corpus>.jsonl` (consistency filter on) and
-`llm_<corpus>_noconsistency.jsonl` (the same rows plus those only that filter removed), and
-`llm_<corpus>.report.json` (spread, filter counts, model, wall time), `llm_<corpus>.dropped.jsonl`
-(each removed question with its reason).
+`llm_<corpus>_noconsistency.jsonl` (the same rows plus those only that filter removed), with
+`llm_<corpus>.report.json` (spread, filter counts, model, wall time) and `llm_<corpus>.dropped.jsonl`
+(each removed question with its reason). `--unfiltered-only` then writes
+`llm_<corpus>_unfiltered.jsonl` from those files: every question the model wrote, filters not
+applied, labelled with its source chunk (a diagnostic).
 """
 
 from __future__ import annotations
@@ -51,6 +54,27 @@ def _print_progress(p: GenerationProgress) -> None:
           flush=True)
 
 
+def unfiltered_set(stem: Path) -> int:
+    """A diagnostic set: every question the model wrote (kept or removed by a filter), labelled
+    with the chunk it was asked of, written as `<stem>_unfiltered.jsonl`: do the model's raw
+    questions rank systems at all?"""
+    rows = []
+    for path in (stem.with_suffix(".jsonl"), stem.parent / f"{stem.name}.dropped.jsonl"):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            row = json.loads(line)
+            if not row.get("question"):
+                continue  # a failed call or an unusable reply: no question to score
+            source = row["provenance"]["source"]
+            rows.append({"id": row["id"], "question": row["question"], "answerable": True,
+                         "spans": [{"doc": source["doc"], "start": source["start"], "end": source["end"]}],
+                         "provenance": {"method": "llm", "filters_passed": "not applied (diagnostic)",
+                                        "removed_by": row.get("reason")}})
+    rows.sort(key=lambda r: r["id"])
+    out = stem.parent / f"{stem.name}_unfiltered.jsonl"
+    out.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    return len(rows)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m eval.testsets.validation_sets")
     parser.add_argument("corpus", choices=("samples", "debian"))
@@ -58,7 +82,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--model", default="smollm2-135m-instruct", help="generation.model")
     parser.add_argument("--out-dir", type=Path, default=PROJECT_ROOT / "eval" / "results" / "testsets")
+    parser.add_argument("--unfiltered-only", action="store_true",
+                        help="only write llm_<corpus>_unfiltered.jsonl from an earlier run's files")
     args = parser.parse_args(argv)
+    if args.unfiltered_only:
+        print(unfiltered_set(args.out_dir / f"llm_{args.corpus}"), "rows")
+        return 0
     name = samples_collection() if args.corpus == "samples" else debian_collection()
     config = with_overrides(load_preset("bm25"), {"generation.model": args.model})
     report = generate_questions(name, config, args.n, seed=args.seed, consistency=True,
