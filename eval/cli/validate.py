@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 from eval.data.beir import load_qa_file
+from eval.data.qa import QASet
 from eval.testsets.validate import SYSTEMS, human_set, sibling_set, validate
 
 
@@ -30,6 +31,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument("--system", action="append", help=f"preset to score (default: {', '.join(SYSTEMS)})")
     parser.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples (default 1000)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--cache", type=Path, help="keep each system's run here and reuse it (resume)")
     parser.add_argument("--out", type=Path, required=True, help="write the report as JSON here")
 
 
@@ -41,9 +43,13 @@ def run(args: argparse.Namespace) -> int:
         name, sep, path = item.partition("=")
         if not sep or not name or not path:
             raise ValueError(f"--generated takes NAME=FILE, got {item!r}")
-        generated[name] = sibling_set(human, load_qa_file(path))
+        # a generator that kept nothing wrote an empty file: reported as a set too few to score
+        empty = Path(path).is_file() and not Path(path).read_text(encoding="utf-8").strip()
+        qa = QASet(name, (), path) if empty else load_qa_file(path)
+        generated[name] = sibling_set(human, qa)
     report = validate(human, generated, tuple(args.system or SYSTEMS), n_resamples=args.resamples,
-                      seed=args.seed, progress=lambda msg: print(msg, file=sys.stderr, flush=True))
+                      seed=args.seed, cache=args.cache,
+                      progress=lambda msg: print(msg, file=sys.stderr, flush=True))
     report["command"] = "python -m eval " + " ".join(sys.argv[1:])
     report["seconds"] = round(time.perf_counter() - started, 1)
     report["inputs"] = {"corpus": str(args.corpus), "human": str(args.human),

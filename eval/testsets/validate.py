@@ -20,6 +20,8 @@ span is found when a pooled passage overlaps it.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 import random
 from collections.abc import Callable, Mapping, Sequence
@@ -39,7 +41,7 @@ from eval.runs.beir_index import beir_collection
 from eval.runs.evalset_runner import score_config
 from eval.scoring.metrics import evaluate
 from rag.chunking.base import Chunk
-from rag.config import load_preset
+from rag.config import load_preset, preset_yaml
 
 SYSTEMS: tuple[str, ...] = ("bm25", "dense", "hybrid", "axiom", "echomind", "adaptive", "vexora",
                             "intellidocs")
@@ -85,15 +87,34 @@ def sibling_set(base: EvalSet, qa: QASet) -> EvalSet:
 
 # -- scoring ----------------------------------------------------------------------------------------
 
-def run_system(evalset: EvalSet, system: str, progress: Callable[[int, int, str], None] | None = None
-               ) -> SystemRun:
+def run_key(evalset: EvalSet, system: str) -> str:
+    """What a system's run on a set depends on: the corpus, the questions, the labels, the preset."""
+    d = evalset.dataset
+    qrels = sorted((q, sorted(r.items())) for q, r in d.qrels.items())
+    stamp = repr((d.content_hash, sorted(d.queries.items()), qrels, sorted(evalset.spans.items()),
+                  preset_yaml(load_preset(system))))
+    return hashlib.sha256(stamp.encode()).hexdigest()[:20]
+
+
+def run_system(evalset: EvalSet, system: str, cache: Path | None = None) -> SystemRun:
+    """The system's rankings and nDCG@10 on the set; with `cache`, kept there as JSON and read back
+    (a long validation interrupted resumes where it stopped)."""
     config = load_preset(system)
-    scored = score_config(evalset, config, system, metrics=(METRIC,), n_resamples=1, progress=progress)
-    results = {o.qid: dict(o.ranking) for o in scored.run.outcomes if o.error is None}
+    path = cache / f"{system}-{run_key(evalset, system)}.json" if cache is not None else None
+    if path is not None and path.is_file():
+        saved = json.loads(path.read_text())
+        results, ndcg = saved["results"], saved["ndcg"]
+    else:
+        scored = score_config(evalset, config, system, metrics=(METRIC,), n_resamples=1)
+        results = {o.qid: dict(o.ranking) for o in scored.run.outcomes if o.error is None}
+        ndcg = dict(scored.run.scores[METRIC].values)
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(json.dumps({"results": results, "ndcg": ndcg}))
     chunks: dict[str, Chunk] = {}
     if evalset.unit == "chunk":
         chunks = {c.chunk_id: c for c in beir_collection(evalset.dataset, config, progress=False).chunks()}
-    return SystemRun(results, dict(scored.run.scores[METRIC].values), chunks)
+    return SystemRun(results, ndcg, chunks)
 
 
 def ndcg_with(run: SystemRun, qrels: Qrels) -> dict[str, float]:
@@ -234,7 +255,7 @@ def pool_bias(evalset: EvalSet, runs: Mapping[str, SystemRun], depth: int = POOL
 # -- the whole validation ---------------------------------------------------------------------------
 
 def validate(human: EvalSet, generated: Mapping[str, EvalSet], systems: Sequence[str] = SYSTEMS, *,
-             n_resamples: int = 1000, seed: int = 0,
+             n_resamples: int = 1000, seed: int = 0, cache: Path | None = None,
              progress: Callable[[str], None] | None = None) -> dict[str, Any]:
     """Score every system on every set; agreement of each generated set with the human one."""
     say = progress or (lambda _: None)
@@ -246,7 +267,7 @@ def validate(human: EvalSet, generated: Mapping[str, EvalSet], systems: Sequence
         runs[label] = {}
         for system in systems:
             say(f"{label}: {system} ({len(evalset.dataset.queries)} queries)")
-            runs[label][system] = run_system(evalset, system)
+            runs[label][system] = run_system(evalset, system, cache)
     matrices = {label: score_matrix(runs[label], sorted(runs[label][systems[0]].ndcg)) for label in sets}
     means = {label: dict(zip(systems, m.mean(axis=1).tolist(), strict=True)) for label, m in matrices.items()}
     report: dict[str, Any] = {

@@ -117,7 +117,8 @@ def test_validate_testset_command_on_the_samples(tmp_path: Path, hashing_presets
     code = eval_main(["validate-testset", "--corpus", str(PROJECT_ROOT / "datasets" / "samples"),
                       "--human", str(human), "--generated", f"first8={generated}",
                       "--generated", f"two={two}", "--system", "bm25",
-                      "--system", "dense", "--system", "hybrid", "--resamples", "20", "--out", str(out)])
+                      "--system", "dense", "--system", "hybrid", "--resamples", "20", "--out", str(out),
+                      "--cache", str(tmp_path / "runs")])
     assert code == 0
     report = json.loads(out.read_text())
     assert report["sets"]["human"]["queries"] == 24 and report["sets"]["first8"]["queries"] == 8
@@ -126,3 +127,5 @@ def test_validate_testset_command_on_the_samples(tmp_path: Path, hashing_presets
     assert -1 <= agree["kendall_tau"] <= 1 and len(agree["ci95"]["kendall_tau"]) == 2
     assert set(report["pool_bias"]["per_system"]) == {"bm25", "dense", "hybrid"}
     assert "too few" in report["sets"]["two"]["skipped"] and "two" not in report["agreement"]
+    # each system's run on each scored set is kept, so an interrupted validation resumes
+    assert len(list((tmp_path / "runs").glob("*.json"))) == 3 * 2
