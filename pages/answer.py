@@ -23,10 +23,10 @@ from rag.context.expand import EXPANSIONS
 from rag.context.order import ORDERINGS
 from rag.generate.settings import GenerationMode
 from rag.generate.stage import GenerateOutput
-from rag.generate.turn import finish_turn, start_turn
 from rag.grounding.retry import GroundedAnswer
 from rag.memory import MemoryStore
 from rag.trace import Trace
+from rag.turn import finish_turn, start_turn
 
 through_app()  # a page opened by its address still runs inside app.py
 

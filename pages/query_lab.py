@@ -157,7 +157,7 @@ st.subheader("Class, route, rewrites and expansions")
 if found.classification is not None and found.route is not None:
     c, r = found.classification, found.route
     for cells, pairs in zip(st.columns(3), [
-        [("Class (002)", c.label), ("Strategy (002)", f"{r.strategy}, top {r.top_k}")],
+        [("Class (Adaptive)", c.label), ("Strategy (Adaptive)", f"{r.strategy}, top {r.top_k}")],
         [("Route (Axiom)", r.complexity), ("Multi-hop", "yes" if r.multi_hop else "no")],
         [("Type (Vexora)", r.query_type), ("Entities", ", ".join(r.entities) or "–")],
     ], strict=True):

@@ -10,7 +10,7 @@ JSON form (`Trace.to_json`, the format of `python -m rag query --json` and store
                   "output": {…its typed output's fields…} | null,
                   "wall_ms": float, "warnings": [str], "reason": str}, …]}
 
-`output` holds the fields of the class the stage's spec declares (rag.pipeline.StageSpec.output),
+`output` holds the fields of the class the stage's spec declares (rag.stages.StageSpec.output),
 nested dataclasses as objects; `Trace.from_json` rebuilds those classes, so a loaded trace equals
 the one that was written. Secret-looking keys are written as "***"; non-finite floats as null.
 """
@@ -26,13 +26,13 @@ from datetime import date, datetime
 from enum import Enum
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Literal, TypeVar
+from typing import Any, TypeVar
 
 from pydantic import TypeAdapter
 
-T = TypeVar("T")
+from rag.stages import STAGES, StageStatus
 
-StageStatus = Literal["ok", "skipped", "failed", "fallback", "cache_hit", "blocked"]
+T = TypeVar("T")
 
 # Keys that must never reach a trace, a log or an export (secrets stay in the environment).
 _SECRET_KEYS = ("api_key", "apikey", "authorization", "password", "secret", "token_value")
@@ -128,8 +128,6 @@ class Trace:
         """Rebuild a Trace from `to_dict` output, each stage's output as its declared class
         (`output_types`: stage -> class; default: the installed pipeline stages')."""
         if output_types is None:
-            from rag.pipeline import STAGES  # late: the stage registry imports this module
-
             output_types = STAGES.output_types()
         records = [
             StageRecord(

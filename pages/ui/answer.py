@@ -132,7 +132,7 @@ def sources_frame(blocks: Sequence[ContextBlock]) -> pd.DataFrame:
 
 
 def budget_figure(budget: TokenBudget) -> go.Figure:
-    """Allotted vs used tokens per part of the window (002's split)."""
+    """Allotted vs used tokens per part of the window (Adaptive's split)."""
     rows = budget.rows()
     parts = [str(r["part"]) for r in rows]
     fig = go.Figure(

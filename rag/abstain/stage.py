@@ -21,8 +21,8 @@ from rag.generate.llm import make_client
 from rag.generate.prompts import INSUFFICIENT
 from rag.generate.stage import generated
 from rag.grounding.retry import GroundedAnswer
-from rag.pipeline import STAGES, PipelineState, StageEnv, StageResult, StageSpec
 from rag.query.understand import Understanding
+from rag.stages import STAGES, PipelineState, StageEnv, StageResult, StageSpec
 
 AbstainKind = Literal[
     "out_of_scope", "no_context", "weak_evidence", "llm_declined", "no_relevant_sentence",
@@ -44,7 +44,7 @@ class AbstainSignals:
     answer_mode: str = ""  # the final answer's mode (extractive, llm, no_rag, error)
     grounded: bool | None = None  # None: the ground stage did not run
     grounded_share: float | None = None
-    confidence: float | None = None  # 002: relevance × grounded share
+    confidence: float | None = None  # Adaptive: relevance × grounded share
     retries: int = 0
     no_context: str = ""  # why the context stage fell back to no-RAG ("" = it did not)
     out_of_scope: str = ""  # the intent router's reason, when it said off-topic
@@ -197,7 +197,7 @@ def run_abstain(state: PipelineState, env: StageEnv) -> StageResult:
     warnings = relevance.warnings if relevance is not None else ()
     if not decision.abstained:
         return StageResult(state, decision, {"answer_chars": len(state.answer or "")}, "ok", warnings)
-    declined = replace(state, answer=settings.message)
+    declined = replace(state, answer=settings.message, withheld=f"{decision.kind}: {decision.reason}")
     return StageResult(declined, decision, {"answer_chars": len(state.answer or "")}, "ok",
                        warnings, f"declined ({decision.kind}): {decision.reason}")
 

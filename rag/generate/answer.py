@@ -36,7 +36,7 @@ def plan_answer(
     intent: str | None = None,
     feedback: str = "",
 ) -> AnswerPlan:
-    """Template per query class (002), messages with the fitted history, generation token cap."""
+    """Template per query class (Adaptive), messages with the fitted history, generation token cap."""
     template = choose_template(query, settings.template, intent)
     history = context.history[-settings.history_messages :] if settings.history_messages else ()
     messages = build_messages(

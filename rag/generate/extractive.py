@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 
 from rag.context.base import BuiltContext
-from rag.context.text import content_words, jaccard, split_sentences
+from rag.text import content_words, jaccard, split_sentences
 
 RANK_PRIOR = 0.1  # weight of 1/rank: breaks ties toward better-ranked chunks, never outvotes coverage
 MIN_RELATIVE_COVERAGE = 0.5  # a sentence sharing one stray word ("notes") with the query stays out

@@ -1,5 +1,5 @@
 """One OpenAI-compatible chat client (plain and streaming) with timeouts, exponential backoff with
-jitter on 429 / 5xx / timeouts, a circuit breaker per endpoint and a fallback provider (002)."""
+jitter on 429 / 5xx / timeouts, a circuit breaker per endpoint and a fallback provider (Adaptive)."""
 
 from __future__ import annotations
 

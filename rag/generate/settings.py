@@ -1,4 +1,4 @@
-"""Generation section: which answerer, the OpenAI-compatible endpoint and its failure handling (002)."""
+"""Generation section: which answerer, the OpenAI-compatible endpoint and its failure handling (Adaptive)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 GenerationMode = Literal["auto", "llm", "extractive"]
-# Prompt templates per query class (002: factual / summary / comparison / list / analytical).
+# Prompt templates per query class (Adaptive: factual / summary / comparison / list / analytical).
 TemplateName = Literal["auto", "factual", "summary", "comparison", "list", "analytical"]
 
 
@@ -22,7 +22,7 @@ class GenerationConfig(BaseModel):
     model: str = "gpt-4o-mini"
     base_url_env: str = "OPENAI_BASE_URL"
     api_key_env: str = "OPENAI_API_KEY"
-    # Fallback provider (002): used when the primary fails or its circuit is open.
+    # Fallback provider (Adaptive): used when the primary fails or its circuit is open.
     fallback_model: str | None = None
     fallback_base_url_env: str = "OPENAI_FALLBACK_BASE_URL"
     fallback_api_key_env: str = "OPENAI_FALLBACK_API_KEY"
@@ -30,7 +30,7 @@ class GenerationConfig(BaseModel):
     fallback_to_extractive: bool = True
     temperature: float = Field(0.2, ge=0, le=2)
     max_tokens: int = Field(800, ge=1, le=32_000)  # per reply, for every LLM call of a run
-    timeout_s: float = Field(120.0, gt=0)  # 002: "response within 120 s?"
+    timeout_s: float = Field(120.0, gt=0)  # Adaptive: "response within 120 s?"
     retries: int = Field(2, ge=0, le=10)  # extra attempts on 429 / 5xx / timeout
     # All LLM work of one query (every stage, attempt, backoff) ends by then; calls get what is left.
     deadline_s: float = Field(30.0, gt=0)

@@ -14,8 +14,7 @@ from rag.generate.answer import AnswerPlan, AnswerStream, plan_answer
 from rag.generate.base import GeneratedAnswer
 from rag.generate.llm import make_client
 from rag.generate.streaming import SINK
-from rag.pipeline import STAGES, PipelineState, StageEnv, StageResult, StageSpec
-from rag.trace import StageStatus
+from rag.stages import STAGES, PipelineState, StageEnv, StageResult, StageSpec, StageStatus
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
 """Pipeline stage "ground": check the answer sentence by sentence, retry an ungrounded LLM answer
-with feedback (Axiom), report confidence (002); low groundedness is returned with warnings (Vexora)."""
+with feedback (Axiom), report confidence (Adaptive); low groundedness is returned with warnings (Vexora)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from rag.grounding.base import GroundingReport
 from rag.grounding.check import check_answer
 from rag.grounding.model_checks import SentenceEmbedder, default_embedder
 from rag.grounding.retry import GroundedAnswer, ground_with_retry
-from rag.pipeline import STAGES, PipelineState, StageEnv, StageResult, StageSpec
+from rag.stages import STAGES, PipelineState, StageEnv, StageResult, StageSpec
 
 
 class LazyEmbedder:

@@ -9,6 +9,7 @@ collection's documents (added, changed, removed, access changed) whenever it is 
 
 from __future__ import annotations
 
+import shutil
 import time
 from collections import defaultdict
 from collections.abc import Callable, Sequence
@@ -17,11 +18,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rag.documents.base import Document
-from rag.index.collection import INDEX_MARK, Collection, IngestSummary, OnProgress
+from rag.index.catalogue import INDEX_MARK
+from rag.index.collection import Collection, open_collection
 from rag.index.document_texts import DocumentTexts
+from rag.index.ingest import IngestSummary
 from rag.index.manifest import IncompatibleConfigError, Manifest, index_settings, settings_hash
 from rag.index.payload import Access
 from rag.index.store_lease import exclusive
+from rag.index.writer import OnProgress
 
 if TYPE_CHECKING:
     from rag.config import PipelineConfig
@@ -100,11 +104,15 @@ def kept_documents(collection: Collection) -> list[Document]:
     return [s.document for s in stored]
 
 
-def forget_derived(collection: Collection) -> None:
-    """Drop every derived index's points and objects (the collection is being deleted)."""
-    for index in derived_indexes(collection):
-        index.store.drop()
-        _OPEN.pop(index.directory, None)
+def delete_collection(name: str) -> None:
+    """Delete a collection: its derived indexes' points, its own points, and its folder."""
+    collection = open_collection(name)
+    with collection.writing():
+        for index in derived_indexes(collection):
+            index.store.drop()
+            _OPEN.pop(index.directory, None)
+        collection.store.drop()
+        shutil.rmtree(collection.directory)
 
 
 def needs_sync(collection: Collection, config: PipelineConfig) -> bool:

@@ -1,4 +1,4 @@
-"""Semantic cache (002 `semantic_cache`): answers of earlier queries, found again by embedding
+"""Semantic cache (Adaptive `semantic_cache`): answers of earlier queries, found again by embedding
 similarity. Dual threshold: precision (0.95) first, then recall (0.85); TTL 300 s; at most 1,000
 entries, least recently used evicted first.
 

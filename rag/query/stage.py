@@ -20,7 +20,6 @@ from rag.embed import get_embedder
 from rag.embed.settings import EmbeddingConfig
 from rag.generate.base import ChatModel, Message
 from rag.generate.llm import make_client
-from rag.pipeline import STAGES, PipelineState, StageEnv, StageResult, StageSpec
 from rag.privacy import normalize_user, scope_key, visible_to
 from rag.query.cache import SemanticCache, cache_for
 from rag.query.guard import GuardVerdict, RateLimiter, guard
@@ -29,7 +28,7 @@ from rag.query.settings import GuardConfig
 from rag.query.spell import Vocabulary
 from rag.query.understand import Understanding, understand
 from rag.retrieve.base import SearchQuery
-from rag.trace import StageStatus
+from rag.stages import STAGES, PipelineState, StageEnv, StageResult, StageSpec, StageStatus
 
 _LIMITERS: dict[tuple[int, float], RateLimiter] = {}
 _LIMITERS_LOCK = threading.Lock()
@@ -167,14 +166,6 @@ def understanding(state: PipelineState) -> Understanding | None:
     return state.artifact("understand", Understanding)
 
 
-def _declined(state: PipelineState) -> bool:
-    """The abstain stage declined: a decline is not an answer to serve again from the cache."""
-    from rag.abstain.stage import AbstainDecision  # late: that module imports this package
-
-    decision = state.artifact("abstain", AbstainDecision)
-    return decision is not None and decision.abstained
-
-
 def remember_answer(state: PipelineState, config: PipelineConfig) -> bool:
     """Store a generated answer in the semantic cache under the query it was looked up with
     (the understand stage's `after_run`, called after every whole run); True when stored. Halted
@@ -182,7 +173,8 @@ def remember_answer(state: PipelineState, config: PipelineConfig) -> bool:
     understand stage store nothing."""
     cache = semantic_cache(config, state.filters.owner)
     found = understanding(state)
-    if cache is None or found is None or state.halted or not state.answer or _declined(state):
+    # a declined run's answer is the decline message: not an answer to serve again
+    if cache is None or found is None or state.halted or not state.answer or state.withheld:
         return False
     cache.store(found.cache_query, state.answer, tuple(c.chunk_id for c in state.candidates))
     return True

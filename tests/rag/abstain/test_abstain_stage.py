@@ -15,7 +15,6 @@ from fake_openai import FakeOpenAI, reply, status
 from rag.abstain.settings import AbstainConfig
 from rag.abstain.stage import AbstainDecision, AbstainSignals, decide
 from rag.generate.prompts import INSUFFICIENT
-from rag.generate.turn import finish_turn, start_turn
 from rag.grounding.retry import GroundedAnswer
 from rag.index import Collection
 from rag.memory import MemoryStore
@@ -23,6 +22,7 @@ from rag.pipeline import StageEnv, initial_state, run_query, run_stages
 from rag.query.intent.router import IntentResult
 from rag.query.understand import Understanding
 from rag.trace import Trace
+from rag.turn import finish_turn, start_turn
 
 IN_DOMAIN = "How long do deleted notes stay in the Trash?"
 OFF_DOMAIN = "What is the capital of France?"
