@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from rag.context.text import trigrams
+from rag.text import trigrams
 
 MIN_WORDS = 4
 MAX_WORDS = 30

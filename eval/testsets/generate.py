@@ -33,13 +33,13 @@ from eval.testsets.sampling import Sampled, leaf_chunks, sample_chunks, spread
 from rag.chunking import get_chunker
 from rag.chunking.base import Chunk
 from rag.context.select import SELECT_PROMPT, parse_selection, selection_schema
-from rag.context.text import split_sentences
 from rag.context.tokens import EstimateCounter
 from rag.documents.base import Document
 from rag.generate.base import ChatModel, LLMError, Message
 from rag.generate.fence import data_rule, fence
 from rag.generate.llm import make_client
 from rag.generate.structured import json_object, object_schema
+from rag.text import split_sentences
 
 if TYPE_CHECKING:
     from rag.config import PipelineConfig as RAGConfig
