@@ -35,7 +35,7 @@ from types import MappingProxyType
 from typing import Any, Protocol, cast
 
 from rag.config import PipelineConfig, with_overrides
-from rag.generate.deadline import llm_deadline
+from rag.generate.deadline import allowance, llm_deadline, stage_budget
 from rag.privacy import normalize_user
 from rag.retrieve.base import Candidate, RankedList, SearchQuery
 from rag.retrieve.search import SearchableCollection
@@ -51,7 +51,7 @@ from rag.stages import (
     StageSpec,
     stage_slice,
 )
-from rag.trace import StageRecord, Trace
+from rag.trace import LLMBudgetUse, StageRecord, Trace
 
 TAIL_SECTIONS = ("fusion", "postprocess", "rerank", "context", "generation", "grounding", "abstain")
 
@@ -76,8 +76,13 @@ def _run_one(
     if off is not None:
         return StageRecord(spec.name, "skipped", settings=settings, reason=off), state, ""
     started = time.perf_counter()
+    budget = env.config.generation.budget
+    before_generation = STAGE_ORDER.index(spec.name) < STAGE_ORDER.index("generate")
+    allowed = allowance(spec.name, budget.share(spec.name), budget.generation_reserve, before_generation)
+    setting = "generation.deadline_s" if spec.name == "generate" else f"generation.budget.shares.{spec.name}"
     try:
-        result = spec.run(state, env)
+        with stage_budget(spec.name, allowed[0] if allowed else None, setting) as use:
+            result = spec.run(state, env)
         if result.output is not None and not isinstance(result.output, spec.output):
             raise TypeError(f"stage {spec.name!r} returned a {type(result.output).__name__}, "
                             f"its spec declares {spec.output.__name__}")
@@ -91,9 +96,12 @@ def _run_one(
             state,
             spec.name,
         )
+    llm_stage = spec.name == "generate" or any(k == spec.name for k in budget.shares) or use.calls > 0
+    spent = LLMBudgetUse(round(allowed[0], 3) if allowed else None, round(use.used_s, 3), use.calls,
+                         round(allowed[1], 3) if allowed else None) if llm_stage else None
     record = StageRecord(
         spec.name, result.status, settings, result.inputs, result.output,
-        (time.perf_counter() - started) * 1000, result.warnings, result.reason,
+        (time.perf_counter() - started) * 1000, result.warnings, result.reason, spent,
     )  # fmt: skip
     next_state = result.state
     if result.output is not None:
@@ -131,6 +139,11 @@ def run_stages(
                 raise
             failed = name
             trace.add(StageRecord(name, "failed", reason=f"cannot load the stage: {exc}"))
+            continue
+        if state.halted and name in state.artifacts and not any(r.stage == name for r in trace.records):
+            # the halting stage supplied this stage's output (a semantic cache hit): recorded as is
+            trace.add(StageRecord(name, "cache_hit", output=state.artifacts[name],
+                                  reason=f"not run: {state.halted}; its output is the cached one"))
             continue
         if state.halted and not (spec is not None and spec.runs_after_halt):
             trace.add(StageRecord(name, "skipped", reason=f"not reached: {state.halted}"))

@@ -131,6 +131,12 @@ class StageEnv:
         """The index a stage read (or the collection the caller passed), else None."""
         return self._index or self._collection
 
+    @property
+    def stored_collection(self) -> SearchableCollection | None:
+        """The collection the caller passed or a stage opened, never a derived index: the one
+        that keeps its documents' text (rag.index.document_texts)."""
+        return self._collection
+
     def collection(self) -> SearchableCollection:
         """The index this run's config reads: the collection's own, or the one derived from its
         documents for other chunking/embedding settings (built on first use, rag/index/derived.py)."""

@@ -12,15 +12,15 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
+
+from rag.sentences import Sentence, ends_sentence, split_sentences
+
+__all__ = ["Sentence", "ends_sentence", "split_sentences"]  # sentences: rag.sentences, said here
 
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")  # letters/digits of any script, inner apostrophes
 _FEATURE_WORD = re.compile(r"\w+")
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*")
 _CITATION = re.compile(r"\[Source \d+(?:\s*,\s*\d+)*\]")
-# EchoMind's sentence boundary: . ! ? followed by whitespace, or a blank line; we also break on
-# single newlines that start list items, so bullet answers split into one claim per line.
-_BOUNDARY = re.compile(r"(?<=[.!?])[\"')\]]*\s+|\n\s*\n+|\n(?=\s*(?:[-*•]|\d+[.)])\s)")
 
 # A compact English stopword list (NLTK's, minus negations that change a claim's meaning).
 STOPWORDS = frozenset(
@@ -81,33 +81,6 @@ def jaccard(a: set[str], b: set[str]) -> float:
     """|a ∩ b| / |a ∪ b|; 0 for two empty sets."""
     union = a | b
     return len(a & b) / len(union) if union else 0.0
-
-
-@dataclass(frozen=True)
-class Sentence:
-    """`text == source[start:end]` for the string it was split from."""
-
-    text: str
-    start: int
-    end: int
-
-
-def split_sentences(text: str) -> list[Sentence]:
-    """Sentences with character offsets; surrounding whitespace is trimmed, empty pieces dropped."""
-    sentences: list[Sentence] = []
-    position = 0
-    for match in [*_BOUNDARY.finditer(text), None]:
-        end = match.start() if match else len(text)
-        # keep closing quotes/brackets that the boundary regex consumed after the punctuation
-        if match:
-            end += len(match.group(0)) - len(match.group(0).lstrip("\"')]"))
-        piece = text[position:end]
-        stripped = piece.strip()
-        if stripped:
-            start = position + piece.index(stripped)
-            sentences.append(Sentence(stripped, start, start + len(stripped)))
-        position = match.end() if match else len(text)
-    return sentences
 
 
 def script_of(char: str) -> str | None:

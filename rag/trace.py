@@ -8,7 +8,8 @@ JSON form (`Trace.to_json`, the format of `python -m rag query --json` and store
                   | "blocked", "settings": {…the stage's config section…},
                   "inputs": {…a short summary of what it read…},
                   "output": {…its typed output's fields…} | null,
-                  "wall_ms": float, "warnings": [str], "reason": str}, …]}
+                  "wall_ms": float, "warnings": [str], "reason": str,
+                  "llm_budget": {"budget_s", "used_s", "calls", "query_left_s"} | null}, …]}
 
 `output` holds the fields of the class the stage's spec declares (rag.stages.StageSpec.output),
 nested dataclasses as objects; `Trace.from_json` rebuilds those classes, so a loaded trace equals
@@ -39,6 +40,17 @@ _SECRET_KEYS = ("api_key", "apikey", "authorization", "password", "secret", "tok
 
 
 @dataclass(frozen=True)
+class LLMBudgetUse:
+    """An LLM stage's time budget (its share of generation.deadline_s, rag.generate.deadline)
+    and what its calls used of it."""
+
+    budget_s: float | None  # None: no deadline ran
+    used_s: float
+    calls: int
+    query_left_s: float | None = None  # what was left of the query's deadline when it started
+
+
+@dataclass(frozen=True)
 class StageRecord:
     """What one stage did: its settings, a summary of its inputs, its typed output (with every
     score), time and warnings."""
@@ -51,6 +63,7 @@ class StageRecord:
     wall_ms: float = 0.0
     warnings: tuple[str, ...] = ()
     reason: str = ""  # why it was skipped / fell back / failed
+    llm_budget: LLMBudgetUse | None = None  # LLM stages: budget and use
 
 
 @dataclass
@@ -139,6 +152,7 @@ class Trace:
                 wall_ms=float(r.get("wall_ms") or 0.0),
                 warnings=tuple(r.get("warnings") or ()),
                 reason=r.get("reason", ""),
+                llm_budget=LLMBudgetUse(**r["llm_budget"]) if r.get("llm_budget") else None,
             )
             for r in data.get("records", [])
         ]

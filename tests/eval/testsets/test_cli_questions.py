@@ -22,8 +22,7 @@ from fake_openai import llm as llm
 from eval.cli import main as eval_main
 from eval.testsets.store import list_sets
 from rag.cli import main as rag_main
-from rag.index import open_collection
-from rag.index.collection import delete_collection
+from rag.index import delete_collection, open_collection
 from rag.index.derived import kept_documents
 from rag.paths import SAMPLES_DIR
 

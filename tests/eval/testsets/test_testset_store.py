@@ -23,7 +23,7 @@ from eval.testsets.store import (
     save_set,
     set_path,
 )
-from rag.index.collection import delete_collection, open_collection
+from rag.index import delete_collection, open_collection
 
 
 @pytest.fixture
