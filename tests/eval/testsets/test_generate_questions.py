@@ -193,3 +193,22 @@ def test_generate_questions_over_a_collection_with_bm25_consistency(
 def test_no_endpoint_is_a_clear_error(samples: str) -> None:
     with pytest.raises(GenerationError, match="OPENAI_BASE_URL"):
         generate_questions(samples, load_preset("bm25"), 3)
+
+
+def test_unfiltered_diagnostic_set_labels_every_written_question_with_its_chunk(
+    fake_openai: FakeOpenAI, tmp_path: Path
+) -> None:
+    from eval.testsets.generate import write_set
+    from eval.testsets.validation_sets import unfiltered_set
+
+    fake_openai.responder = smart
+    fake_openai.script(reply(json.dumps({"question": "What is this passage about?"})), status(500))
+    report = generate_from_chunks(_by_doc(), _client(fake_openai), "m", 3)
+    stem = tmp_path / "llm_x"
+    write_set(report, stem.with_suffix(".jsonl"))
+    (tmp_path / "llm_x.dropped.jsonl").write_text("".join(json.dumps(d) + "\n" for d in report.dropped))
+    assert unfiltered_set(stem) == 2  # the kept row and the not-standalone one; the failed call wrote none
+    rows = [json.loads(line) for line in (tmp_path / "llm_x_unfiltered.jsonl").read_text().splitlines()]
+    removed = next(r for r in rows if r["provenance"]["removed_by"] == "not_standalone")
+    source = next(d for d in report.dropped if d["reason"] == "not_standalone")["provenance"]["source"]
+    assert removed["spans"] == [{"doc": source["doc"], "start": source["start"], "end": source["end"]}]
