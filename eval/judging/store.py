@@ -20,7 +20,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
-from rag.index.collection import check_name, collections_root
+from rag.index.collection import check_name
+from rag.paths import collections_root
 
 Label = Literal["relevant", "not_relevant", "skip"]
 LABELS: tuple[Label, ...] = ("relevant", "not_relevant", "skip")

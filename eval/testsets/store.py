@@ -24,7 +24,8 @@ import portalocker
 
 from eval.data.qa import QASet, item_from_row, load_qa_file
 from eval.data.shapes import DatasetError
-from rag.index.collection import check_name, collections_root, open_collection
+from rag.index.collection import check_name, open_collection
+from rag.paths import collections_root
 
 SETS_DIR = "testsets"
 SUFFIX = ".jsonl"

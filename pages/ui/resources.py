@@ -27,7 +27,6 @@ from rag.index import (
     list_collections,
     open_collection,
 )
-from rag.index.collection import collections_root
 from rag.index.derived import (
     IndexSync,
     MissingDocumentTextError,
@@ -36,7 +35,7 @@ from rag.index.derived import (
     needs_sync,
 )
 from rag.index.manifest import describe_settings
-from rag.paths import SAMPLES_DIR
+from rag.paths import SAMPLES_DIR, collections_root
 
 
 def collection_names() -> list[str]:

@@ -26,7 +26,7 @@ from rag.index.payload import Access
 from rag.index.reconcile import Repair
 from rag.index.search import CollectionSearch
 from rag.index.writer import CollectionWriter, OnProgress, create_manifest
-from rag.paths import data_dir
+from rag.paths import collections_root
 from rag.retrieve.base import RankedList
 from rag.retrieve.settings import FilterConfig
 
@@ -41,10 +41,6 @@ _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
 class CollectionNotFoundError(ValueError):
     """No collection by that name; the message lists the ones that exist."""
-
-
-def collections_root() -> Path:
-    return data_dir() / "collections"
 
 
 class Collection(Catalogue):

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from rag.embed.settings import LEGACY_ONNX_VARIANT
 from rag.embed.variant import choose_variant, picks_a_graph
+from rag.paths import collections_root
 
 if TYPE_CHECKING:
     from rag.config import PipelineConfig
@@ -59,7 +60,6 @@ def pinned_for(config: PipelineConfig, collection: object | None) -> PipelineCon
     directory = getattr(collection, "directory", None)
     name = str(getattr(collection, "name", "") or "")
     if collection is None:
-        from rag.index.collection import collections_root  # late: the store's imports
         from rag.index.manifest import Manifest
 
         name = config.index.collection
