@@ -153,6 +153,32 @@ class App:
         self.page.wait_for_timeout(500)
         return self.settle(timeout_s=timeout_s)
 
+    def ingest_new(self, files: list[Path], collection: str) -> App:
+        """Upload `files` on Documents and ingest them into a new collection named `collection`
+        (the form starts on "Existing collection" once any collection exists)."""
+        self.open("documents", "Add documents")
+        self.page.locator('[data-testid="stButtonGroup"]').get_by_text("Upload files",
+                                                                       exact=True).click()
+        self.settle()
+        self.page.locator('input[type="file"]').set_input_files([str(f) for f in files])
+        self.settle(f"{len(files)} parsed", timeout_s=90)
+        choice = self.page.get_by_text("New collection", exact=True)
+        if choice.is_enabled():  # disabled (and already chosen) while no collection exists
+            choice.click()
+            self.settle()
+        name = self.page.get_by_label("New collection name")
+        name.fill(collection)
+        name.press("Enter")
+        self.settle()
+        self.click(f"Ingest {len(files)} documents", timeout_s=120)
+        return self.settle(f"Collection '{collection}': {len(files)} added", timeout_s=120)
+
+    def pick_collection(self, name: str) -> App:
+        """Choose collection `name` in the sidebar (a new session starts on the first one)."""
+        self.page.locator('[data-testid="stSidebar"] [data-testid="stSelectbox"]').first.click()
+        self.page.get_by_role("option", name=name, exact=True).click()
+        return self.settle()
+
     def shot(self, name: str) -> Path:
         """Save the whole main area as screenshots/<name>.png (the window grows to its height:
         streamlit scrolls inside the page, so a plain full-page shot would cut it off)."""

@@ -59,28 +59,11 @@ def judged_count(page) -> int:
     return int(progress_text(page).split(" of ")[0].strip())
 
 
-def pick_collection(app) -> None:
-    """Choose COLLECTION in the sidebar (a fresh session starts on the first collection)."""
-    app.page.locator('[data-testid="stSidebar"] [data-testid="stSelectbox"]').first.click()
-    app.page.get_by_role("option", name=COLLECTION, exact=True).click()
-    app.settle()
-
-
 def test_ingest_mine_judge_and_evaluate_own_pdfs(app, browser, tmp_path: Path) -> None:
     pdfs = [shutil.copy(SAMPLES_DIR / "lumen-teams-admin-guide.pdf", tmp_path / "admin.pdf"),
             faq_pdf(tmp_path / "lumen-faq.pdf")]
     page = app.page
-    app.open("documents", "Add documents")
-    page.locator('[data-testid="stButtonGroup"]').get_by_text("Upload files", exact=True).click()
-    app.settle()
-    page.locator('input[type="file"]').set_input_files([str(p) for p in pdfs])
-    app.settle("2 parsed", timeout_s=90)
-    name = page.get_by_label("New collection name")
-    name.fill(COLLECTION)
-    name.press("Enter")
-    app.settle()
-    app.click("Ingest 2 documents", timeout_s=120)
-    app.settle(f"Collection '{COLLECTION}': 2 added", timeout_s=120)
+    app.ingest_new(pdfs, COLLECTION)
     app.shot("own-1-documents-ingested")
 
     page.get_by_role("link", name="Judge").click()
@@ -115,7 +98,7 @@ def test_ingest_mine_judge_and_evaluate_own_pdfs(app, browser, tmp_path: Path) -
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     try:  # another browser session: the progress comes from disk
         other = type(app)(app.url, context.new_page()).open("judge", "Judge")
-        pick_collection(other)
+        other.pick_collection(COLLECTION)
         assert progress_text(other.page).startswith(f"5 of {total} judged")
         other.shot("own-4a-second-session-resumes")
     finally:
