@@ -48,7 +48,7 @@ def build_filter(
     if since is not None:
         must.append(models.FieldCondition(key="created_at", range=models.Range(gte=since)))
     if hidden:
-        from rag.index.qdrant_store import point_id  # late: keeps this module light
+        from rag.index.points import point_id  # late: keeps this module light
 
         ids: list[models.ExtendedPointId] = [point_id(c) for c in hidden]
         return models.Filter(must=must or None, must_not=[models.HasIdCondition(has_id=ids)])
