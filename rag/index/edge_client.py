@@ -74,7 +74,7 @@ class EdgeClient:
     def __init__(self, root: Path) -> None:
         self.root = root
         root.mkdir(parents=True, exist_ok=True)
-        self._lock_file: IO[str] | None = open(root / ".lock", "a+")  # noqa: SIM115 - held open
+        self._lock_file: IO[str] | None = open(root / ".lock", "a+")
         try:
             portalocker.lock(self._lock_file, portalocker.LOCK_EX | portalocker.LOCK_NB)
         except portalocker.LockException:

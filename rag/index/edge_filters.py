@@ -50,9 +50,9 @@ def _condition(condition: Any) -> Any:
 
 def _match(match: Any) -> Any:
     if isinstance(match, models.MatchAny):
-        return edge.MatchAny(list(match.any))
+        return edge.MatchAny([v for v in match.any])  # type: ignore[arg-type]
     if isinstance(match, models.MatchValue):
         return edge.MatchValue(match.value)
     if isinstance(match, models.MatchExcept):
-        return edge.MatchExcept(list(match.except_))
+        return edge.MatchExcept([v for v in match.except_])  # type: ignore[arg-type]
     raise UnsupportedFilterError(f"no Edge translation for {type(match).__name__}")

@@ -31,9 +31,13 @@ _UPSERT_BATCH = 256
 class ServerClient:
     """qdrant-client against a server; the server serialises access itself."""
 
-    def __init__(self, url: str) -> None:
-        with fastembed_hidden():
-            self.client = QdrantClient(url=url, api_key=os.environ.get("QDRANT_API_KEY"))
+    def __init__(self, url: str, client: QdrantClient | None = None) -> None:
+        """A client for `url`; or `client` as given (qdrant-client's local mode, for the parity
+        tests and the scale benchmark's side-by-side run)."""
+        if client is None:
+            with fastembed_hidden():
+                client = QdrantClient(url=url, api_key=os.environ.get("QDRANT_API_KEY"))
+        self.client = client
 
     def exists(self, collection: str) -> bool:
         return self.client.collection_exists(collection)

@@ -27,6 +27,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import portalocker
+
 from rag.index.edge_client import EdgeClient, FolderTakenError
 from rag.index.points import StoreClient
 
