@@ -7,13 +7,13 @@ import argparse
 from pathlib import Path
 
 from benchmarks import BenchSettings, run_retrieval_bench
-from benchmarks.retrieval import summary_lines
 from benchmarks.cli import embed as bench_embed
 from benchmarks.cli import llm_replies as bench_llm_replies
 from benchmarks.cli import roofline as bench_roofline
 from benchmarks.cli import scale as bench_scale
 from benchmarks.cli import sweep as bench_sweep
 from benchmarks.cli import tune as bench_tune
+from benchmarks.retrieval import summary_lines
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.cli import main
 from benchmarks.roofline_profile import op_seconds
 from benchmarks.roofline_work import (
     EncoderShape,
@@ -16,7 +17,6 @@ from benchmarks.roofline_work import (
     padded_work,
     reference_batches,
 )
-from benchmarks.cli import main
 
 # 2 layers, hidden 4, FFN 8: per token and layer 2 * (4*4^2 + 2*4*8) = 256 dense FLOPs
 TINY = EncoderShape(layers=2, hidden=4, ffn=8, heads=2)

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.sweep_cost import k_values, sweep_grids
 from benchmarks.cli import main
+from benchmarks.sweep_cost import k_values, sweep_grids
 from rag.paths import PROJECT_ROOT
 
 SAMPLE = PROJECT_ROOT / "datasets" / "beir_sample"
