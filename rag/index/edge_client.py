@@ -14,6 +14,7 @@ import logging
 import shutil
 import threading
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
@@ -51,28 +52,41 @@ INDEXING_THRESHOLD_KB = 10_000
 FULL_SCAN_THRESHOLD_KB = 10_000
 
 
+@dataclass(frozen=True)
+class EdgeParams:
+    """The engine's index settings (the defaults above; benchmarks/store_hnsw.py varies them)."""
+
+    m: int = HNSW_M
+    ef_construct: int = HNSW_EF_CONSTRUCT
+    ef_search: int = HNSW_EF_SEARCH
+    indexing_threshold_kb: int = INDEXING_THRESHOLD_KB
+    full_scan_threshold_kb: int = FULL_SCAN_THRESHOLD_KB
+
+
 class FolderTakenError(RuntimeError):
     """Another process holds the Edge folder (its lock could not be taken without waiting)."""
 
 
-def shard_config(dim: int | None) -> edge.EdgeConfig:
+def shard_config(dim: int | None, params: EdgeParams) -> edge.EdgeConfig:
     """The collection schema: named vectors `dense` (cosine) and `sparse` (dot, IDF modifier)."""
     vectors = {DENSE: edge.EdgeVectorParams(size=dim, distance=edge.Distance.Cosine)} if dim else None
     return edge.EdgeConfig(
         vectors=vectors,
         sparse_vectors={SPARSE: edge.EdgeSparseVectorParams(modifier=edge.Modifier.Idf)},
         hnsw_config=edge.HnswIndexConfig(
-            m=HNSW_M, ef_construct=HNSW_EF_CONSTRUCT, full_scan_threshold=FULL_SCAN_THRESHOLD_KB
-        ),
-        optimizers=edge.EdgeOptimizersConfig(indexing_threshold=INDEXING_THRESHOLD_KB),
+            m=params.m, ef_construct=params.ef_construct,
+            full_scan_threshold=params.full_scan_threshold_kb,
+        ),  # fmt: skip
+        optimizers=edge.EdgeOptimizersConfig(indexing_threshold=params.indexing_threshold_kb),
     )
 
 
 class EdgeClient:
     """This process's handle on the Edge folder (held under its lock until `close`)."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, params: EdgeParams | None = None) -> None:
         self.root = root
+        self.params = params or EdgeParams()
         root.mkdir(parents=True, exist_ok=True)
         self._lock_file: IO[str] | None = open(root / ".lock", "a+")
         try:
@@ -116,7 +130,7 @@ class EdgeClient:
             if path.exists():  # a create a crash interrupted before its config landed
                 shutil.rmtree(path)
             path.mkdir(parents=True)
-            shard = edge.EdgeShard.create(str(path), shard_config(dim))
+            shard = edge.EdgeShard.create(str(path), shard_config(dim, self.params))
             for key in KEYWORD_FIELDS:
                 shard.update(edge.UpdateOperation.create_field_index(key, edge.PayloadSchemaType.Keyword))
             for key in FLOAT_FIELDS:
@@ -200,7 +214,7 @@ class EdgeClient:
             query=edge.Query.Nearest(vector, using=using),
             filter=to_edge(qfilter),
             with_payload=True,
-            params=edge.SearchParams(hnsw_ef=HNSW_EF_SEARCH, exact=exact),
+            params=edge.SearchParams(hnsw_ef=self.params.ef_search, exact=exact),
         )
         hits = self._shard(collection).query(request)
         return [
