@@ -32,7 +32,7 @@ from eval.scoring.metrics import evaluate
 from rag.embed import EmbeddingConfig, get_embedder
 from rag.index.edge_client import EdgeClient, EdgeParams
 from rag.index.filters import build_filter
-from rag.index.points import DENSE, SPARSE, Point
+from rag.index.points import DENSE, SPARSE, Point, SparseQuery
 from rag.index.settings import TokenizerConfig
 from rag.index.sparse.base import BM25Params
 from rag.index.sparse.vectors import document_vector, query_vector
@@ -160,9 +160,8 @@ def beir_ndcg(beir: Path, work: Path) -> dict[str, object]:
         for qid, qv in zip(qids, qvectors, strict=True):
             dense = client.query("bench", qv, DENSE, 100, None, exact=mode == "exact")
             indices, values = query_vector(tokenizer(data.queries[qid]))
-            from qdrant_client import models
-
-            bm25 = client.query("bench", models.SparseVector(indices=indices, values=values), SPARSE, 100, None)
+            sparse_query = SparseQuery(tuple(indices), tuple(values))
+            bm25 = client.query("bench", sparse_query, SPARSE, 100, None)
             dense_run[qid] = {h.chunk_id: h.score for h in dense}
             hybrid_run[qid] = _rrf([[h.chunk_id for h in dense], [h.chunk_id for h in bm25]])
         results[f"dense_{mode}"], results[f"hybrid_{mode}"] = dense_run, hybrid_run

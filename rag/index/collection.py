@@ -14,7 +14,6 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from qdrant_client import models
 from tqdm.auto import tqdm
 
 from rag.chunking import get_chunker
@@ -24,7 +23,7 @@ from rag.documents.sanitize import redact_document
 from rag.embed import Embedder, get_embedder
 from rag.index import journal
 from rag.index.document_texts import DocumentTexts
-from rag.index.filters import build_filter, visibility_filter
+from rag.index.filters import Filter, build_filter, visibility_filter
 from rag.index.manifest import (
     DocumentEntry,
     IncompatibleConfigError,
@@ -403,7 +402,7 @@ class Collection:
             self._private = (self.manifest, found)
         return self._private[1]
 
-    def _filter(self, filters: FilterConfig | None, since: float | None) -> models.Filter | None:
+    def _filter(self, filters: FilterConfig | None, since: float | None) -> Filter | None:
         intent = journal.pending(self.directory)
         hidden = sorted(intent.touched - self.manifest.chunk_ids) if intent else ()
         return build_filter(filters, since, privacy=self.holds_private(), hidden=hidden)

@@ -21,9 +21,9 @@ from typing import IO, Any
 import numpy as np
 import portalocker
 import qdrant_edge as edge
-from qdrant_client import models
 
 from rag.index.edge_filters import to_edge
+from rag.index.filters import Filter
 from rag.index.points import (
     DENSE,
     FLOAT_FIELDS,
@@ -32,6 +32,7 @@ from rag.index.points import (
     Point,
     Query,
     ScoredPayload,
+    SparseQuery,
     StoredRecord,
     StoreSchema,
     point_id,
@@ -74,9 +75,10 @@ def shard_config(dim: int | None, params: EdgeParams) -> edge.EdgeConfig:
         vectors=vectors,
         sparse_vectors={SPARSE: edge.EdgeSparseVectorParams(modifier=edge.Modifier.Idf)},
         hnsw_config=edge.HnswIndexConfig(
-            m=params.m, ef_construct=params.ef_construct,
+            m=params.m,
+            ef_construct=params.ef_construct,
             full_scan_threshold=params.full_scan_threshold_kb,
-        ),  # fmt: skip
+        ),
         optimizers=edge.EdgeOptimizersConfig(indexing_threshold=params.indexing_threshold_kb),
     )
 
@@ -179,7 +181,7 @@ class EdgeClient:
         return [_record(r, dense) for r in records]
 
     def scroll(
-        self, collection: str, qfilter: models.Filter | None, payload: bool | list[str]
+        self, collection: str, qfilter: Filter | None, payload: bool | list[str]
     ) -> Iterator[dict[str, Any]]:
         if not self.exists(collection):
             return
@@ -195,17 +197,17 @@ class EdgeClient:
             if offset is None:
                 return
 
-    def count(self, collection: str, qfilter: models.Filter | None) -> int:
+    def count(self, collection: str, qfilter: Filter | None) -> int:
         if not self.exists(collection):
             return 0
         return self._shard(collection).count(edge.CountRequest(filter=to_edge(qfilter), exact=True))
 
     def query(
         self, collection: str, query: Query, using: str, limit: int,
-        qfilter: models.Filter | None, exact: bool = False,
+        qfilter: Filter | None, exact: bool = False,
     ) -> list[ScoredPayload]:  # fmt: skip
         vector: Any
-        if isinstance(query, models.SparseVector):
+        if isinstance(query, SparseQuery):
             vector = edge.SparseVector(list(query.indices), list(query.values))
         else:
             vector = np.asarray(query, dtype=np.float32).tolist()

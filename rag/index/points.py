@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 import numpy as np
-from qdrant_client import models
+
+from rag.index.filters import Filter
 
 DENSE = "dense"
 SPARSE = "sparse"
@@ -58,7 +59,15 @@ class StoreSchema:
     indexed: dict[str, str]
 
 
-Query = np.ndarray | models.SparseVector  # dense vector, or (indices, values) for `sparse`
+@dataclass(frozen=True)
+class SparseQuery:
+    """A query for the `sparse` vector: term indices and their weights."""
+
+    indices: tuple[int, ...]
+    values: tuple[float, ...]
+
+
+Query = np.ndarray | SparseQuery  # a dense vector, or a sparse one
 
 
 class StoreClient(Protocol):
@@ -74,12 +83,12 @@ class StoreClient(Protocol):
         self, collection: str, ids: Sequence[str], payload: bool | list[str], dense: bool
     ) -> list[StoredRecord]: ...
     def scroll(
-        self, collection: str, qfilter: models.Filter | None, payload: bool | list[str]
+        self, collection: str, qfilter: Filter | None, payload: bool | list[str]
     ) -> Iterator[dict[str, Any]]: ...
-    def count(self, collection: str, qfilter: models.Filter | None) -> int: ...
+    def count(self, collection: str, qfilter: Filter | None) -> int: ...
     def query(
         self, collection: str, query: Query, using: str, limit: int,
-        qfilter: models.Filter | None, exact: bool = False,
+        qfilter: Filter | None, exact: bool = False,
     ) -> list[ScoredPayload]: ...  # fmt: skip
     def optimize(self, collection: str) -> None: ...
     def close(self) -> None: ...

@@ -13,13 +13,14 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
-from qdrant_client import models
 
+from rag.index.filters import Filter
 from rag.index.points import (
     DENSE,
     SPARSE,
     Point,
     ScoredPayload,
+    SparseQuery,
     StoreClient,
     point_id,
 )
@@ -135,27 +136,27 @@ class QdrantStore:
         }
 
     def scroll(
-        self, qfilter: models.Filter | None = None, with_payload: bool = True
+        self, qfilter: Filter | None = None, with_payload: bool = True
     ) -> Iterator[dict[str, Any]]:
         """Every payload matching `qfilter` (only `chunk_id` when with_payload is False)."""
         selector: bool | list[str] = True if with_payload else ["chunk_id"]
         with store_session() as client:
             yield from client.scroll(self.collection, qfilter, selector)
 
-    def count(self, qfilter: models.Filter | None = None) -> int:
+    def count(self, qfilter: Filter | None = None) -> int:
         """Points (matching `qfilter`); 0 when the collection has no points yet."""
         with store_session() as client:
             return client.count(self.collection, qfilter)
 
     def search_dense(
-        self, vector: np.ndarray, limit: int, qfilter: models.Filter | None, exact: bool = False
+        self, vector: np.ndarray, limit: int, qfilter: Filter | None, exact: bool = False
     ) -> list[ScoredPayload]:
         with store_session() as client:
             return client.query(self.collection, vector, DENSE, limit, qfilter, exact)
 
     def search_sparse(
-        self, indices: list[int], values: list[float], limit: int, qfilter: models.Filter | None
+        self, indices: list[int], values: list[float], limit: int, qfilter: Filter | None
     ) -> list[ScoredPayload]:
-        query = models.SparseVector(indices=indices, values=values)
+        query = SparseQuery(tuple(indices), tuple(values))
         with store_session() as client:
             return client.query(self.collection, query, SPARSE, limit, qfilter)

@@ -12,6 +12,7 @@ from qdrant_client import QdrantClient, models
 
 from rag.index.edge_client import HNSW_EF_CONSTRUCT, HNSW_EF_SEARCH, HNSW_M
 from rag.index.fastembed_hidden import fastembed_hidden
+from rag.index.filters import AtLeast, Condition, Filter, HasId, MatchAny
 from rag.index.points import (
     DENSE,
     FLOAT_FIELDS,
@@ -20,6 +21,7 @@ from rag.index.points import (
     Point,
     Query,
     ScoredPayload,
+    SparseQuery,
     StoredRecord,
     StoreSchema,
     point_id,
@@ -97,30 +99,34 @@ class ServerClient:
         return out
 
     def scroll(
-        self, collection: str, qfilter: models.Filter | None, payload: bool | list[str]
+        self, collection: str, qfilter: Filter | None, payload: bool | list[str]
     ) -> Iterator[dict[str, Any]]:
         offset = None
         while True:
             records, offset = self.client.scroll(
-                collection, scroll_filter=qfilter, limit=1024, offset=offset, with_payload=payload
+                collection, scroll_filter=to_models(qfilter), limit=1024, offset=offset, with_payload=payload
             )
             for record in records:
                 yield dict(record.payload or {})
             if offset is None:
                 return
 
-    def count(self, collection: str, qfilter: models.Filter | None) -> int:
+    def count(self, collection: str, qfilter: Filter | None) -> int:
         if not self.client.collection_exists(collection):
             return 0
-        return self.client.count(collection, count_filter=qfilter, exact=True).count
+        return self.client.count(collection, count_filter=to_models(qfilter), exact=True).count
 
     def query(
         self, collection: str, query: Query, using: str, limit: int,
-        qfilter: models.Filter | None, exact: bool = False,
+        qfilter: Filter | None, exact: bool = False,
     ) -> list[ScoredPayload]:  # fmt: skip
-        vector: Any = query if isinstance(query, models.SparseVector) else np.asarray(query).tolist()
+        vector: Any
+        if isinstance(query, SparseQuery):
+            vector = models.SparseVector(indices=list(query.indices), values=list(query.values))
+        else:
+            vector = np.asarray(query, dtype=np.float32).tolist()
         response = self.client.query_points(
-            collection, query=vector, using=using, limit=limit, query_filter=qfilter,
+            collection, query=vector, using=using, limit=limit, query_filter=to_models(qfilter),
             with_payload=True, search_params=models.SearchParams(hnsw_ef=HNSW_EF_SEARCH, exact=exact),
         )  # fmt: skip
         return [
@@ -131,6 +137,30 @@ class ServerClient:
 
     def close(self) -> None:
         self.client.close()
+
+
+def to_models(qfilter: Filter | None) -> models.Filter | None:
+    """The store's filter tree as qdrant-client models (what a server reads)."""
+    if qfilter is None:
+        return None
+
+    def many(conditions: tuple[Condition, ...]) -> list[Any] | None:
+        return [_condition(c) for c in conditions] or None
+
+    return models.Filter(must=many(qfilter.must), should=many(qfilter.should),
+                         must_not=many(qfilter.must_not))  # fmt: skip
+
+
+def _condition(condition: Condition) -> Any:
+    if isinstance(condition, Filter):
+        return to_models(condition)
+    if isinstance(condition, HasId):
+        return models.HasIdCondition(has_id=list[models.ExtendedPointId](condition.ids))
+    if isinstance(condition, MatchAny):
+        return models.FieldCondition(key=condition.key, match=models.MatchAny(any=list(condition.values)))
+    if isinstance(condition, AtLeast):
+        return models.FieldCondition(key=condition.key, range=models.Range(gte=condition.value))
+    raise TypeError(f"not a filter condition: {condition!r}")
 
 
 def _point_struct(p: Point) -> models.PointStruct:

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from qdrant_client import QdrantClient, models
+from qdrant_client import QdrantClient
 
 from rag.index.edge_client import EdgeClient
-from rag.index.filters import build_filter, visibility_filter
-from rag.index.points import DENSE, SPARSE, Point, StoreClient, point_id
+from rag.index.filters import Filter, build_filter, visibility_filter
+from rag.index.points import DENSE, SPARSE, Point, SparseQuery, StoreClient, point_id
 from rag.index.server_client import ServerClient
 from rag.retrieve.settings import FilterConfig
 
@@ -25,7 +25,7 @@ OWNERS = ("alice", "bob", "carol")
 TAGS = ("ops", "hr", "legal", "eng")
 DOC_TYPES = ("faq", "book")
 
-FILTERS: dict[str, models.Filter | None] = {
+FILTERS: dict[str, Filter | None] = {
     "none": None,
     "public only": build_filter(FilterConfig()),
     "alice": build_filter(FilterConfig(owner="alice")),
@@ -129,7 +129,7 @@ def test_dense_and_sparse_queries_agree(pair: tuple[StoreClient, StoreClient, st
         assert [h.chunk_id for h in ours] == [h.chunk_id for h in theirs]
         assert np.allclose([h.score for h in ours], [h.score for h in theirs], atol=1e-4)
         assert all(h.payload == t.payload for h, t in zip(ours, theirs, strict=True))
-        sparse = models.SparseVector(indices=[3, 17, 41], values=[1.0, 1.0, 2.0])
+        sparse = SparseQuery((3, 17, 41), (1.0, 1.0, 2.0))
         ours = edge.query(name, sparse, SPARSE, 10, qfilter)
         theirs = other.query(name, sparse, SPARSE, 10, qfilter)
         assert {h.chunk_id: round(h.score, 4) for h in ours} == {
@@ -157,7 +157,7 @@ def test_deleted_points_are_gone_from_every_read(pair: tuple[StoreClient, StoreC
     deleted point in its IDF statistics until the segment is vacuumed, local mode at once.)"""
     edge, other, name = pair
     gone = {f"c{i}" for i in range(0, N, 2)}
-    sparse = models.SparseVector(indices=[3, 17, 41], values=[1.0, 1.0, 2.0])
+    sparse = SparseQuery((3, 17, 41), (1.0, 1.0, 2.0))
     vector = np.random.default_rng(SEED + 2).normal(size=DIM).astype(np.float32)
     for client in (edge, other):
         client.delete(name, [point_id(c) for c in sorted(gone)])
