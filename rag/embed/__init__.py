@@ -13,7 +13,8 @@ from collections.abc import Callable
 
 from rag.embed.base import Embedder, EmbeddingBackend, EmbeddingModelError
 from rag.embed.embedder import TextEmbedder, l2_normalize
-from rag.embed.settings import EmbeddingConfig
+from rag.embed.settings import AUTO_VARIANT, EmbeddingConfig
+from rag.embed.variant import checked_already, concrete, picks_a_graph
 from rag.registry import Registry
 
 BackendFactory = Callable[[EmbeddingConfig], EmbeddingBackend]
@@ -75,11 +76,15 @@ def _key(cfg: EmbeddingConfig) -> tuple[str, str, str | None, str, int, str | No
 
 def is_loaded(cfg: EmbeddingConfig) -> bool:
     """This process already holds the backend `cfg` asks for (using it loads nothing)."""
-    return _key(cfg) in _LOADED
+    if cfg.onnx_variant == AUTO_VARIANT and picks_a_graph(cfg) and not checked_already():
+        return False  # `auto` is not decided yet: deciding it loads models
+    return _key(concrete(cfg)) in _LOADED
 
 
 def load_backend(cfg: EmbeddingConfig) -> EmbeddingBackend:
-    """The process-wide backend for this backend + model (+ batch size, which backends hold)."""
+    """The process-wide backend for this backend + model (+ batch size, which backends hold);
+    onnx_variant `auto` is decided first (rag/embed/variant.py)."""
+    cfg = concrete(cfg)
     factory = BACKENDS.get(cfg.backend)
     key = _key(cfg)
     with _LOAD_LOCK:

@@ -34,6 +34,7 @@ from rag.embed.base import EmbeddingModelError
 from rag.embed.local_models import MINILM_NAMES, existing_path, minilm_folder
 from rag.embed.onnx_build import built_minilm
 from rag.embed.settings import EmbeddingConfig
+from rag.embed.variant import concrete
 
 MAX_TOKENS = 256  # sentence-transformers' max_seq_length for all-MiniLM-L6-v2
 SLICE = 8  # texts per onnxruntime call (see the module docstring)
@@ -74,9 +75,12 @@ def _sources(cfg: EmbeddingConfig) -> tuple[Path, Path, str]:
         return folder / "model.onnx", folder / "tokenizer.json", f"onnx:path:{cfg.model_path}"
     if cfg.model in MINILM_NAMES:
         tokenizer = minilm_folder() / "tokenizer.json"
-        if cfg.onnx_variant == "int8-weights":
+        variant = concrete(cfg).onnx_variant  # `auto`: this CPU's checked choice
+        if variant == "int8-weights":
             return _minilm_int8_model(), tokenizer, "onnx:all-MiniLM-L6-v2-int8"
-        model, key = built_minilm(cfg.onnx_variant)
+        if variant == "auto":
+            raise AssertionError("concrete() decides auto")
+        model, key = built_minilm(variant)
         return model, tokenizer, f"onnx:all-MiniLM-L6-v2:{key}"
     raise EmbeddingModelError(
         f"embedding.model {cfg.model!r} has no offline ONNX build; the onnx backend serves "

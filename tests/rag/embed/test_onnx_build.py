@@ -12,7 +12,9 @@ import pytest
 from rag.config import load_preset
 from rag.embed import EmbeddingConfig, TextEmbedder, get_embedder, load_backend
 from rag.embed.cache import EmbeddingCache
+from rag.embed.cpu_check import FLOORS
 from rag.embed.onnx_build import build_key, built_minilm
+from rag.embed.variant import FAST_VARIANT, choose_variant
 from rag.index.manifest import embedding_mismatch, index_settings, settings_hash
 
 TEXTS = [
@@ -27,13 +29,24 @@ def onnx(variant: str) -> EmbeddingConfig:
 
 
 @pytest.mark.slow  # exports the model with torch once per session, loads fp32 torch
-@pytest.mark.parametrize(("variant", "floor"), [("int8", 0.99), ("int8-smooth", 0.998),
-                                                ("fp32", 0.9999)])
-def test_a_build_embeds_like_fp32_sentence_transformers(variant: str, floor: float) -> None:
-    ours = get_embedder(onnx(variant)).embed_documents(TEXTS)
+@pytest.mark.parametrize("requested", ["auto", "int8", "int8-smooth", "fp32"])
+def test_the_graph_this_cpu_check_selects_embeds_within_its_floor_of_fp32(requested: str) -> None:
+    # the same assertion on every processor: where the check rejects an int8 graph (a CPU
+    # without VNNI), fp32 is what embeds, and fp32 is what must match
+    choice = choose_variant(requested)
+    asked = FAST_VARIANT if requested == "auto" else requested
+    assert choice.variant in (asked, "fp32") and (choice.variant == asked) == (choice.note == "")
+    ours = get_embedder(onnx(choice.variant)).embed_documents(TEXTS)
     fp32 = get_embedder(EmbeddingConfig(backend="sentence-transformers", cache=False))
     cosines = (ours * fp32.embed_documents(TEXTS)).sum(axis=1)
-    assert ours.shape == (3, 384) and np.all(cosines > floor)
+    assert ours.shape == (3, 384) and np.all(cosines > FLOORS.get(choice.variant, 0.9999))
+
+
+@pytest.mark.slow
+def test_auto_embeds_with_the_graph_the_check_selected() -> None:
+    chosen = choose_variant("auto").variant
+    assert load_backend(onnx("auto")) is load_backend(onnx(chosen))
+    assert build_key(chosen) in get_embedder(onnx("auto")).model_id  # type: ignore[arg-type]
 
 
 @pytest.mark.slow

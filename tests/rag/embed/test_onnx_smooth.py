@@ -1,6 +1,7 @@
 """The int8-smooth recipe on a small MiniLM-shaped graph (six layers of fused Attention and the
 three MatMul shapes, random weights): smoothing leaves the fp32 function unchanged, and the
-quantized graph runs the int8 and 8-bit block kernels and stays close to fp32.
+quantized graph runs the int8 and 8-bit block kernels and stays close to fp32 where this CPU
+multiplies int8 exactly (else the CPU check rejects it).
 The real model's build: test_onnx_build.py (slow)."""
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import onnxruntime as ort
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
+from rag.embed.cpu_check import Probe, cpu_identity, decide, u8s8_products_exact
 from rag.embed.onnx_smooth import _roles, _smooth, build_smooth_int8
 
 HIDDEN, FFN, LAYERS = 384, 1536, 6
@@ -102,4 +104,15 @@ def test_the_build_runs_int8_and_block_kernels_and_stays_close(
     assert ops.count("MatMulInteger") == 2 * LAYERS and "MatMul" not in ops
     ours, exact = _run(out, inputs).reshape(-1, HIDDEN), _run(fused, inputs).reshape(-1, HIDDEN)
     cosines = (ours * exact).sum(1) / np.linalg.norm(ours, axis=1) / np.linalg.norm(exact, axis=1)
-    assert cosines.min() > 0.98
+    if u8s8_products_exact():  # VNNI: the int8 products are exact, so the graph stays close
+        assert cosines.min() > 0.98
+    else:  # no VNNI: products saturate (rows at cosine ~0.002), and the CPU check must say no
+        probe = Probe(float(cosines.min()), int8_s=0.1, fp32_s=0.2, products_exact=False)
+        verdict = decide("int8-smooth", probe, cpu_identity())
+        assert not verdict.accepted and "saturate" in verdict.reason
+
+
+def test_exact_int8_products_where_the_cpu_has_vnni() -> None:
+    # the direct probe behind the check's cause: a VNNI CPU accumulates u8s8 products exactly
+    # (without VNNI onnxruntime adds pairs in 16 bits; the check then rejects int8 graphs)
+    assert u8s8_products_exact() or not cpu_identity().has_vnni

@@ -1,0 +1,72 @@
+"""Which ONNX graph of all-MiniLM-L6-v2 embeds: `auto` is the fast graph where this CPU computes
+it right (rag/embed/cpu_check.py), else fp32; a collection keeps the graph it recorded.
+
+A concrete variant (fp32, int8, int8-smooth, int8-weights) in a config is used as written — that
+is what a collection's recorded settings pin and what benchmarks ask for; collection entry
+points choose with `choose_variant`, which checks an int8 variant first (rag/index/embedding_pin.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, cast
+
+from rag.embed.local_models import MINILM_NAMES
+from rag.embed.settings import AUTO_VARIANT, EmbeddingConfig, OnnxVariant
+
+if TYPE_CHECKING:
+    from rag.embed.onnx_build import BuiltVariant
+
+FAST_VARIANT = "int8-smooth"  # what `auto` tries first: fp32's retrieval quality at int8 speed
+CHECKED_VARIANTS = ("int8", "int8-smooth")  # u8s8 int8 products: correct only on some CPUs
+
+
+@dataclass(frozen=True)
+class Choice:
+    """The graph to embed with, and one line saying why when it is not what was asked for."""
+
+    variant: OnnxVariant
+    note: str = ""
+
+
+def picks_a_graph(cfg: EmbeddingConfig) -> bool:
+    """The onnx backend's built MiniLM: the only embedder whose graph `onnx_variant` picks."""
+    return cfg.backend == "onnx" and not cfg.model_path and cfg.model in MINILM_NAMES
+
+
+def choose_variant(requested: str, recorded: str | None = None) -> Choice:
+    """The graph for a config asking for `requested`, reading a collection whose first ingest
+    recorded `recorded` (None: a new collection, or none at hand).
+
+    A collection keeps its recorded graph when the config asks for `auto` or for that graph (its
+    vectors were made by it); otherwise an int8 graph must pass this CPU's check, else fp32.
+    """
+    if recorded is not None and requested in (AUTO_VARIANT, recorded):
+        note = "" if requested == recorded else (
+            f"the collection keeps the {recorded} graph it was built with")
+        return Choice(cast(OnnxVariant, recorded), note)
+    wanted = FAST_VARIANT if requested == AUTO_VARIANT else requested
+    if wanted not in CHECKED_VARIANTS:
+        return Choice(cast(OnnxVariant, wanted))
+    from rag.embed.cpu_check import checked  # late: loads onnxruntime, may measure once
+
+    verdict = checked(cast("BuiltVariant", wanted))
+    if verdict.accepted:
+        return Choice(cast(OnnxVariant, wanted))
+    return Choice("fp32", verdict.reason)
+
+
+def checked_already() -> bool:
+    """`auto` is decided in this process (deciding it again costs nothing)."""
+    from rag.embed.cpu_check import decided
+
+    return decided(FAST_VARIANT)
+
+
+def concrete(cfg: EmbeddingConfig) -> EmbeddingConfig:
+    """`cfg` with `auto` replaced by this CPU's choice (any other variant as written)."""
+    if cfg.onnx_variant != AUTO_VARIANT:
+        return cfg
+    if not picks_a_graph(cfg):  # the variant picks nothing here: say fp32, check nothing
+        return cfg.model_copy(update={"onnx_variant": "fp32"})
+    return cfg.model_copy(update={"onnx_variant": choose_variant(AUTO_VARIANT).variant})

@@ -1,0 +1,90 @@
+"""The int8 self-check's decision, from injected measurements (so every processor runs every
+case): a graph below its cosine floor or not faster than fp32 is rejected with one line saying
+why, the measurement is kept per CPU and runtime, and `auto` / a collection's recorded graph are
+chosen by it. The real measurement on this CPU: test_onnx_build.py (slow)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rag.embed import cpu_check, variant
+from rag.embed.cpu_check import CpuIdentity, Probe, Verdict, cpu_identity, decide
+
+EPYC = CpuIdentity("AMD EPYC 7B13 64-Core Processor", ("avx2",))
+XEON = CpuIdentity("Intel(R) Xeon(R) Processor", ("avx2", "avx512bw", "avx512_vnni"))
+GOOD = Probe(cosine_min=0.9993, int8_s=0.10, fp32_s=0.25, products_exact=True)
+
+
+def test_a_graph_below_its_floor_is_rejected_and_the_line_says_why() -> None:
+    saturated = Probe(cosine_min=0.996, int8_s=0.10, fp32_s=0.25, products_exact=False)
+    verdict = decide("int8-smooth", saturated, EPYC)
+    assert not verdict.accepted
+    assert "cosine 0.9960 < 0.998" in verdict.reason and "no AVX-512 VNNI" in verdict.reason
+    assert "saturate" in verdict.reason and verdict.reason.endswith("using fp32")
+
+
+def test_a_graph_that_is_not_faster_is_rejected() -> None:
+    slow = Probe(cosine_min=0.9995, int8_s=0.24, fp32_s=0.25, products_exact=True)
+    verdict = decide("int8-smooth", slow, XEON)
+    assert not verdict.accepted and "1.04x fp32's speed < 1.2x" in verdict.reason
+
+
+def test_a_close_and_faster_graph_is_accepted_each_variant_at_its_own_floor() -> None:
+    assert decide("int8-smooth", GOOD, XEON).accepted
+    rough = Probe(cosine_min=0.993, int8_s=0.1, fp32_s=0.3, products_exact=True)
+    assert decide("int8", rough, XEON).accepted and not decide("int8-smooth", rough, XEON).accepted
+
+
+def test_the_cpu_identity_names_the_int8_flags() -> None:
+    cpuinfo = ("processor\t: 0\nmodel name\t: AMD EPYC 7B13 64-Core Processor\n"
+               "flags\t\t: fpu sse avx avx2 fma bmi2\n")
+    assert cpu_identity(cpuinfo) == EPYC and not EPYC.has_vnni and XEON.has_vnni
+
+
+def test_the_measurement_is_kept_per_cpu_and_read_instead_of_measured(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("RAG_WORKBENCH_MODELS", str(tmp_path))
+    measured: list[str] = []
+    monkeypatch.setattr(cpu_check, "_VERDICTS", {})
+    monkeypatch.setattr(cpu_check, "measure", lambda v: measured.append(v) or GOOD)
+    monkeypatch.setattr(cpu_check, "cpu_identity", lambda: XEON)
+    assert cpu_check.checked("int8-smooth").accepted and measured == ["int8-smooth"]
+    monkeypatch.setattr(cpu_check, "_VERDICTS", {})  # a new process on the same machine
+    assert cpu_check.checked("int8-smooth").probe == GOOD and measured == ["int8-smooth"]
+    monkeypatch.setattr(cpu_check, "_VERDICTS", {})
+    monkeypatch.setattr(cpu_check, "cpu_identity", lambda: EPYC)  # the folder moved machines
+    cpu_check.checked("int8-smooth")
+    assert measured == ["int8-smooth", "int8-smooth"]
+    assert len(list((tmp_path / "cpu-check").glob("int8-smooth-*.json"))) == 2
+
+
+def _verdicts(monkeypatch: pytest.MonkeyPatch, probe: Probe, cpu: CpuIdentity) -> None:
+    monkeypatch.setattr(cpu_check, "checked", lambda v: decide(v, probe, cpu))
+
+
+def test_auto_picks_the_fast_graph_only_where_the_check_accepts_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _verdicts(monkeypatch, GOOD, XEON)
+    assert variant.choose_variant("auto") == variant.Choice("int8-smooth")
+    _verdicts(monkeypatch, Probe(0.996, 0.25, 0.25, False), EPYC)
+    fallback = variant.choose_variant("auto")
+    assert fallback.variant == "fp32" and "int8-smooth not used: cosine 0.9960" in fallback.note
+    assert variant.choose_variant("int8").variant == "fp32"  # asked for by name: checked too
+    assert variant.choose_variant("fp32") == variant.Choice("fp32")  # no int8 products: unchecked
+    assert variant.choose_variant("int8-weights") == variant.Choice("int8-weights")
+
+
+def test_a_collection_keeps_its_recorded_graph(monkeypatch: pytest.MonkeyPatch) -> None:
+    def never(v: str) -> Verdict:
+        raise AssertionError("a recorded graph needs no check")
+
+    monkeypatch.setattr(cpu_check, "checked", never)
+    kept = variant.choose_variant("auto", recorded="int8-smooth")
+    assert kept.variant == "int8-smooth" and "keeps the int8-smooth graph" in kept.note
+    assert variant.choose_variant("auto", recorded="fp32").variant == "fp32"
+    assert variant.choose_variant("int8-smooth", recorded="int8-smooth") == variant.Choice("int8-smooth")
+    assert variant.choose_variant("fp32", recorded="int8-smooth") == variant.Choice("fp32")
