@@ -85,8 +85,11 @@ def _p50(client: EdgeClient, queries: np.ndarray, qfilter: object, exact: bool) 
     return round(float(np.median(times)), 3)
 
 
+BACKEND = {"name": "onnx"}  # --embedding-backend (hashing: the latency-by-size run only)
+
+
 def _embed(texts: list[str]) -> np.ndarray:
-    embedder = get_embedder(EmbeddingConfig())
+    embedder = get_embedder(EmbeddingConfig(backend=BACKEND["name"]))  # type: ignore[arg-type]
     embedder.show_progress = False
     return np.asarray(embedder.embed_documents(texts), dtype=np.float32)
 
@@ -98,7 +101,8 @@ def _sparse(texts: list[str]) -> list[tuple[tuple[int, ...], tuple[float, ...]]]
     return [document_vector(t, avgdl, BM25Params(1.5, 0.75)) for t in tokens]
 
 
-def recall_and_latency(passages: Path, queries: Path, n: int, work: Path) -> dict[str, object]:
+def recall_and_latency(passages: Path, queries: Path, n: int, work: Path,
+                       sizes: Sequence[int] = (), recall: bool = True) -> dict[str, object]:  # fmt: skip
     corpus = list(load_corpus(passages).values())[:n]
     texts = [f"{d['title']}\n{d['text']}".strip() for d in corpus]
     qtexts = list(load_queries(queries).values())[:200]
@@ -106,7 +110,7 @@ def recall_and_latency(passages: Path, queries: Path, n: int, work: Path) -> dic
     points = _points(vectors, _sparse(texts))
     privacy = build_filter(FilterConfig(owner="u1"))
     rows: list[dict[str, object]] = []
-    for m, ef_construct, ef in SETTINGS:
+    for m, ef_construct, ef in SETTINGS if recall else ():
         params = EdgeParams(m=m, ef_construct=ef_construct, ef_search=ef, indexing_threshold_kb=FORCE,
                             full_scan_threshold_kb=FORCE)
         client, build_s = _build(work / "hnsw", points, vectors.shape[1], params)
@@ -121,7 +125,7 @@ def recall_and_latency(passages: Path, queries: Path, n: int, work: Path) -> dic
         client.close()
         rows.append(row)
     sizes = []
-    for size in sorted({s for s in (1000, 2500, 5000, 10000, 20000, n) if s <= n}):
+    for size in sorted({s for s in (*(sizes or (1000, 2500, 5000, 10000, 20000)), n) if s <= n}):
         params = EdgeParams(indexing_threshold_kb=FORCE, full_scan_threshold_kb=FORCE)
         client, _ = _build(work / "size", points[:size], vectors.shape[1], params)
         sizes.append({"points": size, "vector_kb": size * vectors.shape[1] * 4 // 1024,
@@ -182,14 +186,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--beir", type=Path, required=True)
     parser.add_argument("--n", type=int, default=10000)
     parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--embedding-backend", default="onnx", choices=["onnx", "hashing"])
+    parser.add_argument("--sizes", default="", help="sizes of the exact-vs-graph latency run")
+    parser.add_argument("--latency-only", action="store_true",
+                        help="only exact vs graph latency by size (no recall, no BEIR)")
     args = parser.parse_args(argv)
+    BACKEND["name"] = args.embedding_backend
+    sizes = [int(x) for x in args.sizes.split(",") if x.strip()]
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="edge-hnsw-") as tmp:
         report = {
             "command": "python -m benchmarks.store_hnsw " + " ".join(argv or sys.argv[1:]),
             "engine": "qdrant-edge-py 0.9.0",
-            "recall": recall_and_latency(args.passages, args.queries, args.n, Path(tmp)),
-            "beir": beir_ndcg(args.beir, Path(tmp)),
+            "embedding_backend": args.embedding_backend,
+            "recall": recall_and_latency(args.passages, args.queries, args.n, Path(tmp), sizes,
+                                         recall=not args.latency_only),
+            "beir": None if args.latency_only else beir_ndcg(args.beir, Path(tmp)),
             "seconds": round(time.perf_counter() - started, 1),
             "load_average": os.getloadavg(),
             "cpu_count": os.cpu_count(),
