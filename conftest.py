@@ -51,6 +51,7 @@ settings.load_profile("workbench")
 
 def pytest_configure(config) -> None:  # type: ignore[no-untyped-def]
     config.addinivalue_line("markers", "slow: loads a real model or builds a larger corpus")
+    config.addinivalue_line("markers", "browser: drives the running app in headless chromium")
 
 
 def pytest_xdist_make_scheduler(config, log):  # type: ignore[no-untyped-def]

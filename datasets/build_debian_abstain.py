@@ -38,7 +38,7 @@ from build_beir_debian import DEFAULT_PACKAGES, build_rows, is_question, section
 from build_debian_docs import DEFAULT_OUT as DOCS_OUT
 from build_debian_docs import download, extract_pages
 
-from rag.context.text import content_words, split_sentences
+from rag.text import content_words, split_sentences
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_OUT = HERE / "build" / "debian_abstain"

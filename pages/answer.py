@@ -23,10 +23,10 @@ from rag.context.expand import EXPANSIONS
 from rag.context.order import ORDERINGS
 from rag.generate.settings import GenerationMode
 from rag.generate.stage import GenerateOutput
-from rag.generate.turn import finish_turn, start_turn
 from rag.grounding.retry import GroundedAnswer
 from rag.memory import MemoryStore
 from rag.trace import Trace
+from rag.turn import finish_turn, start_turn
 
 through_app()  # a page opened by its address still runs inside app.py
 
@@ -142,8 +142,28 @@ def show_sources(blocks: tuple) -> None:  # IntelliDocs: sources before the answ
     )
 
 
+def show_checked(grounded: GroundedAnswer, decision: AbstainDecision | None, blocks: tuple) -> None:
+    """The answer coloured by its sentences' support, its cited chunks and the verdict table."""
+    report, sentences = grounded.report, grounded.report.sentences
+    st.html(view.answer_html(grounded.answer.text, sentences))
+    st.caption(
+        f"Grounded share {report.grounded_share:.2f} · {view.relevance_text(decision)} · "
+        f"confidence {report.confidence:.2f} ({report.confidence_level}) · retries {grounded.retried}"
+    )
+    cited = sorted({n for s in sentences for n in s.cited if any(b.n == n for b in blocks)})
+    if cited:
+        for column, n in zip(st.columns(len(cited)), cited, strict=True):
+            block = next(b for b in blocks if b.n == n)
+            with column.popover(f"[Source {n}]", icon=":material/article:"):
+                st.caption(f"{block.title} · chunk {block.chunk_id} · rank {block.rank}")
+                st.html(view.block_html(block, sentences))
+    st.dataframe(view.sentence_frame(sentences), width="stretch", hide_index=True)
+
+
 def show_details(trace: Trace) -> None:
-    """The last answer, taken apart: verdicts, cited chunks, context as sent, timeline, trace."""
+    """The last answer, taken apart: verdicts, cited chunks, context as sent, timeline, trace.
+    A declined answer's check stays inside its collapsed "withheld" expander: shown in full, a
+    glance would read "answered"."""
     generated = trace.output(GenerateOutput)
     grounded = trace.output(GroundedAnswer)
     context = trace.output(BuiltContext, "context")
@@ -151,30 +171,24 @@ def show_details(trace: Trace) -> None:
     if generated is not None:
         st.info(generated.answer.label, icon=":material/smart_toy:")
     decision = trace.output(AbstainDecision)
+    declined = decision is not None and decision.abstained
     if decision is not None:
         view.show_decision(decision)
     for warning in trace.warnings:
         st.warning(warning)
     blocks = context.blocks if context is not None else ()
-    sentences = grounded.report.sentences if grounded is not None else ()
+    checked = grounded is not None and bool(grounded.report.sentences)
     if grounded is None:
         ground = trace.stage("ground")
         st.caption(f"Grounding check: {ground.reason if ground is not None else 'not run'}")
-    if grounded is not None and sentences:
-        report = grounded.report
-        st.html(view.answer_html(grounded.answer.text, sentences))
-        st.caption(
-            f"Grounded share {report.grounded_share:.2f} · {view.relevance_text(decision)} · "
-            f"confidence {report.confidence:.2f} ({report.confidence_level}) · retries {grounded.retried}"
-        )
-        cited = sorted({n for s in sentences for n in s.cited if any(b.n == n for b in blocks)})
-        if cited:
-            for column, n in zip(st.columns(len(cited)), cited, strict=True):
-                block = next(b for b in blocks if b.n == n)
-                with column.popover(f"[Source {n}]", icon=":material/article:"):
-                    st.caption(f"{block.title} · chunk {block.chunk_id} · rank {block.rank}")
-                    st.html(view.block_html(block, sentences))
-        st.dataframe(view.sentence_frame(sentences), width="stretch", hide_index=True)
+    if declined and decision is not None and (checked or decision.original_answer):
+        with st.expander("The answer that was withheld", icon=":material/visibility_off:"):
+            if grounded is not None and checked:
+                show_checked(grounded, decision, blocks)
+            else:
+                st.markdown(decision.original_answer)
+    elif grounded is not None and checked:
+        show_checked(grounded, decision, blocks)
     with st.expander("Context as sent, with its token budget", icon=":material/data_object:"):
         if context is not None:
             st.plotly_chart(view.budget_figure(context.budget), key="ans_budget")

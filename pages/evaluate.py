@@ -6,17 +6,17 @@ from __future__ import annotations
 
 import streamlit as st
 
-from eval.data.evalsets import bundled_sets
-from eval.data.shapes import DatasetError
 from eval.diagnostics.ceiling_report import diagnose
 from eval.runs.beir_index import MODES
+from eval.runs.evalset_runner import honest_scores
 from eval.scoring.compare import compare, is_relevant, query_deltas, ranked_queries, trace_query
 from pages.ui import eval_figures as figures
 from pages.ui import eval_session as ev
 from pages.ui.abstain_eval import abstain_section
 from pages.ui.answer_eval import answer_section
 from pages.ui.entry import through_app
-from pages.ui.eval_tables import deltas_frame, results_frame
+from pages.ui.eval_sets import choose_set
+from pages.ui.eval_tables import deltas_frame, judged_frame, results_frame
 from pages.ui.failure_eval import failure_section
 from pages.ui.state import APP_PRESET, session_cache
 from pages.ui.tune_view import tune_section
@@ -24,36 +24,14 @@ from rag.config import PresetError, available_presets
 
 through_app()  # a page opened by its address still runs inside app.py
 
-OTHER = "Another BEIR folder or QA file…"
 DEFAULT_VALUES = "1,5,10,20,40,60,100,200"
 MODES_SHOWN = ["Presets", "Sweep one field", "Tune (cross-validated)"]
 
 
-def choose_set() -> ev.EvalSet:
-    sets = {label: str(path) for label, path in bundled_sets().items()}
-    choice = st.selectbox("Test set", [*sets, OTHER], key="eval_dataset")
-    source = (st.text_input("Path", key="eval_path", placeholder="a BEIR folder or a .jsonl/.csv "
-                            "QA file with spans over datasets/samples/")
-              if choice == OTHER else sets[choice])
-    if not source:
-        st.stop()
-    try:
-        evalset = ev.load_set(source)
-    except (DatasetError, OSError) as exc:
-        st.error(str(exc))
-        st.stop()
-    spans = " (relevant when it overlaps a labeled span)" if evalset.unit == "chunk" else ""
-    st.caption(f"**{evalset.name}**: {len(evalset.dataset.corpus)} documents, "
-               f"{len(evalset.dataset.queries)} judged queries; relevance per "
-               f"{evalset.unit}{spans}.")
-    return evalset
-
-
 def choose_mode(evalset: ev.EvalSet) -> str:
-    mode = st.radio("Compare", MODES_SHOWN, horizontal=True, key="eval_mode",
-                    disabled=evalset.unit == "chunk", help="Sweeps and tuning re-score one "
-                    "cached retrieval (document-level sets)")
-    return mode if evalset.unit == "document" else MODES_SHOWN[0]
+    return st.radio("Compare", MODES_SHOWN, horizontal=True, key="eval_mode",
+                    help="Sweeps and tuning re-score one cached retrieval; span sets are judged "
+                    "chunk by chunk against each configuration's own chunks")
 
 
 def run_controls(evalset: ev.EvalSet, sweeping: bool) -> ev.EvalResults | None:
@@ -71,6 +49,9 @@ def run_controls(evalset: ev.EvalSet, sweeping: bool) -> ev.EvalResults | None:
                                 key="eval_presets")
     row = st.columns(3)
     n_all = len(evalset.dataset.queries)
+    if st.session_state.get("eval_limit_of") != (evalset.name, n_all):  # another set: all of it
+        st.session_state["eval_limit_of"] = (evalset.name, n_all)
+        st.session_state.pop("eval_limit", None)
     limit = row[0].number_input("Queries", 1, n_all, min(n_all, 50), key="eval_limit")
     stages = row[1].selectbox("Stages", MODES, key="eval_stages", disabled=sweeping,
                               help="retrieval: retrieve, fuse, post-steps; full: every stage")
@@ -102,6 +83,16 @@ def wins_and_losses(results: ev.EvalResults, metric: str) -> None:
                    f"{b} better on {test.wins} queries, {a} better on {test.losses}, tied on "
                    f"{test.n - test.wins - test.losses} (of {test.n}).")
     st.dataframe(deltas_frame(deltas, a, b), width="stretch", hide_index=True)
+
+
+def honest(results: ev.EvalResults) -> None:
+    """Judged sets: how much of each run's top 10 nobody judged, and judged-only metrics."""
+    cache = session_cache(st.session_state, "eval_honest", max_entries=16)
+    figures = [cache.get_or_compute(r.label, lambda r=r: honest_scores(results.evalset, r))
+               for r in results.runs]
+    st.dataframe(judged_frame(figures), width="stretch", hide_index=True)
+    for warning in filter(None, (f.warning() for f in figures)):
+        st.warning(warning)
 
 
 def ceilings(results: ev.EvalResults, labels: list[str]) -> None:
@@ -151,7 +142,7 @@ answer_section(evalset, chosen_presets)
 abstain_section(evalset)
 if fresh is not None:  # new results: earlier ceilings and traces belong to the old ones
     st.session_state[ev.RESULTS] = fresh
-    for stale in ("eval_ceilings", "eval_traces"):
+    for stale in ("eval_ceilings", "eval_traces", "eval_honest"):
         st.session_state.pop(stale, None)
 results: ev.EvalResults | None = st.session_state.get(ev.RESULTS)
 if results is None:
@@ -167,6 +158,9 @@ if results.sweep:
     st.plotly_chart(figures.sweep_curves(sweep.points, sweep.axes[0].key, metric), width="stretch")
 else:
     st.plotly_chart(figures.metric_intervals(results.runs, metric), width="stretch")
+if results.evalset.judged:
+    st.subheader("Judged passages only: unjudged share, bpref, condensed nDCG")
+    honest(results)
 if len(results.runs) >= 2:
     st.subheader("Wins and losses per query")
     wins_and_losses(results, metric)

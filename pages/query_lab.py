@@ -10,7 +10,14 @@ from typing import Any
 import streamlit as st
 from pydantic import ValidationError
 
-from eval.scoring.guard import ATTACKS, BENIGN, load_prompts, score_guard
+from eval.scoring.guard import (
+    ATTACKS,
+    BENIGN,
+    HELDOUT_ATTACKS,
+    HELDOUT_BENIGN,
+    load_prompts,
+    score_guard,
+)
 from pages.ui import query_view as view
 from pages.ui import resources
 from pages.ui.configs import page_config
@@ -108,18 +115,24 @@ else:
     for warning in verdict.warnings:
         st.warning(warning)
 with st.expander("How often does this guard block? Attack and benign sets in datasets/"):
+    st.caption("Development sets: datasets/guard_attacks.jsonl and guard_benign.jsonl (both of their "
+               "splits were in view while the detectors were written). Held-out: "
+               "datasets/guard_heldout_2026_11/, written blind after the detectors were frozen.")
     if st.button("Score the guard", key="ql_score_guard"):
-        st.session_state["ql_guard_score"] = score_guard(
-            load_prompts(ATTACKS), load_prompts(BENIGN), config.query.guard)
-    if (guard_score := st.session_state.get("ql_guard_score")) is not None:
-        shown = {"Attacks blocked (dev)": guard_score.block_rate.get("dev"),
-                 "Attacks blocked (held-out)": guard_score.block_rate.get("heldout"),
-                 "Benign blocked": guard_score.false_positive_rate.get("all")}
-        for cell, (label, rate) in zip(st.columns(3), shown.items(), strict=True):
-            cell.metric(label, f"{rate.value:.1%}" if rate else "–",
-                        help=f"{rate}: share, 95% CI (Wilson), count" if rate else None)
-        st.dataframe(view.guard_rates_table(guard_score), hide_index=True, width="stretch")
-        st.dataframe(view.guard_mistakes_table(guard_score), hide_index=True, width="stretch")
+        st.session_state["ql_guard_score"] = (
+            score_guard(load_prompts(ATTACKS), load_prompts(BENIGN), config.query.guard),
+            score_guard(load_prompts(HELDOUT_ATTACKS), load_prompts(HELDOUT_BENIGN), config.query.guard))
+    if (scores := st.session_state.get("ql_guard_score")) is not None:
+        dev, held = scores
+        shown = {"Attacks blocked (development)": dev.block_rate["all"],
+                 "Attacks blocked (held-out)": held.block_rate["all"],
+                 "Benign blocked (development)": dev.false_positive_rate["all"],
+                 "Benign blocked (held-out)": held.false_positive_rate["all"]}
+        for cell, (label, rate) in zip(st.columns(4), shown.items(), strict=True):
+            cell.metric(label, f"{rate.value:.1%}", help=f"{rate}: share, 95% CI (Wilson), count")
+        for score in (held, dev):
+            st.dataframe(view.guard_rates_table(score), hide_index=True, width="stretch")
+            st.dataframe(view.guard_mistakes_table(score), hide_index=True, width="stretch")
 if verdict is not None and not verdict.allowed:
     st.stop()
 
@@ -157,7 +170,7 @@ st.subheader("Class, route, rewrites and expansions")
 if found.classification is not None and found.route is not None:
     c, r = found.classification, found.route
     for cells, pairs in zip(st.columns(3), [
-        [("Class (002)", c.label), ("Strategy (002)", f"{r.strategy}, top {r.top_k}")],
+        [("Class (Adaptive)", c.label), ("Strategy (Adaptive)", f"{r.strategy}, top {r.top_k}")],
         [("Route (Axiom)", r.complexity), ("Multi-hop", "yes" if r.multi_hop else "no")],
         [("Type (Vexora)", r.query_type), ("Entities", ", ".join(r.entities) or "–")],
     ], strict=True):

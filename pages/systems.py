@@ -49,7 +49,7 @@ def chosen_configs() -> list[PipelineConfig]:
     names = [n for n in (*SYSTEMS, *BASELINES) if n in available_presets()]
     picked = st.multiselect("Systems (2–5)", names, default=["axiom", "echomind", "adaptive"],
                             max_selections=5, key="sys_presets")
-    level = st.select_slider("Adaptive's intelligence level (002)", [AS_PRESET, *LEVEL_ORDER],
+    level = st.select_slider("Adaptive's intelligence level", [AS_PRESET, *LEVEL_ORDER],
                              AS_PRESET, key="sys_level",
                              help=" · ".join(f"{n}: {LEVELS.get(n).summary}" for n in LEVEL_ORDER))
     configs = [load_preset(n) for n in picked]

@@ -220,7 +220,25 @@ def with_overrides(config: PipelineConfig, overrides: dict[str, Any]) -> Pipelin
         if not isinstance(node, dict):
             raise PresetError(f"unknown config field {dotted!r}")
         node[parts[-1]] = value
+    _fit_chunking_params(raw, config, overrides)
     return config_from_dict(raw, origin=config.name)
+
+
+def _fit_chunking_params(raw: dict[str, Any], config: PipelineConfig,
+                         overrides: dict[str, Any]) -> None:
+    """A new chunking strategy keeps only the old params it takes: `--set chunking.strategy=whole`
+    on a recursive preset must not fail on `size`. Params set in the same call are kept as given
+    (a wrong one is still an error)."""
+    from rag.chunking.registry import kept_params  # late: loads every chunking strategy
+
+    chunking = raw.get("chunking")
+    if (not isinstance(chunking, dict) or chunking.get("strategy") == config.chunking.strategy
+            or "chunking.params" in overrides):
+        return
+    explicit = {k.removeprefix("chunking.params.") for k in overrides
+                if k.startswith("chunking.params.")}
+    taken = kept_params(chunking["strategy"], chunking["params"])
+    chunking["params"] = {k: v for k, v in chunking["params"].items() if k in explicit or k in taken}
 
 
 def parse_set_options(items: list[str]) -> dict[str, Any]:

@@ -18,10 +18,10 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal
 
-from rag.context.text import split_sentences
 from rag.generate.base import ChatModel, LLMError, Message
 from rag.paths import data_dir
 from rag.privacy import normalize_user
+from rag.text import split_sentences
 
 StoredRole = Literal["user", "assistant", "error"]  # "error": a turn that failed, kept on record
 

@@ -17,6 +17,11 @@ def data_dir() -> Path:
     return root
 
 
+def collections_root() -> Path:
+    """The folder that holds one sub-folder per collection."""
+    return data_dir() / "collections"
+
+
 def cache_dir(name: str) -> Path:
     """A named cache folder under the data dir (embeddings, parsed documents, candidates)."""
     path = data_dir() / "cache" / name

@@ -8,9 +8,10 @@ JSON form (`Trace.to_json`, the format of `python -m rag query --json` and store
                   | "blocked", "settings": {…the stage's config section…},
                   "inputs": {…a short summary of what it read…},
                   "output": {…its typed output's fields…} | null,
-                  "wall_ms": float, "warnings": [str], "reason": str}, …]}
+                  "wall_ms": float, "warnings": [str], "reason": str,
+                  "llm_budget": {"budget_s", "used_s", "calls", "query_left_s"} | null}, …]}
 
-`output` holds the fields of the class the stage's spec declares (rag.pipeline.StageSpec.output),
+`output` holds the fields of the class the stage's spec declares (rag.stages.StageSpec.output),
 nested dataclasses as objects; `Trace.from_json` rebuilds those classes, so a loaded trace equals
 the one that was written. Secret-looking keys are written as "***"; non-finite floats as null.
 """
@@ -26,16 +27,27 @@ from datetime import date, datetime
 from enum import Enum
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Literal, TypeVar
+from typing import Any, TypeVar
 
 from pydantic import TypeAdapter
 
-T = TypeVar("T")
+from rag.stages import STAGES, StageStatus
 
-StageStatus = Literal["ok", "skipped", "failed", "fallback", "cache_hit", "blocked"]
+T = TypeVar("T")
 
 # Keys that must never reach a trace, a log or an export (secrets stay in the environment).
 _SECRET_KEYS = ("api_key", "apikey", "authorization", "password", "secret", "token_value")
+
+
+@dataclass(frozen=True)
+class LLMBudgetUse:
+    """An LLM stage's time budget (its share of generation.deadline_s, rag.generate.deadline)
+    and what its calls used of it."""
+
+    budget_s: float | None  # None: no deadline ran
+    used_s: float
+    calls: int
+    query_left_s: float | None = None  # what was left of the query's deadline when it started
 
 
 @dataclass(frozen=True)
@@ -51,6 +63,7 @@ class StageRecord:
     wall_ms: float = 0.0
     warnings: tuple[str, ...] = ()
     reason: str = ""  # why it was skipped / fell back / failed
+    llm_budget: LLMBudgetUse | None = None  # LLM stages: budget and use
 
 
 @dataclass
@@ -128,8 +141,6 @@ class Trace:
         """Rebuild a Trace from `to_dict` output, each stage's output as its declared class
         (`output_types`: stage -> class; default: the installed pipeline stages')."""
         if output_types is None:
-            from rag.pipeline import STAGES  # late: the stage registry imports this module
-
             output_types = STAGES.output_types()
         records = [
             StageRecord(
@@ -141,6 +152,7 @@ class Trace:
                 wall_ms=float(r.get("wall_ms") or 0.0),
                 warnings=tuple(r.get("warnings") or ()),
                 reason=r.get("reason", ""),
+                llm_budget=LLMBudgetUse(**r["llm_budget"]) if r.get("llm_budget") else None,
             )
             for r in data.get("records", [])
         ]

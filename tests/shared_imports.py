@@ -25,6 +25,9 @@ SHARED_IMPORT_GROUPS: dict[str, tuple[str, ...]] = {
     ),
 }
 _GROUP_OF = {path: group for group, paths in SHARED_IMPORT_GROUPS.items() for path in paths}
+# Folders whose files form one unit: the browser tests share one app server and one chromium
+# (tests/browser/conftest.py), and their later files read what the earlier ones built.
+SHARED_FOLDERS = ("tests/browser/",)
 
 
 class SharedImportScheduling(LoadFileScheduling):
@@ -32,4 +35,5 @@ class SharedImportScheduling(LoadFileScheduling):
 
     def _split_scope(self, nodeid: str) -> str:
         path = nodeid.split("::", 1)[0]
-        return _GROUP_OF.get(path, path)
+        folder = next((f for f in SHARED_FOLDERS if path.startswith(f)), None)
+        return folder or _GROUP_OF.get(path, path)

@@ -6,7 +6,9 @@ from rag.cli import dispatch
 
 COMMANDS = {"run": "eval.cli.run", "sweep": "eval.cli.sweep",
             "calibrate-abstention": "eval.cli.calibrate", "guard": "eval.cli.guard",
-            "tune": "eval.cli.tune", "learned-fusion": "eval.cli.learned"}
+            "tune": "eval.cli.tune", "learned-fusion": "eval.cli.learned",
+            "questions": "eval.cli.questions", "intents": "eval.cli.intents",
+            "validate-testset": "eval.cli.validate"}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,4 +1,5 @@
 """`python -m eval calibrate-abstention --qa FILE --preset P --out P_calibrated.yaml`
+`python -m eval calibrate-abstention --collection NAME --qa SET --preset P --out P_calibrated.yaml`
 
 Fits the abstain bar of a preset on a QA set that has answerable and unanswerable questions
 (rows with "answerable": false): every question runs once, then each candidate bar is replayed;
@@ -15,9 +16,9 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from eval.data.qa import load_qa_file
 from eval.scoring.abstention import METRICS
 from eval.scoring.calibration import SIGNALS, calibrate, calibration_items, override_yaml
+from eval.testsets.store import resolve_qa
 from rag.config import load_preset, parse_set_options, with_overrides
 from rag.paths import SAMPLES_DIR
 
@@ -25,7 +26,12 @@ from rag.paths import SAMPLES_DIR
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser("calibrate-abstention", help="fit a preset's abstain bar",
                                    description=__doc__)
-    parser.add_argument("--qa", required=True, type=Path, help="QA file (.jsonl / .csv)")
+    parser.add_argument("--qa", required=True,
+                        help="QA file (.jsonl / .csv), or with --collection a test set stored "
+                             "with it")
+    parser.add_argument("--collection", metavar="NAME", default=None,
+                        help="ask the questions of this existing collection (its embedder and "
+                             "index) instead of --corpus")
     parser.add_argument("--corpus", type=Path, default=SAMPLES_DIR,
                         help="documents folder or BEIR folder the questions are asked of")
     parser.add_argument("--preset", required=True, help="preset name or YAML path")
@@ -41,11 +47,12 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 
 def run(args: argparse.Namespace) -> int:
-    qa = load_qa_file(args.qa)
+    qa = resolve_qa(args.collection, args.qa)
     config = with_overrides(load_preset(args.preset), parse_set_options(args.set))
     with tqdm(total=len(qa.items), desc=f"{config.name}: answering", unit="q") as bar:
         items = calibration_items(qa, config, args.signal, args.corpus,
-                                  progress=lambda done, _: bar.update(done - bar.n))
+                                  progress=lambda done, _: bar.update(done - bar.n),
+                                  collection=args.collection)
     result = calibrate(items, config.abstain, args.signal, args.min_answer_rate, args.folds,
                        args.seed, args.resamples)
     print(f"{'bar':>10}  answer rate (answerable)  abstain rate (unanswerable)")

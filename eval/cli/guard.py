@@ -1,8 +1,11 @@
 """`python -m eval guard [--attacks F] [--benign F] [--queries BEIR_QUERIES] [--preset P] [--out F.json]`
 
-Runs the query guard over the attack set and the benign set in datasets/ and prints the block rate
-and the false-positive rate with Wilson 95% intervals, for the dev split (the detectors were
-written against it) and the held-out split separately, per attack category, and every miss."""
+Runs the query guard over an attack set and a benign set and prints the block rate and the
+false-positive rate with Wilson 95% intervals, per split, category and language, and every miss.
+The default sets (datasets/guard_*.jsonl) were in view while the detectors were written: both of
+their splits are development data. The held-out set, written blind after the detectors were frozen:
+  python -m eval guard --attacks datasets/guard_heldout_2026_11/attacks.jsonl \
+      --benign datasets/guard_heldout_2026_11/benign.jsonl --out eval/results/guard_heldout_2026_11.json"""
 
 from __future__ import annotations
 
@@ -16,7 +19,8 @@ from rag.config import load_preset
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser("guard", help="block rate and false-positive rate of the query guard",
-                                   description=__doc__)
+                                   description=__doc__,
+                                   formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--attacks", type=Path, default=ATTACKS, help="attack prompts (JSONL)")
     parser.add_argument("--benign", type=Path, default=BENIGN, help="benign questions (JSONL)")
     parser.add_argument("--queries", type=Path, action="append", default=[],
@@ -34,8 +38,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"attacks blocked   {split:>8}: {rate}")
     for split, rate in score.false_positive_rate.items():
         print(f"benign blocked    {split:>8}: {rate}")
-    for category, rate in score.by_category.items():
-        print(f"  {category:<22} {rate}")
+    for title, rates in (("attack category", score.by_category), ("attack language", score.by_language),
+                         ("benign category", score.benign_by_category),
+                         ("benign language", score.benign_by_language)):
+        for name, rate in rates.items():
+            print(f"  {title} {name:<22} {rate}")
     for prompt in score.missed:
         print(f"missed  [{prompt.split}/{prompt.category}] {prompt.text!r}")
     for prompt, reason in score.false_alarms:

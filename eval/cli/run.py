@@ -1,9 +1,11 @@
 """`python -m eval run --dataset DIR --preset P [--preset P2 …] --out FILE.json`
 `python -m eval run --dataset MY_DOCS --answers QA_FILE --mode full --preset P --out FILE.json`
 `python -m eval run --collection NAME --answers QA_FILE --mode full --preset P --out FILE.json`
+`python -m eval run --collection NAME --qa SET --preset P --out FILE.json`
 
 Scores each preset on a BEIR folder — or on your own documents: a folder of them, or a collection
-you built, with a QA file whose spans / doc_ids (file names) are the relevance labels. Metrics
+you built, with a QA file whose spans / doc_ids (file names) are the relevance labels (--qa: a
+file, or a test set stored with the collection; --answers also answers it). Metrics
 with bootstrap 95% CIs and latency percentiles in
 FILE.json, one line per (preset, query) in FILE.perquery.jsonl, each run also stored under the
 runs folder (config, dataset hash, package versions). With two or more presets, every later
@@ -28,6 +30,7 @@ from eval.runs.preset_run import PresetRun, Searcher, run_preset, write_report
 from eval.runs.store import save_run
 from eval.scoring.metrics import DEFAULT_METRICS, parse_metric
 from eval.scoring.stats import paired_test
+from eval.testsets.store import resolve_qa
 from rag.config import PipelineConfig, load_preset, parse_set_options, with_overrides
 from rag.generate.usability import UsabilityTally, counting
 
@@ -59,7 +62,11 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument("--runs-dir", type=Path, default=None,
                         help="where runs are stored (default: <data dir>/runs)")
     parser.add_argument("--no-store", action="store_true", help="do not store runs")
-    parser.add_argument("--answers", type=Path, default=None, metavar="QA_FILE",
+    parser.add_argument("--qa", default=None, metavar="SET",
+                        help="the questions and relevance labels: a QA file, or with "
+                             "--collection the name of a test set stored with it "
+                             "(`eval questions --save`)")
+    parser.add_argument("--answers", default=None, metavar="QA_FILE",
                         help="also answer this QA file (reference answers, spans over the "
                              "dataset's documents) with every preset's full pipeline and add "
                              "ragas + groundedness figures under answer_metrics; rows marked "
@@ -133,7 +140,6 @@ def print_comparisons(runs: Sequence[PresetRun], seed: int) -> None:
 
 def add_answer_metrics(args: argparse.Namespace, tallies: dict[str, UsabilityTally]) -> None:
     """Answer the --answers QA file with each preset; add the figures to the report JSON."""
-    from eval.data.qa import load_qa_file
     from eval.runs.llm_stages import endpoint_judge, record_metric_outcomes
     from eval.runs.own_corpus import collection_answer_samples, preset_collection
     from eval.scoring.abstention import abstention_report
@@ -148,7 +154,7 @@ def add_answer_metrics(args: argparse.Namespace, tallies: dict[str, UsabilityTal
         scores_json,
     )
 
-    qa = load_qa_file(args.answers)
+    qa = resolve_qa(args.collection, args.answers)
     report = json.loads(args.out.read_text(encoding="utf-8"))
     report["answer_metrics"], report["abstention"], report["answer_sources"] = {}, {}, {}
     metrics = [*DEFAULT_ANSWER_METRICS, *(LLM_METRICS if args.llm_metrics else ())]
@@ -209,16 +215,17 @@ def load_dataset(args: argparse.Namespace) -> BeirDataset:
     if (args.dataset is None) == (args.collection is None):
         raise ValueError("give one of --dataset DIR or --collection NAME")
     if args.collection or not (args.dataset / "corpus.jsonl").is_file():
-        if args.answers is None:
+        labels = args.qa or args.answers
+        if labels is None:
             where = f"collection {args.collection!r}" if args.collection else f"{args.dataset}"
             raise ValueError(f"{where} has no relevance labels of its own: add --answers QA_FILE "
-                             "(questions with spans or doc_ids over its documents)")
+                             "or --qa SET (questions with spans or doc_ids over its documents; "
+                             "--qa also takes a test set stored with --collection)")
         from eval.data.evalsets import qa_eval_set
-        from eval.data.qa import load_qa_file
         from eval.runs.own_corpus import qa_dataset
         from rag.index import open_collection
 
-        qa = load_qa_file(args.answers)
+        qa = resolve_qa(args.collection, labels)
         if args.collection:
             return qa_dataset(qa, open_collection(args.collection))
         return qa_eval_set(qa, args.dataset).dataset
@@ -253,6 +260,9 @@ def run(args: argparse.Namespace) -> int:
                               result.per_query_rows(dataset.queries), args.runs_dir)
             print(f"stored {stored}", file=sys.stderr)
     side = write_report(runs, dataset.queries, args.out)
+    from eval.cli.judged import add_judged
+
+    add_judged(args, {c.name: c for c in map(lambda p: preset_config(p, args), args.presets)})
     if args.answers is not None:
         add_answer_metrics(args, tallies)
     add_usability(args, tallies)

@@ -40,10 +40,15 @@ QA_SUFFIXES = (".jsonl", ".csv")
 
 @dataclass(frozen=True)
 class EvalSet:
-    """A BEIR dataset, plus span labels when relevance is judged per chunk (QA span sets)."""
+    """A BEIR dataset, plus span labels when relevance is judged per chunk (QA span sets), and
+    for judged sets the spans a person judged not relevant (`nonrelevant`)."""
 
     dataset: BeirDataset
     spans: Mapping[str, tuple[Span, ...]] = field(default_factory=lambda: MappingProxyType({}))
+    nonrelevant: Mapping[str, tuple[Span, ...]] = field(
+        default_factory=lambda: MappingProxyType({}))
+    title: str = ""  # what the page calls the set, when not the dataset's name
+    collection: str = ""  # the collection a set stored with one is asked of
 
     @property
     def unit(self) -> Unit:
@@ -51,11 +56,25 @@ class EvalSet:
 
     @property
     def name(self) -> str:
-        return self.dataset.name
+        return self.title or self.dataset.name
+
+    @property
+    def judged(self) -> bool:
+        """Whether passages were judged not relevant too: then unjudged passages are known."""
+        return bool(self.nonrelevant)
 
     def qrels_for(self, chunks: Iterable[Chunk]) -> Qrels:
-        """Relevance over a collection's chunks: span overlap for span sets, else the qrels."""
-        return span_relevance(chunks, self.spans) if self.spans else self.dataset.qrels
+        """Relevance over a collection's chunks: span overlap for span sets, else the qrels. A
+        chunk overlapping a span judged not relevant (and no relevant one) is judged 0, so
+        eval.scoring.judged can tell it from a chunk nobody judged."""
+        if not self.spans:
+            return self.dataset.qrels
+        chunks = list(chunks)
+        qrels = span_relevance(chunks, self.spans)
+        if self.nonrelevant:
+            for qid, judged in span_relevance(chunks, self.nonrelevant).items():
+                qrels[qid] = {**dict.fromkeys(judged, 0), **qrels.get(qid, {})}
+        return qrels
 
     def scoring_dataset(self, chunks: Iterable[Chunk]) -> BeirDataset:
         """The dataset with the qrels a run over these chunks is scored against."""
@@ -71,7 +90,9 @@ class EvalSet:
         dataset = replace(self.dataset, queries={q: self.dataset.queries[q] for q in keep},
                           qrels={q: self.dataset.qrels[q] for q in keep if q in self.dataset.qrels})
         spans = {q: s for q, s in self.spans.items() if q in dataset.queries}
-        return EvalSet(dataset, MappingProxyType(spans))
+        nonrelevant = {q: s for q, s in self.nonrelevant.items() if q in dataset.queries}
+        return EvalSet(dataset, MappingProxyType(spans), MappingProxyType(nonrelevant),
+                       self.title, self.collection)
 
 
 def as_chunk_units(candidates: Sequence[Candidate]) -> tuple[Candidate, ...]:

@@ -9,6 +9,8 @@ Row fields: `question` (required), `answer` (or `reference_answer`), `id` (defau
 a JSON string). `text`, when given, is the exact labeled text, so a set can be re-validated.
 `answerable` (default true): false marks a question the corpus cannot answer — it carries no
 reference answer and no labels, and the right outcome is to decline (eval.scoring.abstention).
+`provenance` (an object: how the row was made, eval/testsets/store.py) and any other field are
+kept in the file and ignored here.
 """
 
 from __future__ import annotations

@@ -18,6 +18,7 @@ from eval.runs.beir_index import (
 )
 from eval.runs.preset_run import PresetRun, Searcher, run_preset
 from eval.runs.sweep import GridAxis, SweepResult, point_config, run_sweep
+from eval.scoring.judged import DEPTH, JudgedScores, judged_scores
 from eval.scoring.metrics import DEFAULT_METRICS
 from rag.config import PipelineConfig
 from rag.retrieve.base import Candidate
@@ -134,3 +135,12 @@ def sweep_grid(
         for point in result.points
     )
     return SweepRun(result, runs)
+
+
+def honest_scores(evalset: EvalSet, scored: ScoredRun, depth: int = DEPTH) -> JudgedScores:
+    """A run's share of unjudged passages in its top `depth`, with bpref and condensed nDCG
+    beside nDCG (eval.scoring.judged), judged against the chunks of the collection it ran on."""
+    collection = beir_collection(evalset.dataset, scored.config, progress=False)
+    qrels = evalset.qrels_for(collection.chunks())
+    results = {o.qid: o.ranking for o in scored.run.outcomes if o.error is None}
+    return judged_scores(scored.label, qrels, results, depth)

@@ -1,7 +1,7 @@
 """Every LLM stage switched on, and how usable the model's replies were.
 
 `LLM_STAGES` are the config overrides that switch on the LLM stages of the seed systems in any
-preset (`eval run --llm-stages`): EchoMind's multi-query, 002's HyDE, step-back and RAG-Fusion,
+preset (`eval run --llm-stages`): EchoMind's multi-query, Adaptive's HyDE, step-back and RAG-Fusion,
 EchoMind's LLM rerank and compression, generation, Axiom's LLM grounding, and ragas answer
 relevance in the abstain stage. The LLM intent router is on by default; the LLM classifier,
 router and Self-RAG grader stay as each preset has them (each is one more call per query or
@@ -24,7 +24,7 @@ LLM_STAGES: Mapping[str, Any] = {
     "query.enabled": True,
     "query.intent.use_llm": True,
     "query.expand.methods": ["multi_query", "hyde", "step_back", "rag_fusion"],
-    "query.expand.hyde_max_words": 1000,  # 002 uses HyDE on short queries only: here on all
+    "query.expand.hyde_max_words": 1000,  # Adaptive uses HyDE on short queries only: here on all
     "context.enabled": True,
     "context.compression": "llm",
     "rerank.enabled": True,

@@ -11,11 +11,11 @@ its chunking and embedding read the index derived for them from the collection's
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from pathlib import PurePath
 
-from eval.data.qa import QASet
+from eval.data.qa import QAItem, QASet
 from eval.data.shapes import BeirDataset, DatasetError
 from eval.runs.beir_index import Mode, full_searcher, retrieval_searcher
 from eval.runs.preset_run import Searcher
@@ -25,6 +25,7 @@ from rag.index import Collection, open_collection
 from rag.index.derived import index_for, kept_documents
 from rag.pipeline import run_query
 from rag.retrieve.base import Candidate
+from rag.trace import Trace
 
 
 def document_name(candidate: Candidate) -> str:
@@ -50,6 +51,13 @@ def qa_dataset(qa: QASet, collection: Collection) -> BeirDataset:
     stamp = f"{collection.name}:{collection.manifest.updated_at}:{qa.items!r}"
     return BeirDataset(qa.name, {}, {i.qid: i.question for i in qa.items}, qa.doc_qrels(),
                        hashlib.sha256(stamp.encode()).hexdigest(), qa.source)
+
+
+def corpus_dataset(qa: QASet, collection: Collection) -> BeirDataset:
+    """`qa_dataset` with the collection's documents (kept text, by file name) as its corpus, for
+    what indexes a dataset itself (tuning: eval.tune builds its own index per list setting)."""
+    dataset = qa_dataset(qa, collection)
+    return replace(dataset, corpus=collection_texts(collection))
 
 
 def collection_searcher(config: PipelineConfig, collection: Collection, mode: Mode) -> Searcher:
@@ -87,22 +95,29 @@ def collection_texts(collection: Collection) -> dict[str, dict[str, str]]:
     return corpus
 
 
+def collection_traces(
+    qa: QASet, config: PipelineConfig, collection: Collection,
+    progress: Callable[[int, int], None] | None = None,
+) -> Iterator[tuple[QAItem, Trace]]:
+    """Every question through the full pipeline (context, generation, grounding on) over an
+    existing collection: (item, trace) per question."""
+    config = with_overrides(collection_config(config, collection), ANSWER_STAGES)
+    index = index_for(collection, config)
+    for done, item in enumerate(qa.items, start=1):
+        yield item, run_query(item.question, config, index)
+        if progress is not None:
+            progress(done, len(qa.items))
+
+
 def collection_answer_samples(
     qa: QASet, config: PipelineConfig, collection: Collection,
     progress: Callable[[int, int], None] | None = None,
 ) -> list[AnswerSample]:
     """Answer every question with the full pipeline over an existing collection."""
-    config = with_overrides(collection_config(config, collection), ANSWER_STAGES)
     corpus: Mapping[str, Mapping[str, str]] = collection_texts(collection)
-    index = index_for(collection, config)
-    samples = []
-    for done, item in enumerate(qa.items, start=1):
-        trace = run_query(item.question, config, index)
-        samples.append(sample_from_trace(item.qid, trace, item.answer,
-                                         reference_passages(item, corpus), item.answerable))
-        if progress is not None:
-            progress(done, len(qa.items))
-    return samples
+    return [sample_from_trace(item.qid, trace, item.answer, reference_passages(item, corpus),
+                              item.answerable)
+            for item, trace in collection_traces(qa, config, collection, progress)]
 
 
 def preset_collection(name: str, config: PipelineConfig) -> Collection:

@@ -28,6 +28,7 @@ from eval.data.evalsets import qa_corpus_set
 from eval.data.qa import QAItem, QASet
 from eval.runs.beir_index import beir_collection
 from eval.scoring.abstention import AbstainOutcome
+from eval.scoring.answer_form import fragment_share
 from eval.scoring.metrics import MetricScores
 from eval.scoring.stats import bootstrap_ci
 from rag.abstain.stage import AbstainDecision
@@ -181,12 +182,21 @@ LLM_METRICS: Mapping[str, Scorer] = {
     "answer_relevancy": _answer_relevancy,
     "llm_context_precision": _llm_context_precision,
 }
+async def _fragment_share(s: AnswerSample, _: RagasJudge | None) -> float:
+    value = fragment_share(s.answer)
+    if value is None:
+        raise MissingInput("an answer without sentences")
+    return value
+
+
+FORM_METRICS: Mapping[str, Scorer] = {"fragment_share": _fragment_share}
 GROUNDING_METRICS: Mapping[str, Scorer] = {
     "grounded_share": _figure("grounded_share", "the ground stage did not run"),
     "citation_validity": _figure("citation_validity", "no sentence cites a source"),
 }
-ANSWER_METRICS: Mapping[str, Scorer] = {**OFFLINE_METRICS, **LLM_METRICS, **GROUNDING_METRICS}
-DEFAULT_ANSWER_METRICS = (*OFFLINE_METRICS, *GROUNDING_METRICS)
+ANSWER_METRICS: Mapping[str, Scorer] = {**OFFLINE_METRICS, **LLM_METRICS, **FORM_METRICS,
+                                         **GROUNDING_METRICS}
+DEFAULT_ANSWER_METRICS = (*OFFLINE_METRICS, *FORM_METRICS, *GROUNDING_METRICS)
 
 
 def check_metrics(metrics: Sequence[str]) -> None:

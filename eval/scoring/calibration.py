@@ -132,12 +132,20 @@ def cross_validated(items: Sequence[CalibrationItem], settings: AbstainConfig, s
 
 def calibration_items(
     qa: QASet, config: PipelineConfig, signal: str, corpus: Path = SAMPLES_DIR,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Callable[[int, int], None] | None = None, collection: str | None = None,
 ) -> list[CalibrationItem]:
-    """Run every question once with abstain on and the bar being calibrated off."""
+    """Run every question once with abstain on and the bar being calibrated off, over the
+    `corpus` folder — or over an existing collection, with its own embedder and index, when
+    `collection` names one (labels then name documents by file name)."""
     config = with_overrides(config, {"abstain.enabled": True, f"abstain.{SIGNALS[signal]}": None})
+    if collection is not None:
+        from eval.runs.own_corpus import collection_traces, preset_collection
+
+        traces = collection_traces(qa, config, preset_collection(collection, config), progress)
+    else:
+        traces = ((item, trace) for item, trace, _ in qa_traces(qa, config, corpus, progress))
     items = []
-    for item, trace, _ in qa_traces(qa, config, corpus, progress):
+    for item, trace in traces:
         decision = trace.output(AbstainDecision)
         signals = decision.signals if decision is not None else AbstainSignals()
         items.append(CalibrationItem(item.qid, item.answerable, signals))

@@ -1,13 +1,18 @@
 """Scores the query guard on a labelled attack set and a benign set: block rate and false-positive
-rate with Wilson 95% intervals, per split (dev = what the detectors were developed on, heldout =
-not looked at while writing them) and per attack category, plus every miss and false alarm."""
+rate with Wilson 95% intervals, per split, per category and per language, plus every miss and
+false alarm.
+
+Splits: in datasets/guard_attacks.jsonl both `dev` and `heldout` were in view while the detectors
+were written, so both are development data now; datasets/guard_heldout_2026_11/ is the held-out
+set, written blind after the detectors were frozen (its rows carry no split: they take the folder's
+name)."""
 
 from __future__ import annotations
 
 import json
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from eval.data.shapes import DatasetError
@@ -17,6 +22,8 @@ from rag.query.settings import GuardConfig
 
 ATTACKS = PROJECT_ROOT / "datasets" / "guard_attacks.jsonl"
 BENIGN = PROJECT_ROOT / "datasets" / "guard_benign.jsonl"
+HELDOUT = PROJECT_ROOT / "datasets" / "guard_heldout_2026_11"
+HELDOUT_ATTACKS, HELDOUT_BENIGN = HELDOUT / "attacks.jsonl", HELDOUT / "benign.jsonl"
 
 
 @dataclass(frozen=True)
@@ -52,10 +59,14 @@ class GuardScore:
     by_category: dict[str, Rate]  # attack category -> share blocked (all splits)
     missed: tuple[Prompt, ...]
     false_alarms: tuple[tuple[Prompt, str], ...]  # benign prompt, the guard's reason
+    by_language: dict[str, Rate] = field(default_factory=dict)  # attack language -> share blocked
+    benign_by_category: dict[str, Rate] = field(default_factory=dict)  # -> share of benign blocked
+    benign_by_language: dict[str, Rate] = field(default_factory=dict)
 
     def as_json(self) -> dict[str, object]:
         rates = {k: {name: {**asdict(r), "value": r.value} for name, r in getattr(self, k).items()}
-                 for k in ("block_rate", "false_positive_rate", "by_category")}
+                 for k in ("block_rate", "false_positive_rate", "by_category", "by_language",
+                           "benign_by_category", "benign_by_language")}
         return {**rates, "missed": [asdict(p) for p in self.missed],
                 "false_alarms": [{**asdict(p), "reason": why} for p, why in self.false_alarms]}
 
@@ -71,8 +82,9 @@ def wilson(hits: int, n: int, z: float = 1.96) -> Rate:
 
 
 def load_prompts(path: Path, split: str | None = None) -> tuple[Prompt, ...]:
-    """JSONL rows with `id` and `text` (and `split`, else `split` is given: e.g. a BEIR
-    queries.jsonl, whose `_id` is the id); errors name the file and line."""
+    """JSONL rows with `id` and `text` (optionally `split`, `category`, `language`; a row without
+    `split` takes `split`, else the file's folder name: e.g. a BEIR queries.jsonl, whose `_id` is
+    the id); errors name the file and line."""
     prompts: list[Prompt] = []
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
@@ -83,7 +95,8 @@ def load_prompts(path: Path, split: str | None = None) -> tuple[Prompt, ...]:
             continue
         try:
             row = json.loads(line)
-            row = {"split": split, "id": row.get("_id"), **row} if isinstance(row, dict) else row
+            row = ({"split": split or path.parent.name, "id": row.get("_id"), **row}
+                   if isinstance(row, dict) else row)
             prompt = Prompt(**{k: str(v) for k, v in row.items() if k in Prompt.__dataclass_fields__})
         except (json.JSONDecodeError, TypeError, AttributeError) as exc:
             raise DatasetError(path, f"not a prompt row with id, text, split ({exc})", number) from None
@@ -93,6 +106,12 @@ def load_prompts(path: Path, split: str | None = None) -> tuple[Prompt, ...]:
     if not prompts:
         raise DatasetError(path, "no prompts")
     return tuple(prompts)
+
+
+def _grouped(flags: Sequence[tuple[Prompt, bool]], key: str) -> dict[str, Rate]:
+    names = sorted({getattr(p, key) for p, _ in flags})
+    return {n: wilson(sum(hit for p, hit in flags if getattr(p, key) == n),
+                      sum(getattr(p, key) == n for p, _ in flags)) for n in names}
 
 
 def _by_split(flags: Sequence[tuple[Prompt, bool]]) -> dict[str, Rate]:
@@ -109,12 +128,13 @@ def score_guard(
     attack_flags = [(p, not guard(p.text, cfg).allowed) for p in attacks]
     verdicts = [(p, guard(p.text, cfg)) for p in benign]
     benign_flags = [(p, not v.allowed) for p, v in verdicts]
-    categories = sorted({p.category for p, _ in attack_flags})
     return GuardScore(
         _by_split(attack_flags),
         _by_split(benign_flags),
-        {c: wilson(sum(hit for p, hit in attack_flags if p.category == c),
-                   sum(p.category == c for p, _ in attack_flags)) for c in categories},
+        _grouped(attack_flags, "category"),
         tuple(p for p, hit in attack_flags if not hit),
         tuple((p, v.reason) for p, v in verdicts if not v.allowed),
+        _grouped(attack_flags, "language"),
+        _grouped(benign_flags, "category"),
+        _grouped(benign_flags, "language"),
     )

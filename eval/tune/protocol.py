@@ -22,7 +22,7 @@ import numpy as np
 
 from eval.data.shapes import BeirDataset
 from eval.scoring.metrics import DEFAULT_METRICS, parse_metric
-from eval.tune.scorer import Note, PointScorer, Scores, single_retriever_point
+from eval.tune.scorer import ChunkQrels, Note, PointScorer, Scores, single_retriever_point
 from eval.tune.search import OnTrial, Search, search
 from eval.tune.space import Space
 from rag.config import PipelineConfig, with_overrides
@@ -180,9 +180,12 @@ def run_tune(
     on_trial: ProgressFn | None = None,
     progress: bool = True,
     note: Note = print,
+    chunk_qrels: ChunkQrels | None = None,
 ) -> TuneResult:
     """Tune `base` over `space` with K-fold out-of-fold selection; see the module docstring.
-    `on_trial(stage, done, planned, best)` reports progress (stage: "fold i/K" or "all")."""
+    `on_trial(stage, done, planned, best)` reports progress (stage: "fold i/K" or "all").
+    Span sets pass `chunk_qrels` (eval.data.evalsets.EvalSet.qrels_for): each list group is
+    then scored chunk by chunk against its own collection's chunks."""
     started = time.perf_counter()
     metrics = tuple(dict.fromkeys([space.objective, *metrics]))
     for m in metrics:
@@ -196,7 +199,8 @@ def run_tune(
     if space.list_changing():
         say("settings " + ", ".join(space.list_changing()) + " change the candidate lists: each "
             "value gets its own collection (indexed if new) and head run")
-    scorer = PointScorer(dataset, base, metrics, space.max_depth(base), use_cache, say)
+    scorer = PointScorer(dataset, base, metrics, space.max_depth(base), use_cache, say,
+                         chunk_qrels)
     qids = sorted(q for q in dataset.queries if q in dataset.qrels)
     cv = cross_validate(scorer, qids, space, folds, n_trials, seed, on_trial, progress)
     best = cv.in_sample.best.point

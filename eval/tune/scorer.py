@@ -13,31 +13,36 @@ from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any
 
-from eval.data.shapes import BeirDataset
+from eval.data.evalsets import chunk_unit_lists
+from eval.data.shapes import BeirDataset, Qrels
 from eval.runs.beir_index import beir_collection
 from eval.runs.candidates import QueryLists, retrieve_all
 from eval.runs.sweep import list_group, point_config, rescore
 from eval.tune.fitting import fitter_for
 from eval.tune.space import point_key
+from rag.chunking.base import Chunk
 from rag.config import PipelineConfig
 from rag.index import Collection
 from rag.retrieve.base import retriever_family
 
 Scores = dict[str, dict[str, float]]  # metric -> qid -> value
 Note = Callable[[str], None]
+ChunkQrels = Callable[[Iterable[Chunk]], Qrels]  # span sets: relevance over a collection's chunks
 
 
 @dataclass(frozen=True)
 class Heads:
-    """One list group: its collection and every query's cached head."""
+    """One list group: its collection, every query's cached head, and the dataset its runs are
+    scored on (for span sets, qrels over this collection's chunks)."""
 
     collection: Collection
     items: Mapping[str, QueryLists]
+    dataset: BeirDataset
 
 
 def _fold_key(qids: Sequence[str] | None) -> str:
@@ -51,9 +56,10 @@ class PointScorer:
 
     def __init__(
         self, dataset: BeirDataset, base: PipelineConfig, metrics: Sequence[str], depth: int,
-        use_cache: bool = True, note: Note = print,
+        use_cache: bool = True, note: Note = print, chunk_qrels: ChunkQrels | None = None,
     ) -> None:
         self.dataset = dataset
+        self.chunk_qrels = chunk_qrels
         self.base = base
         self.metrics = tuple(metrics)
         self.depth = depth  # heads are searched this deep; points cut their lists
@@ -84,8 +90,12 @@ class PointScorer:
             started = time.perf_counter()
             collection = beir_collection(self.dataset, config)
             cached, _ = retrieve_all(self.dataset, config, collection, self.depth, self.use_cache)
+            scored_on = self.dataset
+            if self.chunk_qrels is not None:  # span set: every chunk is its own unit
+                scored_on = replace(self.dataset, qrels=self.chunk_qrels(collection.chunks()))
+                cached = chunk_unit_lists(cached)
             self.retrieval_s += time.perf_counter() - started
-            self.groups[key] = Heads(collection, {item.qid: item for item in cached})
+            self.groups[key] = Heads(collection, {item.qid: item for item in cached}, scored_on)
         return self.groups[key]
 
     def _preset_group(self, config: PipelineConfig) -> str | None:
@@ -112,7 +122,7 @@ class PointScorer:
             return config
         heads = self.heads(self.config(point))
         items = [heads.items[q] for q in train if heads.items[q].error is None]
-        qrels = {q: self.dataset.qrels[q] for q in train if q in self.dataset.qrels}
+        qrels = {q: heads.dataset.qrels[q] for q in train if q in heads.dataset.qrels}
         return fit(config, items, qrels, heads.collection)
 
     def scores(
@@ -155,7 +165,7 @@ class PointScorer:
         if train is not None:
             config = self.fitted(point, train)
         started = time.perf_counter()
-        run = rescore(self.dataset, config, [heads.items[q] for q in qids], heads.collection,
+        run = rescore(heads.dataset, config, [heads.items[q] for q in qids], heads.collection,
                       self.metrics, 1, 0, config.name)
         self.rescoring_s += time.perf_counter() - started
         self.tails += len(qids)
@@ -170,7 +180,8 @@ def _only(heads: Heads, retrievers: set[str]) -> Heads:
         lists = {n: r for n, r in item.lists.items() if retriever_family(n) in retrievers}
         return replace(item, lists=MappingProxyType(lists))
 
-    return Heads(heads.collection, {q: keep(item) for q, item in heads.items.items()})
+    return Heads(heads.collection, {q: keep(item) for q, item in heads.items.items()},
+                 heads.dataset)
 
 
 def single_retriever_point(name: str) -> dict[str, Any]:

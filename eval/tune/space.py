@@ -212,6 +212,36 @@ def load_space(path: Path, base: PipelineConfig | None = None) -> Space:
         raise SpaceError(f"space {path}: {exc}") from None
 
 
+_DEPTHS = {"choices": [20, 50, 100]}
+# What each fusion method reads (as in eval/spaces/fusion.yaml, for one method).
+_METHOD_SETTINGS: dict[str, dict[str, Any]] = {
+    "rrf": {"fusion.k": {"low": 1, "high": 200, "log": True}},
+    "weighted_rrf": {"fusion.k": {"low": 1, "high": 200, "log": True}},
+    "relative_score": {"fusion.alpha": {"low": 0.0, "high": 1.0}},
+    "convex": {"fusion.alpha": {"low": 0.0, "high": 1.0},
+               "fusion.normalization": {"choices": ["minmax", "zscore"]}},
+    "dbsf": {},
+}
+
+
+def preset_fusion_space(base: PipelineConfig) -> Space:
+    """The space `eval tune` searches when none is given: the parameters the preset's own fusion
+    method reads (RRF k, the weights of all lists but the first, alpha, normalization) and
+    retrieval.depth; every one is read after retrieval, so each query is searched once."""
+    method = base.fusion.method
+    retrievers = base.retrieval.retrievers
+    if len(retrievers) < 2 or method not in _METHOD_SETTINGS:
+        raise SpaceError(
+            f"preset {base.name!r} fuses nothing to tune (fusion.method {method!r}, retrievers "
+            f"{', '.join(retrievers)}); give --space, e.g. eval/spaces/threshold.yaml")
+    settings: dict[str, Any] = {"fusion.method": {"choices": [method]},
+                                **_METHOD_SETTINGS[method]}
+    if method == "weighted_rrf":  # the first list keeps its weight: only the ratio matters
+        for name in retrievers[1:]:
+            settings[f"fusion.weights.{name}"] = {"low": 0.05, "high": 0.95}
+    return parse_space({"settings": {**settings, "retrieval.depth": _DEPTHS}}, base)
+
+
 def point_key(point: Mapping[str, Any]) -> str:
     """A canonical text for a point (memo keys, stability counts)."""
     return json.dumps(point, sort_keys=True, default=str)

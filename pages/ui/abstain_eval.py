@@ -20,6 +20,7 @@ from rag.paths import SAMPLES_DIR
 
 CALIBRATION = "eval_abstain_calibration"  # session key: (preset, calibration, source)
 BUILT = DATASETS_DIR / "build" / "debian_abstain"
+ASKED_OF = "collection "  # "Asked of" names an existing collection: "collection NAME"
 
 
 def curve_figure(result: Calibration) -> go.Figure:
@@ -51,6 +52,8 @@ def estimate_frame(result: Calibration) -> pd.DataFrame:
 
 def _defaults(evalset: EvalSet) -> tuple[str, str]:
     """(QA file, corpus): the built Debian set when there is one, else the selected QA set."""
+    if evalset.collection:  # a set stored with a collection is asked of that collection
+        return evalset.dataset.source, ASKED_OF + evalset.collection
     if (BUILT / "qa_calibrate.jsonl").is_file():
         return str(BUILT / "qa_calibrate.jsonl"), str(BUILT)
     source = Path(evalset.dataset.source)
@@ -64,9 +67,14 @@ def abstain_section(evalset: EvalSet) -> None:
                    "unanswerable questions (rows with \"answerable\": false) while answering at "
                    "least the floor's share of answerable ones; its estimate is out of fold.")
         qa_default, corpus_default = _defaults(evalset)
+        if st.session_state.get("abs_for") != evalset.name:  # another set: its own defaults
+            st.session_state["abs_for"] = evalset.name
+            for key in ("abs_qa", "abs_corpus"):
+                st.session_state.pop(key, None)
         row = st.columns([2, 2])
         qa_path = row[0].text_input("QA file", qa_default, key="abs_qa")
-        corpus = row[1].text_input("Asked of (documents or BEIR folder)", corpus_default, key="abs_corpus")
+        corpus = row[1].text_input("Asked of (documents or BEIR folder, or collection NAME)",
+                                   corpus_default, key="abs_corpus")
         presets = available_presets()
         current = st.session_state.get(APP_PRESET)
         row = st.columns(4)
@@ -79,8 +87,12 @@ def abstain_section(evalset: EvalSet) -> None:
             bar = st.progress(0.0, text="Answering…")
             try:
                 config = load_preset(preset)
-                items = calibration_items(load_qa_file(qa_path), config, signal, Path(corpus),
-                                          lambda done, of: bar.progress(done / of, f"{done}/{of}"))
+                moved = lambda done, of: bar.progress(done / of, f"{done}/{of}")  # noqa: E731
+                qa = load_qa_file(qa_path)
+                items = (calibration_items(qa, config, signal, progress=moved,
+                                           collection=corpus.removeprefix(ASKED_OF))
+                         if corpus.startswith(ASKED_OF) else
+                         calibration_items(qa, config, signal, Path(corpus), moved))
                 result = calibrate(items, config.abstain, signal, floor, int(folds), n_resamples=500)
             except (DatasetError, PresetError, ValueError, OSError) as exc:
                 st.error(str(exc))

@@ -41,13 +41,10 @@ def relevance_text(decision: AbstainDecision | None) -> str:
 
 
 def show_decision(decision: AbstainDecision) -> None:
-    """A declined answer says so and why (the withheld answer one click away); notes such as
-    "grounded but irrelevant" are shown either way."""
+    """A declined answer says so and why (the page puts the withheld answer in a collapsed
+    expander); notes such as "grounded but irrelevant" are shown either way."""
     if decision.abstained:
         st.warning(f"**Declined** ({decision.kind}): {decision.reason}", icon=":material/block:")
-        if decision.original_answer:
-            with st.expander("The answer that was withheld"):
-                st.markdown(decision.original_answer)
     for note in decision.notes:
         st.warning(note, icon=":material/report:")
     evidence = decision.signals.evidence
@@ -132,7 +129,7 @@ def sources_frame(blocks: Sequence[ContextBlock]) -> pd.DataFrame:
 
 
 def budget_figure(budget: TokenBudget) -> go.Figure:
-    """Allotted vs used tokens per part of the window (002's split)."""
+    """Allotted vs used tokens per part of the window (Adaptive's split)."""
     rows = budget.rows()
     parts = [str(r["part"]) for r in rows]
     fig = go.Figure(

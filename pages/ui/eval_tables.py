@@ -10,6 +10,7 @@ import pandas as pd
 
 from eval.runs.evalset_runner import ScoredRun
 from eval.scoring.compare import QueryDelta
+from eval.scoring.judged import UNJUDGED_WARNING, JudgedScores
 from pages.ui.tables import snippet
 from rag.chunking.base import Chunk
 from rag.retrieve.base import Candidate
@@ -33,6 +34,15 @@ def results_frame(runs: Sequence[ScoredRun]) -> pd.DataFrame:
         row["p50 ms"], row["p95 ms"] = s.latency_ms["p50"], s.latency_ms["p95"]
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def judged_frame(figures: Sequence[JudgedScores]) -> pd.DataFrame:
+    """One row per run: unjudged share of its top k, nDCG (a lower bound), condensed nDCG, bpref."""
+    return pd.DataFrame([{
+        "run": f.system, "queries": f.queries, f"unjudged@{f.depth}": f.unjudged,
+        f"ndcg@{f.depth} (lower bound)": f.ndcg, f"condensed ndcg@{f.depth}": f.condensed_ndcg,
+        "bpref": f.bpref, f"over {UNJUDGED_WARNING:.0%} unjudged": f.lower_bound}
+        for f in figures])
 
 
 def deltas_frame(deltas: Sequence[QueryDelta], name_a: str, name_b: str) -> pd.DataFrame:

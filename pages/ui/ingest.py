@@ -28,6 +28,7 @@ from rag.paths import SAMPLES_DIR
 
 SOURCES = ("Upload files", "Folder on the server", "Bundled samples")
 LAST_INGEST = "docs_last_ingest"  # (summary line, per-file frame) of this session's last ingest
+NEXT_TARGET = "docs_next_target"  # a collection just created: the form shows it as existing next
 Parse = Callable[[Callable[[int, int, str], None]], IngestReport]
 
 
@@ -116,6 +117,10 @@ def _target() -> tuple[str, PipelineConfig] | None:
     """Where to ingest and with which config: a new collection built with a chosen preset, or an
     existing one with the settings it was built with."""
     existing = resources.collection_names()
+    created = st.session_state.pop(NEXT_TARGET, None)
+    if created in existing:  # set before the widgets exist (Streamlit forbids it after)
+        st.session_state["docs_into"] = "Existing collection"
+        st.session_state["docs_into_collection"] = created
     mode = st.radio("Into", ["New collection", "Existing collection"], horizontal=True,
                     index=1 if existing else 0, key="docs_into", disabled=not existing)
     presets = available_presets()
@@ -124,9 +129,10 @@ def _target() -> tuple[str, PipelineConfig] | None:
         current = resources.session_collection_name()
         name = st.selectbox("Collection", existing, key="docs_into_collection",
                             index=existing.index(current) if current in existing else 0)
-        manifest = resources.cached_collection(name).manifest
-        settings = manifest.settings
-        config = page_config(load_preset(preset_name), name)
+        collection = resources.cached_collection(name)
+        manifest, settings = collection.manifest, collection.manifest.settings
+        # the ONNX graph it recorded (embedding.onnx_variant auto keeps it)
+        config = collection.pinned(page_config(load_preset(preset_name), name))
         wanted = index_settings(config)
         also = ("" if not settings or settings_hash(wanted) == manifest.config_hash else
                 f" The session preset '{config.name}' reads it another way "
@@ -172,6 +178,7 @@ def ingest_form(report: IngestReport) -> None:
                 f"{summary.chunks_added} chunks in {summary.seconds:.1f} s")
         st.session_state[LAST_INGEST] = (line, file_report(report, summary, collection.manifest))
         st.session_state[APP_NEXT_COLLECTION] = name  # every page uses it from the next run
+        st.session_state[NEXT_TARGET] = name  # not "'name' exists" above the success line
         resources.refresh_collections()
         st.rerun()
     if LAST_INGEST in st.session_state:

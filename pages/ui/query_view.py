@@ -162,10 +162,14 @@ def mistakes_table(evaluation: IntentEvaluation) -> pd.DataFrame:
 
 
 def guard_rates_table(score: GuardScore) -> pd.DataFrame:
-    """One row per (set, split or category): the share blocked with its Wilson 95% interval."""
+    """One row per (set, split, category or language): the share blocked with its Wilson 95%
+    interval."""
     rows = [("attacks", name, rate) for name, rate in score.block_rate.items()]
     rows += [("benign", name, rate) for name, rate in score.false_positive_rate.items()]
     rows += [("attack category", name, rate) for name, rate in score.by_category.items()]
+    rows += [("attack language", name, rate) for name, rate in score.by_language.items()]
+    rows += [("benign category", name, rate) for name, rate in score.benign_by_category.items()]
+    rows += [("benign language", name, rate) for name, rate in score.benign_by_language.items()]
     return pd.DataFrame([{"set": kind, "split / category": name, "blocked": f"{r.hits}/{r.n}",
                           "share": round(r.value, 3), "95% CI": f"[{r.low:.3f}, {r.high:.3f}]"}
                          for kind, name, r in rows])

@@ -28,7 +28,6 @@ from rag.index import (
     list_collections,
     open_collection,
 )
-from rag.index.collection import collections_root
 from rag.index.derived import (
     IndexSync,
     MissingDocumentTextError,
@@ -38,7 +37,7 @@ from rag.index.derived import (
 from rag.index.document_texts import DocumentTexts
 from rag.index.manifest import describe_settings
 from rag.index.visible import visible_kept_documents
-from rag.paths import SAMPLES_DIR
+from rag.paths import SAMPLES_DIR, collections_root
 from rag.privacy import normalize_user
 
 

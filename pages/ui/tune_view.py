@@ -38,7 +38,8 @@ def _run(evalset: EvalSet, preset: str, space_name: str, folds: int, trials: int
                      text=f"{stage}: trial {done}/{planned}, best so far {best:.4f}")
 
     result = run_tune(evalset.dataset, base, space, folds, trials, on_trial=moved,
-                      progress=False, note=st.caption)
+                      progress=False, note=st.caption,
+                      chunk_qrels=evalset.qrels_for if evalset.unit == "chunk" else None)
     report = tune_json(result, {"name": evalset.name}, 1000, 0)
     bar.progress(1.0, text=f"Tuned in {result.total_s:.1f} s ({result.tails} tails re-run)")
     st.session_state[TUNED] = (report, tuned_preset(result, report))
@@ -103,9 +104,6 @@ def show_report(report: Mapping[str, Any], config: PipelineConfig) -> None:
 
 
 def tune_section(evalset: EvalSet) -> None:
-    if evalset.unit != "document":
-        st.info("Tuning needs document-level labels (a BEIR set): pick one above.")
-        return
     presets, spaces = available_presets(), list(shipped_spaces())
     row = st.columns(4)
     preset = row[0].selectbox("Preset", presets, key="eval_tune_preset",

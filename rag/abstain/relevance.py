@@ -17,9 +17,9 @@ from typing import Literal, Protocol
 
 import numpy as np
 
-from rag.context.text import content_words, strip_citations
 from rag.generate.base import ChatModel, LLMError, Message
 from rag.generate.usability import record_reply
+from rag.text import content_words, strip_citations
 
 
 class TextVectors(Protocol):

@@ -3,7 +3,7 @@
 Each rule is one reason a RAG answer should not be given; a rule whose bar is None is off. The
 seeds' own mechanisms map onto the rules (see the presets' comments): EchoMind's no-RAG fallback
 is `on_no_context`, Axiom's off-topic intent is `on_out_of_scope` and its relevance threshold
-`min_evidence`, Axiom's hallucination retry ending ungrounded is `on_ungrounded`, 002's
+`min_evidence`, Axiom's hallucination retry ending ungrounded is `on_ungrounded`, Adaptive's
 confidence (relevance × grounding) is `min_confidence`.
 """
 
@@ -31,7 +31,7 @@ class AbstainConfig(BaseModel):
     # below this bar, or, for the extractive answerer, no picked sentence shares a word with it.
     min_answer_relevance: float | None = Field(None, ge=0, le=1)
     on_no_relevant_sentence: bool = True
-    min_confidence: float | None = Field(None, ge=0, le=1)  # 002: relevance × grounded share
+    min_confidence: float | None = Field(None, ge=0, le=1)  # Adaptive: relevance × grounded share
     on_ungrounded: bool = True  # the grounding check still fails after its retries
     on_no_context: bool = True  # the context stage found nothing relevant (no-RAG fallback)
     on_out_of_scope: bool = True  # the intent router called the question off-topic

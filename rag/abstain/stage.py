@@ -21,8 +21,8 @@ from rag.generate.llm import make_client
 from rag.generate.prompts import INSUFFICIENT
 from rag.generate.stage import generated
 from rag.grounding.retry import GroundedAnswer
-from rag.pipeline import STAGES, PipelineState, StageEnv, StageResult, StageSpec
 from rag.query.understand import Understanding
+from rag.stages import STAGES, PipelineState, StageEnv, StageResult, StageSpec
 
 AbstainKind = Literal[
     "out_of_scope", "no_context", "weak_evidence", "llm_declined", "no_relevant_sentence",
@@ -44,7 +44,7 @@ class AbstainSignals:
     answer_mode: str = ""  # the final answer's mode (extractive, llm, no_rag, error)
     grounded: bool | None = None  # None: the ground stage did not run
     grounded_share: float | None = None
-    confidence: float | None = None  # 002: relevance × grounded share
+    confidence: float | None = None  # Adaptive: relevance × grounded share
     retries: int = 0
     no_context: str = ""  # why the context stage fell back to no-RAG ("" = it did not)
     out_of_scope: str = ""  # the intent router's reason, when it said off-topic
@@ -82,6 +82,9 @@ def rules_fired(signals: AbstainSignals, settings: AbstainConfig) -> list[tuple[
     if settings.on_no_relevant_sentence and s.answer_mode == "extractive" and rel is not None \
             and rel.overlap == 0:
         fired.append(("no_relevant_sentence", "no answer sentence shares a word with the question"))
+    if settings.on_no_relevant_sentence and s.answer_mode == "extractive" and rel is None:
+        # the extractive answerer quotes whole sentences only: the sources offered none
+        fired.append(("no_relevant_sentence", "the sources hold no whole sentence to quote"))
     if settings.min_answer_relevance is not None and rel is not None \
             and rel.score < settings.min_answer_relevance:
         fired.append(("irrelevant_answer", f"answer relevance {rel.score:.3f} "
@@ -189,17 +192,23 @@ def run_abstain(state: PipelineState, env: StageEnv) -> StageResult:
         if not out:
             return StageResult(state, status="skipped", reason=f"not reached: {state.halted}")
         decision = decide(AbstainSignals(out_of_scope=out), settings, state.answer or "")
-    elif not state.answer:
+    elif not state.answer and not _quoted_nothing(state):
         return StageResult(state, status="skipped", reason="no answer to decide on")
     else:
-        decision = decide(gather(state, env, _embedder(env.config)), settings, state.answer)
+        decision = decide(gather(state, env, _embedder(env.config)), settings, state.answer or "")
     relevance = decision.signals.relevance
     warnings = relevance.warnings if relevance is not None else ()
     if not decision.abstained:
         return StageResult(state, decision, {"answer_chars": len(state.answer or "")}, "ok", warnings)
-    declined = replace(state, answer=settings.message)
+    declined = replace(state, answer=settings.message, withheld=f"{decision.kind}: {decision.reason}")
     return StageResult(declined, decision, {"answer_chars": len(state.answer or "")}, "ok",
                        warnings, f"declined ({decision.kind}): {decision.reason}")
+
+
+def _quoted_nothing(state: PipelineState) -> bool:
+    """The extractive answerer found no whole sentence to quote: an empty answer to decline."""
+    answer = generated(state)
+    return answer is not None and answer.mode == "extractive" and not answer.text
 
 
 def declined(decision: AbstainDecision | None) -> bool:

@@ -1,53 +1,10 @@
-"""Chunking strategies: one module each, one registry. `get_chunker(name, params)` builds one."""
+"""Chunking strategies: one module each, one registry (rag.chunking.registry).
+`get_chunker(name, params)` builds one."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
-
-from pydantic import BaseModel, ValidationError
-
-from rag.chunking.base import Chunk, Chunker
-from rag.registry import Registry
-
-if TYPE_CHECKING:
-    from rag.embed.base import Embedder
-
-# name -> (settings model, factory taking the validated settings). A settings model with
-# `needs_embedder = True` gets the embedder too: factory(settings, embedder=...).
-STRATEGIES: Registry[tuple[type[BaseModel], Callable[..., Chunker]]] = Registry("chunking")
-
-
-def strategy_settings(name: str, params: dict[str, Any]) -> BaseModel:
-    """Validate `params` against strategy `name`'s settings; errors name the field and rule."""
-    settings_cls, _ = STRATEGIES.get(name)
-    try:
-        return settings_cls.model_validate(params)
-    except ValidationError as exc:
-        problems = "; ".join(
-            f"params.{'.'.join(str(p) for p in e['loc']) or name}: "
-            f"{e['msg'].removeprefix('Value error, ')}"
-            for e in exc.errors()
-        )
-        raise ValueError(f"chunking strategy {name!r}: {problems}") from None
-
-
-def get_chunker(
-    name: str, params: dict[str, Any] | None = None, *, embedder: Embedder | None = None
-) -> Chunker:
-    """A ready chunker. `embedder` is used by strategies that embed (semantic); the others
-    ignore it, so callers can always pass their shared one. Without it, MiniLM is loaded."""
-    settings = strategy_settings(name, params or {})
-    settings_cls, factory = STRATEGIES.get(name)
-    if getattr(settings_cls, "needs_embedder", False):
-        return factory(settings, embedder=embedder)
-    return factory(settings)
-
-
-__all__ = ["STRATEGIES", "Chunk", "Chunker", "get_chunker", "strategy_settings"]
-
-# Importing a strategy module registers it (last, so the modules can import STRATEGIES).
-from rag.chunking import (  # noqa: E402, F401
+# Importing a strategy module registers it; this package imports them all.
+from rag.chunking import (  # noqa: F401
     doc_type,
     faq,
     fixed,
@@ -60,3 +17,7 @@ from rag.chunking import (  # noqa: E402, F401
     token,
     whole,
 )
+from rag.chunking.base import Chunk, Chunker
+from rag.chunking.registry import STRATEGIES, get_chunker, strategy_settings
+
+__all__ = ["STRATEGIES", "Chunk", "Chunker", "get_chunker", "strategy_settings"]

@@ -1,4 +1,4 @@
-"""Chunk each document with the strategy for its detected type (EchoMind, seed 001 §2.4):
+"""Chunk each document with the strategy for its detected type (EchoMind):
 FAQ → one chunk per Q&A pair; BOOK → paragraph parents 2000–3500 with sentence children
 400–700 overlapping 2 sentences; SENSITIVE → sentences to 225–450, no overlap; USER →
 sentences to 400–800 with 1 sentence overlap. Each route is any registered strategy."""
@@ -11,8 +11,8 @@ from typing import Any, ClassVar
 
 from pydantic import Field, model_validator
 
-from rag.chunking import STRATEGIES, get_chunker, strategy_settings
 from rag.chunking.base import Chunk, Chunker
+from rag.chunking.registry import STRATEGIES, get_chunker, strategy_settings
 from rag.chunking.settings import StrategySettings
 from rag.documents.base import Document
 from rag.embed.base import Embedder

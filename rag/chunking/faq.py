@@ -1,5 +1,5 @@
 """One chunk per question–answer pair, never splitting a question from its answer
-(EchoMind FAQ chunker, seed 001 §2.4.1: cut before each question, cap 8000 chars)."""
+(EchoMind FAQ chunker: cut before each question, cap 8000 chars)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from itertools import pairwise
 
 from pydantic import Field
 
-from rag.chunking import STRATEGIES
 from rag.chunking.base import Chunk
+from rag.chunking.registry import STRATEGIES
 from rag.chunking.settings import StrategySettings
 from rag.chunking.spans import Span, make_chunk, trim
 from rag.chunking.units import pack_units, sentence_spans, split_long

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pydantic import Field, ValidationInfo, field_validator
 
-from rag.chunking import STRATEGIES
 from rag.chunking.base import Chunk
+from rag.chunking.registry import STRATEGIES
 from rag.chunking.settings import StrategySettings, smaller_than
 from rag.chunking.spans import Span, make_chunks, trim_all
 from rag.documents.base import Document

@@ -1,4 +1,4 @@
-"""Hierarchical levels document → section → paragraph (Vexora, seed 003: level 0/1/2).
+"""Hierarchical levels document → section → paragraph (Vexora: level 0/1/2).
 
 One document chunk covers everything; sections open at headings (or are packed paragraphs
 when there are none / a section is too big); paragraphs live inside their section. Every
@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from pydantic import Field, ValidationInfo, field_validator
 
-from rag.chunking import STRATEGIES
 from rag.chunking.base import Chunk
 from rag.chunking.headings import fold_bare_headings, sections
+from rag.chunking.registry import STRATEGIES
 from rag.chunking.settings import StrategySettings, at_most, smaller_than
 from rag.chunking.spans import Span, make_chunk, trim
 from rag.chunking.units import merge_short, pack_units, paragraph_spans, split_long

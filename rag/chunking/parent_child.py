@@ -1,7 +1,7 @@
 """Parent–child chunks: large parents for context, small children inside them for retrieval.
 
-Axiom (seed 000 §7): parents 2000/200 chars, children 400/50 chars, both recursive splits.
-EchoMind BOOK (seed 001 §2.4.2): parents are paragraphs packed to 2000–3500 chars, children
+Axiom: parents 2000/200 chars, children 400/50 chars, both recursive splits.
+EchoMind BOOK: parents are paragraphs packed to 2000–3500 chars, children
 are sentences packed to 400–700 chars with 2 sentences of overlap. `*_unit` picks the style.
 """
 
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from pydantic import Field, ValidationInfo, field_validator
 
-from rag.chunking import STRATEGIES
 from rag.chunking.base import Chunk
+from rag.chunking.registry import STRATEGIES
 from rag.chunking.settings import StrategySettings, at_most, smaller_than
 from rag.chunking.spans import make_chunk
 from rag.chunking.units import Unit, split_level

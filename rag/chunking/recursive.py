@@ -1,4 +1,4 @@
-"""Recursive character splitter (IntelliDocs, seed 004: 512/50), span-keeping.
+"""Recursive character splitter (IntelliDocs: 512/50), span-keeping.
 
 Same algorithm as LangChain's RecursiveCharacterTextSplitter (keep_separator="start",
 strip_whitespace=True), so its chunk texts are identical, but it works on offsets: every
@@ -12,8 +12,8 @@ from itertools import pairwise
 
 from pydantic import Field, ValidationInfo, field_validator
 
-from rag.chunking import STRATEGIES
 from rag.chunking.base import Chunk
+from rag.chunking.registry import STRATEGIES
 from rag.chunking.settings import StrategySettings, smaller_than
 from rag.chunking.spans import Span, make_chunks, trim_all
 from rag.documents.base import Document

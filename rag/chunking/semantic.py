@@ -12,9 +12,9 @@ from typing import ClassVar
 import numpy as np
 from pydantic import Field, ValidationInfo, field_validator
 
-from rag.chunking import STRATEGIES
 from rag.chunking.base import Chunk
 from rag.chunking.models import default_embedder
+from rag.chunking.registry import STRATEGIES
 from rag.chunking.settings import StrategySettings, at_most
 from rag.chunking.spans import Span, make_chunk
 from rag.chunking.units import merge_short, pack_units, sentence_spans, split_long

@@ -1,4 +1,4 @@
-"""Sentences grouped to a size range with an N-sentence overlap (EchoMind, seed 001 §2.4.3–2.5).
+"""Sentences grouped to a size range with an N-sentence overlap (EchoMind).
 
 EchoMind's presets: USER 400–800 chars with 1 sentence overlap; SENSITIVE 225–450 with none.
 """
@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from pydantic import Field, ValidationInfo, field_validator
 
-from rag.chunking import STRATEGIES
 from rag.chunking.base import Chunk
+from rag.chunking.registry import STRATEGIES
 from rag.chunking.settings import StrategySettings, at_most
 from rag.chunking.spans import make_chunks
 from rag.chunking.units import pack_units, sentence_spans, split_long

@@ -20,7 +20,7 @@ class ChunkingConfig(BaseModel):
 
     @model_validator(mode="after")
     def _check_params(self) -> ChunkingConfig:
-        from rag.chunking import strategy_settings  # late: strategies import this module
+        from rag.chunking.registry import strategy_settings  # late: strategies import this module
 
         strategy_settings(self.strategy, self.params)  # raises naming the field and the rule
         return self

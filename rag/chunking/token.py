@@ -8,9 +8,9 @@ from collections.abc import Sequence
 
 from pydantic import Field, ValidationInfo, field_validator
 
-from rag.chunking import STRATEGIES
 from rag.chunking.base import Chunk
 from rag.chunking.models import load_tokenizer
+from rag.chunking.registry import STRATEGIES
 from rag.chunking.settings import StrategySettings, smaller_than
 from rag.chunking.spans import make_chunk, trim
 from rag.documents.base import Document

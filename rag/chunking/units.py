@@ -1,6 +1,6 @@
 """Sentences and paragraphs as spans, and the ways strategies group them into chunks.
 
-Sentence boundaries are EchoMind's (seed 001 §2.5): `(?<=[.!?])\\s+|\\n\\n+`; grouping packs
+Sentence boundaries are EchoMind's: `(?<=[.!?])\\s+|\\n\\n+`; grouping packs
 units up to a maximum with an N-unit overlap, as EchoMind's `_group_sentences_to_size`.
 """
 

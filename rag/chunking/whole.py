@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from rag.chunking import STRATEGIES
 from rag.chunking.base import Chunk
+from rag.chunking.registry import STRATEGIES
 from rag.chunking.settings import StrategySettings
 from rag.chunking.spans import make_chunks, trim
 from rag.documents.base import Document

@@ -75,7 +75,7 @@ class ContextBlock:
 
 @dataclass(frozen=True)
 class TokenBudget:
-    """002's split of the context window; `allotted` and `used` are token counts per part."""
+    """Adaptive's split of the context window; `allotted` and `used` are token counts per part."""
 
     window: int
     tokenizer: str  # which tokenizer counted (exact MiniLM word-piece, or an estimate)

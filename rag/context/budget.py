@@ -1,4 +1,4 @@
-"""Token budget (002): split the context window between system prompt, history, retrieved chunks
+"""Token budget (Adaptive): split the context window between system prompt, history, retrieved chunks
 and the generation, then fit the blocks (best first) into the chunks' share."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Build the context for one query: relevance gate (EchoMind no-RAG fallback), expansion,
-compression, sentence de-duplication, token budget (002), ordering and [Source N] numbering."""
+compression, sentence de-duplication, token budget (Adaptive), ordering and [Source N] numbering."""
 
 from __future__ import annotations
 

@@ -8,12 +8,12 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 
 from rag.context.base import ContextBlock, StepReport, context_step
-from rag.context.text import content_words, split_sentences
 from rag.generate.base import ChatModel, LLMError, Message
 from rag.generate.fence import data_rule, fence
 from rag.generate.judge_probes import RELEVANCE_PROBES
 from rag.generate.usability import record_reply
 from rag.registry import Registry
+from rag.text import content_words, split_sentences
 
 Compressor = Callable[[str, Sequence[ContextBlock], ChatModel | None], tuple[list[ContextBlock], StepReport]]
 COMPRESSORS: Registry[Compressor] = Registry("context compression")

@@ -1,5 +1,5 @@
 """Settings of the stages between retrieval and context building: entity-graph enrichment
-(Vexora / 002 knowledge graph) and Self-RAG chunk verification (002)."""
+(Vexora / Adaptive knowledge graph) and Self-RAG chunk verification (Adaptive)."""
 
 from __future__ import annotations
 
@@ -17,9 +17,9 @@ class GraphConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     enabled: bool = False
-    max_depth: int = Field(2, ge=1, le=4)  # Vexora: Neo4j traversal max depth 2; 002: 2-hop
+    max_depth: int = Field(2, ge=1, le=4)  # Vexora: Neo4j traversal max depth 2; Adaptive: 2-hop
     max_chunks: int = Field(5, ge=0, le=100)  # related chunks added to the candidates at most
-    # Vexora walks from the query's entities only; 002 also from the retrieved chunks' (top n).
+    # Vexora walks from the query's entities only; Adaptive also from the retrieved chunks' (top n).
     seed_chunks: int = Field(0, ge=0, le=50)
     # An entity in more chunks than this is a hub ("Debian" in a Debian corpus): it links
     # everything to everything, so it is not walked through.
@@ -27,7 +27,7 @@ class GraphConfig(BaseModel):
 
 
 class VerifyConfig(BaseModel):
-    """002 Self-RAG verification (Asai et al. 2023, ISREL): each context chunk is checked for
+    """Adaptive Self-RAG verification (Asai et al. 2023, ISREL): each context chunk is checked for
     relevance and dropped below `threshold`. Offline (`lexical`): the share of the query's
     content words the chunk contains; `llm`: a 0–10 grade from the chat model; `auto`: the LLM
     when an endpoint is configured, else lexical."""

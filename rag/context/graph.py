@@ -1,4 +1,4 @@
-"""An embedded entity graph per collection, standing in for Vexora's Neo4j (and 002's KG).
+"""An embedded entity graph per collection, standing in for Vexora's Neo4j (and Adaptive's KG).
 
 Nodes are entities spotted in chunks by offline heuristics (acronyms, CamelCase, letters with
 digits, capitalized runs not opening a sentence or line); two entities are linked when one chunk
@@ -18,7 +18,7 @@ from types import MappingProxyType
 
 from rag.chunking.base import Chunk
 from rag.context.enrich_settings import GraphConfig
-from rag.context.text import STOPWORDS
+from rag.text import STOPWORDS
 
 _MAX_ENTITIES_PER_CHUNK = 40  # a chunk listing hundreds of names (an index page) adds noise
 # Where a name run must end: sentence, line and clause boundaries, brackets and quotes.

@@ -1,5 +1,5 @@
 """Pipeline stage "graph": add chunks related to the query through the collection's entity graph
-(Vexora `GraphService.refineRAGResults`, max depth 2; 002 "KG enhancement: 2-hop neighbours").
+(Vexora `GraphService.refineRAGResults`, max depth 2; Adaptive "KG enhancement: 2-hop neighbours").
 
 Related chunks join the candidates after the retrieved ones, scored just below the last of them,
 so context building reads them after what retrieval chose. They pass the run's payload filters
@@ -16,12 +16,12 @@ from types import MappingProxyType
 from rag.chunking.base import Chunk
 from rag.config import PipelineConfig
 from rag.context.graph import Related, enrich, graph_for
-from rag.pipeline import STAGES, PipelineState, StageEnv, StageResult, StageSpec
 from rag.privacy import visible_to
 from rag.query.entities import extract_entities
 from rag.query.understand import Understanding
 from rag.retrieve.base import Candidate
 from rag.retrieve.settings import FilterConfig
+from rag.stages import STAGES, PipelineState, StageEnv, StageResult, StageSpec
 
 
 @dataclass(frozen=True)

@@ -7,8 +7,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from rag.context.base import ContextBlock, StepReport, context_step
-from rag.context.text import content_words, jaccard, split_sentences
 from rag.registry import Registry
+from rag.text import content_words, jaccard, split_sentences
 
 
 def dedupe_sentences(
@@ -50,7 +50,7 @@ def by_rank(blocks: Sequence[ContextBlock]) -> list[ContextBlock]:
 
 @ORDERINGS.register("sandwich")
 def sandwich(blocks: Sequence[ContextBlock]) -> list[ContextBlock]:
-    """002 / "Lost in the Middle" (Liu et al. 2023): best blocks at both ends, weakest in the
+    """Adaptive / "Lost in the Middle" (Liu et al. 2023): best blocks at both ends, weakest in the
     middle. Ranks 1, 3, 5, … go to the front, ranks 2, 4, 6, … fill in from the back."""
     front = list(blocks[0::2])
     back = list(blocks[1::2])

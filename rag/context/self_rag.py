@@ -1,4 +1,4 @@
-"""Pipeline stage "verify": 002's Self-RAG chunk verification (Asai et al. 2023, the ISREL
+"""Pipeline stage "verify": Adaptive's Self-RAG chunk verification (Asai et al. 2023, the ISREL
 judgement "is this passage relevant to the question?"), then "filter low-quality chunks".
 
 Offline (lexical): the share of the query's content words a chunk contains, a word counting when
@@ -16,7 +16,6 @@ from typing import Literal
 
 from rag.config import PipelineConfig
 from rag.context.enrich_settings import VerifyConfig
-from rag.context.text import content_words
 from rag.generate.base import ChatModel, LLMError, Message
 from rag.generate.fence import data_rule, fence
 from rag.generate.judge_check import check_judge
@@ -24,8 +23,9 @@ from rag.generate.judge_probes import RELEVANCE_PROBES
 from rag.generate.llm import make_client
 from rag.generate.structured import GRADES_0_10, choice_schema
 from rag.generate.usability import record_reply
-from rag.pipeline import STAGES, PipelineState, StageEnv, StageResult, StageSpec
 from rag.retrieve.base import Candidate
+from rag.stages import STAGES, PipelineState, StageEnv, StageResult, StageSpec
+from rag.text import content_words
 
 _STEM = 5  # letters two words must share to count as the same word
 

@@ -14,7 +14,7 @@ OrderingName = Literal["rank", "sandwich", "document"]
 
 
 class BudgetSplit(BaseModel):
-    """Shares of the context window (002: system 10–15 %, history 10–15 %, chunks 55–60 %,
+    """Shares of the context window (Adaptive: system 10–15 %, history 10–15 %, chunks 55–60 %,
     generation 15–20 %). They must add up to 1."""
 
     model_config = ConfigDict(extra="forbid")
@@ -48,7 +48,7 @@ class ContextConfig(BaseModel):
     ordering: OrderingName = "rank"
     # No-RAG fallback (EchoMind): when no candidate scores at least this, answer without context.
     relevance_threshold: float | None = None
-    context_window: int = Field(8000, ge=256)  # tokens (002's example window)
+    context_window: int = Field(8000, ge=256)  # tokens (Adaptive's example window)
     budget: BudgetSplit = Field(default_factory=BudgetSplit)
     graph: GraphConfig = Field(default_factory=GraphConfig)  # the "graph" stage
     verify: VerifyConfig = Field(default_factory=VerifyConfig)  # the "verify" stage

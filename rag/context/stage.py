@@ -9,14 +9,13 @@ from rag.generate.base import Message, Role
 from rag.generate.llm import make_client
 from rag.generate.prompts import choose_template, system_prompt
 from rag.generate.streaming import SINK
-from rag.pipeline import STAGES, PipelineState, StageEnv, StageResult, StageSpec
-from rag.query.injection import detect_in_document
+from rag.injection import detect_in_document
 from rag.query.understand import Understanding
-from rag.trace import StageStatus
+from rag.stages import STAGES, PipelineState, StageEnv, StageResult, StageSpec, StageStatus
 
 
 def query_class(state: PipelineState) -> str | None:
-    """The query class (002: SUMMARY, COMPARISON, …) the understand stage found, if it ran."""
+    """The query class (Adaptive: SUMMARY, COMPARISON, …) the understand stage found, if it ran."""
     found = state.artifact("understand", Understanding)
     return found.classification.label if found is not None and found.classification else None
 

@@ -1,4 +1,4 @@
-"""Documents in: parsers by extension, document-type detection and PII (seed 001), batch ingest.
+"""Documents in: parsers by extension, document-type detection and PII, batch ingest.
 
 Public API: parse_file, parse_bytes, ingest_paths, ingest_uploads, detect_doc_type, find_pii, redact.
 Exports load lazily (PEP 562): the query path needs `Document` (via rag.chunking) but none of the

@@ -1,4 +1,4 @@
-"""Document-type detection exactly in EchoMind's order (seed 001 §2.2): SENSITIVE → FAQ → BOOK → USER.
+"""Document-type detection exactly in EchoMind's order: SENSITIVE → FAQ → BOOK → USER.
 
 Heuristics only, each returning the reason it fired (or did not) so the UI can show it.
 """

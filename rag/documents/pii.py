@@ -1,4 +1,4 @@
-"""PII detection and redaction as in EchoMind (seed 001 §2.3), with checksums so numbers are not over-matched.
+"""PII detection and redaction as in EchoMind, with checksums so numbers are not over-matched.
 
 Cards are checked with Luhn (ISO/IEC 7812-1) and issuer prefixes, IBANs with ISO 13616 mod-97;
 phones need a phone-shaped grouping, so years, versions, dates and prices never count.
@@ -33,7 +33,7 @@ class PiiMatch:
 
 @dataclass(frozen=True)
 class Redaction:
-    """Redacted text, seed 001's sensitivity level, and the matches that were replaced."""
+    """Redacted text, EchoMind's sensitivity level, and the matches that were replaced."""
 
     text: str
     level: SensitivityLevel
@@ -132,7 +132,7 @@ def find_pii(text: str, kinds: Collection[PiiKind] = PII_KINDS) -> list[PiiMatch
 
 
 def pii_density(text: str, matches: Sequence[PiiMatch]) -> float:
-    """Seed 001's density: the fraction of characters that are inside a PII match."""
+    """EchoMind's density: the fraction of characters that are inside a PII match."""
     return sum(m.end - m.start for m in matches) / len(text) if text else 0.0
 
 
@@ -151,7 +151,7 @@ def redact(
     text: str, kinds: Collection[PiiKind] = PII_KINDS, config: DocumentsConfig | None = None
 ) -> Redaction:
     """Replace matches of `kinds` with `[REDACTED_<KIND>]`; level HIGH if any replaced,
-    MEDIUM if density (over all kinds) > config.medium_pii_density, else LOW (seed 001 §2.3).
+    MEDIUM if density (over all kinds) > config.medium_pii_density, else LOW.
     """
     config = config or DocumentsConfig()
     found = find_pii(text)

@@ -1,4 +1,4 @@
-"""Ingest-time PII redaction (EchoMind, seed 001 §2.3): a new Document whose text is redacted.
+"""Ingest-time PII redaction (EchoMind): a new Document whose text is redacted.
 
 Page spans are moved with the text so `page_of` stays right; the original text is not kept.
 """

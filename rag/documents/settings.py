@@ -1,4 +1,4 @@
-"""Documents section of a config: the size limit for one file and EchoMind's (seed 001 §2.2–2.3)
+"""Documents section of a config: the size limit for one file and EchoMind's
 thresholds."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ MB = 1024 * 1024
 
 
 class DocumentsConfig(BaseModel):
-    """Defaults are seed 001's numbers; `max_bytes` is checked before a file is read."""
+    """Defaults are EchoMind's numbers; `max_bytes` is checked before a file is read."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -19,7 +19,7 @@ class DocumentsConfig(BaseModel):
     max_compression_ratio: float = Field(default=100.0, gt=1, description="expanded / compressed size")
     # EchoMind sanitizes before chunking: indexed text then never holds the PII itself.
     redact_pii: bool = Field(default=False, description="replace PII with [REDACTED_KIND] at ingest")
-    # Document-type detection, in seed 001's order SENSITIVE → FAQ → BOOK → USER.
+    # Document-type detection, in EchoMind's order SENSITIVE → FAQ → BOOK → USER.
     sensitive_pii_density: float = Field(default=0.015, ge=0, le=1)
     faq_min_questions: int = Field(default=2, ge=1)
     faq_many_questions: int = Field(default=3, ge=1)

@@ -69,8 +69,12 @@ class TextEmbedder:
         return l2_normalize(vectors) if self.cfg.normalize else vectors
 
     def _encode_missing(self, missing: list[tuple[str, str]]) -> dict[str, np.ndarray]:
-        """Encode unique texts longest first, so each batch pads to similar lengths (as ST does)."""
-        order = sorted(missing, key=lambda item: -len(item[1]))
+        """Encode unique texts longest first, so each batch pads to similar lengths (as ST does):
+        by token count where the backend counts tokens (`token_counts`), else by characters."""
+        counts = getattr(self.backend, "token_counts", None)
+        lengths = counts([t for _, t in missing]) if callable(counts) else [len(t) for _, t in missing]
+        order = [item for _, item in sorted(zip(lengths, missing, strict=True),
+                                            key=lambda pair: -pair[0])]
         size = self.cfg.batch_size
         batches = [order[i : i + size] for i in range(0, len(order), size)]
         fresh: dict[str, np.ndarray] = {}

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-import unicodedata
 from functools import lru_cache
 
 import numpy as np
@@ -25,6 +24,7 @@ import numpy as np
 from rag.embed.base import EmbeddingModelError
 from rag.embed.local_models import MINILM_NAMES
 from rag.embed.settings import EmbeddingConfig
+from rag.text import feature_words
 
 DEFAULT_DIM = 384
 VERSION = 1  # part of model_id: bump when the features change, so cached vectors never mix
@@ -32,7 +32,6 @@ WORD_WEIGHT = 1.0
 NGRAM_SIZES = (3, 4)
 NGRAM_WEIGHT = 0.25  # per n-gram; a word has several, so pieces inform without drowning words
 _MODEL = re.compile(r"hashing(?:-(\d+))?")
-_WORD = re.compile(r"\w+")
 _MIN_DIM, _MAX_DIM = 8, 65_536
 
 
@@ -55,11 +54,6 @@ def hashing_dim(model: str) -> int:
     return dim
 
 
-def words(text: str) -> list[str]:
-    """Unicode words of the NFKC-normalized, case-folded text."""
-    return _WORD.findall(unicodedata.normalize("NFKC", text).casefold())
-
-
 def word_features(word: str) -> dict[str, float]:
     """One word's weighted features: `w:<word>`, and `c:<n-gram>` per character n-gram."""
     bag = {f"w:{word}": WORD_WEIGHT}
@@ -74,7 +68,7 @@ def word_features(word: str) -> dict[str, float]:
 def features(text: str) -> dict[str, float]:
     """The text's weighted features: the sum of its words' features."""
     bag: dict[str, float] = {}
-    for word in words(text):
+    for word in feature_words(text):
         for feature, weight in word_features(word).items():
             bag[feature] = bag.get(feature, 0.0) + weight
     return bag
@@ -111,7 +105,7 @@ class HashingBackend:
 
     def encode_one(self, text: str) -> np.ndarray:
         vector = np.zeros(self.dim, dtype=np.float32)
-        for word in words(text):
+        for word in feature_words(text):
             slots, values = _word_vector(word, self.dim)
             np.add.at(vector, slots, values)  # slots may repeat within a word
         return vector

@@ -14,7 +14,8 @@ slower than fp32 torch. Built here:
    outliers into the weights and keep the FFN output product at per-block precision
    (rag/embed/onnx_smooth.py): fp32's retrieval quality at most of int8's speed.
 
-The result lives under `<data dir>/cache/models/<variant>-<key>/` (or `RAG_WORKBENCH_MODELS`),
+The result lives under the user's cache folder, `~/.cache/rag-workbench/onnx/<variant>-<key>/`
+($XDG_CACHE_HOME, or `RAG_WORKBENCH_MODELS`), once per machine, not per data folder,
 keyed by the source model's version, onnxruntime's version and this recipe, so an upgrade builds
 afresh instead of reusing a graph another version made; the key is part of the backend's model id,
 so cached vectors never mix across builds. Nothing here touches a model hub.
@@ -35,7 +36,7 @@ import portalocker
 from rag.embed.base import EmbeddingModelError
 from rag.embed.local_models import minilm_folder
 from rag.embed.onnx_smooth import build_smooth_int8
-from rag.paths import cache_dir
+from rag.paths import data_dir
 
 BuiltVariant = Literal["int8", "fp32", "int8-smooth"]
 RECIPE = "1"  # bump when the export / fusion / quantization steps change
@@ -58,13 +59,25 @@ def build_key(variant: BuiltVariant) -> str:
 
 
 def models_dir() -> Path:
-    """Where builds are kept: RAG_WORKBENCH_MODELS, else the data dir's cache/models."""
+    """Where builds are kept, once per machine and user: RAG_WORKBENCH_MODELS, else
+    $XDG_CACHE_HOME/rag-workbench/onnx (~/.cache/rag-workbench/onnx). Not per data folder: a new
+    RAG_WORKBENCH_DATA would pay the ~10 s build again before its first ingest."""
     configured = os.environ.get(MODELS_ENV, "").strip()
     if configured:
         path = Path(configured).expanduser()
-        path.mkdir(parents=True, exist_ok=True)
-        return path
-    return cache_dir("models")
+    else:
+        cache = os.environ.get("XDG_CACHE_HOME", "").strip() or str(Path.home() / ".cache")
+        path = Path(cache).expanduser() / "rag-workbench" / "onnx"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def _data_dir_build(key: str) -> Path | None:
+    """A build an older version kept in the data folder (<data>/cache/models): reused as is."""
+    if os.environ.get(MODELS_ENV, "").strip():
+        return None
+    model = data_dir() / "cache" / "models" / key / "model.onnx"
+    return model if model.is_file() else None
 
 
 def built_minilm(variant: BuiltVariant) -> tuple[Path, str]:
@@ -74,6 +87,9 @@ def built_minilm(variant: BuiltVariant) -> tuple[Path, str]:
     model = target / "model.onnx"
     if model.exists():
         return model, key
+    older = _data_dir_build(key)
+    if older is not None:
+        return older, key
     # one builder per build: a second process (the app beside an ingest, a test worker) waits
     # for the first one's graph instead of spending the same minute of CPU on its own copy
     lock = target.parent / f".{key}.lock"
@@ -159,12 +175,16 @@ def _fuse(exported: Path, out: Path) -> None:
     fused.save_model_to_file(str(out))
 
 
-def _quantize(fused: Path, out: Path) -> None:
+def _quantize(fused: Path, out: Path, *, reduce_range: bool = False,
+              unsigned_weights: bool = False) -> None:
+    """Dynamic int8 (module doc); `reduce_range` (7-bit weights) and `unsigned_weights` (u8u8)
+    are the options for CPUs without VNNI, measured in benchmarks/int8_quant.py."""
     import onnx
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
-    quantize_dynamic(str(fused), str(out), weight_type=QuantType.QInt8, per_channel=True,
-                     reduce_range=False,
+    weights = QuantType.QUInt8 if unsigned_weights else QuantType.QInt8
+    quantize_dynamic(str(fused), str(out), weight_type=weights, per_channel=True,
+                     reduce_range=reduce_range,
                      # fused ops (Attention, SkipLayerNorm) defeat shape inference: say float
                      extra_options={"DefaultTensorType": onnx.TensorProto.FLOAT})
 

@@ -8,12 +8,14 @@ where torch takes several (`python -m rag query` pays that on every call), and t
 costs less CPU per passage than torch. Why not fastembed: its own batching
 re-splits ours and its import pulls in the model hub client.
 
-TextEmbedder hands texts over longest first; `encode` runs them in slices of at most 8 texts,
-each padded only to its own longest text (dynamic padding), truncated at 256 tokens as
-sentence-transformers does. Small slices keep a layer's working set (the attention scores of
-8 x 12 heads x 256^2 tokens) in cache and onnxruntime's memory arena small: slices of 64 cost
-~25 % more CPU and ~0.8 GB more resident memory. Vectors are the attention-masked mean of the
-last hidden state (MiniLM's pooling); TextEmbedder normalizes them.
+`encode` tokenizes a batch once, sorts it by token count and runs it in slices of at most 8
+texts, each padded only to its own longest text (dynamic padding), truncated at 256 tokens as
+sentence-transformers does; vectors come back in the caller's order. Sorting by tokens, not
+characters, leaves almost no padding (docs/embedding-cpu-check.md). Small slices keep a
+layer's working set (the attention scores of 8 x 12 heads x 256^2 tokens) in cache and
+onnxruntime's memory arena small: slices of 64 cost ~25 % more CPU and ~0.8 GB more resident
+memory. Vectors are the attention-masked mean of the last hidden state (MiniLM's pooling);
+TextEmbedder normalizes them.
 
 Threads: `RAG_WORKBENCH_ONNX_THREADS` (default: the machine's cores, at most 2) workers, each
 running its own slices on the session with one thread (onnxruntime runs concurrent calls
@@ -27,6 +29,7 @@ from __future__ import annotations
 import os
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -34,7 +37,9 @@ from rag.embed.base import EmbeddingModelError
 from rag.embed.local_models import MINILM_NAMES, existing_path, minilm_folder
 from rag.embed.onnx_build import built_minilm
 from rag.embed.settings import EmbeddingConfig
-from rag.embed.variant import concrete
+
+if TYPE_CHECKING:
+    from tokenizers import Encoding
 
 MAX_TOKENS = 256  # sentence-transformers' max_seq_length for all-MiniLM-L6-v2
 SLICE = 8  # texts per onnxruntime call (see the module docstring)
@@ -75,11 +80,14 @@ def _sources(cfg: EmbeddingConfig) -> tuple[Path, Path, str]:
         return folder / "model.onnx", folder / "tokenizer.json", f"onnx:path:{cfg.model_path}"
     if cfg.model in MINILM_NAMES:
         tokenizer = minilm_folder() / "tokenizer.json"
-        variant = concrete(cfg).onnx_variant  # `auto`: this CPU's checked choice
+        variant = cfg.onnx_variant
         if variant == "int8-weights":
             return _minilm_int8_model(), tokenizer, "onnx:all-MiniLM-L6-v2-int8"
-        if variant == "auto":
-            raise AssertionError("concrete() decides auto")
+        if variant == "auto":  # deciding it measures with this backend (rag/embed/cpu_check.py)
+            raise EmbeddingModelError(
+                "onnx_variant 'auto' is decided before the backend is built: load it with "
+                "rag.embed.load_backend, or pass rag.embed.variant.concrete(cfg)"
+            )
         model, key = built_minilm(variant)
         return model, tokenizer, f"onnx:all-MiniLM-L6-v2:{key}"
     raise EmbeddingModelError(
@@ -102,7 +110,7 @@ class OnnxMiniLMBackend:
                 raise EmbeddingModelError(f"onnx backend: {path} does not exist")
         self.tokenizer = Tokenizer.from_file(str(tokenizer_file))
         self.tokenizer.enable_truncation(max_length=MAX_TOKENS)
-        self.tokenizer.enable_padding()  # to the longest text of each batch
+        self.tokenizer.no_padding()  # (a tokenizer.json may say otherwise) each slice pads itself
         options = ort.SessionOptions()
         options.intra_op_num_threads = 1  # parallel across slices of a batch instead (encode)
         options.inter_op_num_threads = 1
@@ -118,17 +126,32 @@ class OnnxMiniLMBackend:
         self._pool = ThreadPoolExecutor(self.workers, thread_name_prefix="onnx-embed")
 
     def encode(self, texts: list[str]) -> np.ndarray:
+        """Vectors in the order of `texts`; run in slices of texts of similar token counts."""
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        slices = [texts[i : i + SLICE] for i in range(0, len(texts), SLICE)]
-        if len(slices) == 1:
-            return self._encode_slice(texts)
-        return np.concatenate(list(self._pool.map(self._encode_slice, slices)))
+        encodings = self.tokenizer.encode_batch(texts)  # truncated, not padded yet
+        slices = token_sorted_slices([len(e.ids) for e in encodings], SLICE)
+        runs = [[encodings[i] for i in part] for part in slices]
+        if len(runs) == 1:
+            vectors = [self._encode_slice(runs[0])]
+        else:
+            vectors = list(self._pool.map(self._encode_slice, runs))
+        out = np.empty((len(texts), self.dim), dtype=np.float32)
+        for part, block in zip(slices, vectors, strict=True):
+            out[part] = block
+        return out
 
-    def _encode_slice(self, texts: list[str]) -> np.ndarray:
-        encodings = self.tokenizer.encode_batch(texts)
-        ids = np.asarray([e.ids for e in encodings], dtype=np.int64)
-        mask = np.asarray([e.attention_mask for e in encodings], dtype=np.int64)
+    def token_counts(self, texts: list[str]) -> list[int]:
+        """Tokens each text runs as (after truncation): TextEmbedder sorts its batches by them."""
+        return [len(e.ids) for e in self.tokenizer.encode_batch(texts)]
+
+    def _encode_slice(self, encodings: list[Encoding]) -> np.ndarray:
+        width = max(len(e.ids) for e in encodings)  # padded to this slice's longest text only
+        ids = np.zeros((len(encodings), width), dtype=np.int64)  # [PAD] is id 0
+        mask = np.zeros_like(ids)
+        for row, encoding in enumerate(encodings):
+            ids[row, : len(encoding.ids)] = encoding.ids
+            mask[row, : len(encoding.ids)] = encoding.attention_mask
         feeds = {"input_ids": ids, "attention_mask": mask}
         if "token_type_ids" in self._inputs:
             feeds["token_type_ids"] = np.zeros_like(ids)
@@ -136,3 +159,10 @@ class OnnxMiniLMBackend:
         weights = mask[..., None].astype(np.float32)
         summed = (hidden * weights).sum(axis=1)
         return (summed / np.clip(weights.sum(axis=1), 1e-9, None)).astype(np.float32)
+
+
+def token_sorted_slices(token_counts: list[int], size: int) -> list[list[int]]:
+    """Indexes of the texts in slices of `size`, longest first, so each slice pads its texts to
+    nearly their own length (sorted by characters, 11 % of the tokens run were padding)."""
+    order = sorted(range(len(token_counts)), key=lambda i: -token_counts[i])
+    return [order[i : i + size] for i in range(0, len(order), size)]

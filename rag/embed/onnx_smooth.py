@@ -9,7 +9,7 @@ of its 256 levels; that costs 0.02 dense nDCG@10 on the Debian set. Two changes 
    divides X by s (one Mul) and W's row k is multiplied by s_k, so the product is unchanged in
    exact arithmetic while the activation's outlier channels shrink before quantization.
    max|X_k| comes from a calibration run of the fp32 graph, shipped as `minilm_act_max.npz`
-   (`python -m rag.embed.onnx_smooth P/corpus.jsonl`: the first 128 passages of
+   (`python -m rag.embed.onnx_calibrate P/corpus.jsonl`: the first 128 passages of
    `datasets/build_passages.py`'s /usr/share/doc corpus, not the evaluation set).
 2. The FFN-output product, whose input (GELU output) has outlier tokens rather than channels,
    becomes MatMulNBits with 8-bit weights in blocks of 128 and accuracy_level 4: its activations
@@ -82,8 +82,10 @@ def calibrate(fused: Path, texts: Sequence[str], tokenizer: Path) -> dict[str, n
     return {key: peak[name].astype(np.float32) for key, name in inputs.items()}
 
 
-def build_smooth_int8(fused: Path, out: Path, work: Path) -> None:
-    """fused fp32 graph -> smoothed, mixed int8 graph (module doc), written to `out`."""
+def build_smooth_int8(fused: Path, out: Path, work: Path, *, reduce_range: bool = False,
+                      unsigned_weights: bool = False) -> None:
+    """fused fp32 graph -> smoothed, mixed int8 graph (module doc), written to `out`.
+    `reduce_range` / `unsigned_weights`: rag/embed/onnx_build.py's `_quantize`."""
     import onnx
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
@@ -94,8 +96,9 @@ def build_smooth_int8(fused: Path, out: Path, work: Path) -> None:
     onnx.save(model, str(smoothed))
     ffn_out = [node.name for key, node in _roles(model).items() if key.startswith("ffn_out")]
     quantized = work / "quantized.onnx"
-    quantize_dynamic(str(smoothed), str(quantized), weight_type=QuantType.QInt8, per_channel=True,
-                     reduce_range=False, op_types_to_quantize=["MatMul", "Attention"],
+    weights = QuantType.QUInt8 if unsigned_weights else QuantType.QInt8
+    quantize_dynamic(str(smoothed), str(quantized), weight_type=weights, per_channel=True,
+                     reduce_range=reduce_range, op_types_to_quantize=["MatMul", "Attention"],
                      nodes_to_exclude=ffn_out,
                      # fused ops (Attention, SkipLayerNorm) defeat shape inference: say float
                      extra_options={"DefaultTensorType": onnx.TensorProto.FLOAT})
@@ -163,16 +166,3 @@ def _ffn_out_to_nbits(model: Any, names: set[str]) -> None:
         model.graph.initializer.remove(w_init)
     _replace_nodes(model, nodes)
 
-
-if __name__ == "__main__":  # regenerate minilm_act_max.npz: python -m rag.embed.onnx_smooth C.jsonl
-    import json
-    import sys
-
-    from rag.embed.local_models import minilm_folder
-    from rag.embed.onnx_build import built_minilm
-
-    with open(sys.argv[1], encoding="utf-8") as lines:  # the first 128 passages of a BEIR corpus
-        passages = [json.loads(line)["text"] for line, _ in zip(lines, range(128), strict=False)]
-    peaks = calibrate(built_minilm("fp32")[0], passages, minilm_folder() / "tokenizer.json")
-    np.savez_compressed(ACT_MAX_FILE, **peaks)  # type: ignore[arg-type]
-    print(f"wrote {ACT_MAX_FILE}")

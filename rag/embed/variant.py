@@ -8,6 +8,7 @@ points choose with `choose_variant`, which checks an int8 variant first (rag/ind
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
@@ -17,6 +18,8 @@ from rag.embed.settings import AUTO_VARIANT, EmbeddingConfig, OnnxVariant
 if TYPE_CHECKING:
     from rag.embed.onnx_build import BuiltVariant
 
+_log = logging.getLogger(__name__)
+_SAID: set[str] = set()
 FAST_VARIANT = "int8-smooth"  # what `auto` tries first: fp32's retrieval quality at int8 speed
 CHECKED_VARIANTS = ("int8", "int8-smooth")  # u8s8 int8 products: correct only on some CPUs
 
@@ -69,4 +72,8 @@ def concrete(cfg: EmbeddingConfig) -> EmbeddingConfig:
         return cfg
     if not picks_a_graph(cfg):  # the variant picks nothing here: say fp32, check nothing
         return cfg.model_copy(update={"onnx_variant": "fp32"})
-    return cfg.model_copy(update={"onnx_variant": choose_variant(AUTO_VARIANT).variant})
+    choice = choose_variant(AUTO_VARIANT)
+    if choice.note and choice.note not in _SAID:  # once per process: this CPU's fallback
+        _SAID.add(choice.note)
+        _log.warning("%s", choice.note)
+    return cfg.model_copy(update={"onnx_variant": choice.variant})

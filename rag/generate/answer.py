@@ -7,13 +7,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from rag.context.base import BuiltContext
-from rag.generate.base import AnswerMode, Attempt, GeneratedAnswer, LLMError, Message
+from rag.generate.base import AnswerMode, Attempt, GeneratedAnswer, LLMError, Message, Quote
 from rag.generate.cleanup import cited_numbers, clean_response
 from rag.generate.extractive import extractive_answer
 from rag.generate.llm import LLMClient
 from rag.generate.prompts import build_messages, choose_template
 from rag.generate.settings import GenerationConfig
 from rag.generate.usability import record_reply
+from rag.generate.whole_sentences import DocumentTexts
 
 
 @dataclass(frozen=True)
@@ -36,7 +37,7 @@ def plan_answer(
     intent: str | None = None,
     feedback: str = "",
 ) -> AnswerPlan:
-    """Template per query class (002), messages with the fitted history, generation token cap."""
+    """Template per query class (Adaptive), messages with the fitted history, generation token cap."""
     template = choose_template(query, settings.template, intent)
     history = context.history[-settings.history_messages :] if settings.history_messages else ()
     messages = build_messages(
@@ -50,9 +51,15 @@ class AnswerStream:
     """Iterate for text pieces as they are produced; `result` holds the GeneratedAnswer after."""
 
     def __init__(
-        self, plan: AnswerPlan, settings: GenerationConfig, client: LLMClient | None, note: str = ""
+        self,
+        plan: AnswerPlan,
+        settings: GenerationConfig,
+        client: LLMClient | None,
+        note: str = "",
+        documents: DocumentTexts | None = None,  # whole sentences for the extractive answer
     ) -> None:
         self.plan = plan
+        self.documents = documents
         self.settings = settings
         self.client = client
         self._notes = (note,) if note else ()
@@ -72,7 +79,11 @@ class AnswerStream:
             else:
                 completion = self.client.chat(self.plan.messages, self.plan.max_tokens)
                 yield completion.text
-            cleaned = clean_response(completion.text, cut_off=completion.finish_reason == "length")
+            cut = completion.finish_reason in ("length", "deadline")
+            cleaned = clean_response(completion.text, cut_off=cut)
+            if completion.finish_reason == "deadline":
+                self._notes = (*self._notes, "the time budget ended the answer: cut back to its "
+                               "last whole sentence (generation.deadline_s)")
             if not cleaned.text:
                 raise LLMError("empty", "nothing left after clean-up", completion.attempts)
         except LLMError as exc:
@@ -109,9 +120,12 @@ class AnswerStream:
             text = f"No document passage was relevant enough to answer this ({context.reason})."
             self.result = self._answer(text, "no_rag", warnings=warnings, attempts=attempts)
         else:
-            text, note = extractive_answer(self.plan.query, context, self.settings.extractive_sentences)
+            found = extractive_answer(self.plan.query, context, self.settings.extractive_sentences,
+                                      self.settings.extractive_max_chars, self.documents)
+            text = found.text
             self.result = self._answer(
-                text, "extractive", attempts=attempts, warnings=warnings + ((note,) if note else ())
+                text, "extractive", attempts=attempts, quotes=found.quotes,
+                warnings=warnings + ((found.note,) if found.note else ()),
             )
         yield text
 
@@ -126,6 +140,7 @@ class AnswerStream:
         attempts: tuple[Attempt, ...] = (),
         questions: tuple[str, ...] = (),
         warnings: tuple[str, ...] = (),
+        quotes: tuple[Quote, ...] = (),
     ) -> GeneratedAnswer:
         return GeneratedAnswer(
             text=text,
@@ -140,14 +155,19 @@ class AnswerStream:
             messages=self.plan.messages,
             warnings=warnings,
             feedback=self.plan.feedback,
+            quotes=quotes,
         )
 
 
 def generate_answer(
-    plan: AnswerPlan, settings: GenerationConfig, client: LLMClient | None, note: str = ""
+    plan: AnswerPlan,
+    settings: GenerationConfig,
+    client: LLMClient | None,
+    note: str = "",
+    documents: DocumentTexts | None = None,
 ) -> GeneratedAnswer:
     """Run the answerer to the end (no streaming consumer)."""
-    stream = AnswerStream(plan, settings, client, note)
+    stream = AnswerStream(plan, settings, client, note, documents)
     for _ in stream:
         pass
     assert stream.result is not None

@@ -77,6 +77,20 @@ class ChatModel(Protocol):
 
 
 @dataclass(frozen=True)
+class Quote:
+    """One sentence of an extractive answer: the whole sentence as quoted, the block it is cited
+    as ([Source n]) and where it stands in that block's document."""
+
+    text: str
+    n: int
+    doc_id: str
+    start: int  # the sentence's span in the document (in the block's text when not `located`)
+    end: int
+    completed: bool = False  # extended beyond the block's span to the sentence's start or end
+    located: bool = True
+
+
+@dataclass(frozen=True)
 class GeneratedAnswer:
     """The answer after clean-up, how it was produced, and the messages it was produced from."""
 
@@ -92,6 +106,7 @@ class GeneratedAnswer:
     messages: tuple[Message, ...] = ()
     warnings: tuple[str, ...] = ()
     feedback: str = ""  # grounding feedback this answer was generated with (retry)
+    quotes: tuple[Quote, ...] = ()  # extractive answers: each sentence and where it comes from
 
     @property
     def label(self) -> str:

@@ -1,4 +1,4 @@
-"""Circuit breaker (Nygard, "Release It!", 2007; 002): open after N failures, half-open after a
+"""Circuit breaker (Nygard, "Release It!", 2007; Adaptive): open after N failures, half-open after a
 cool-down to let one trial call through, closed again on success."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Response clean-up (002 "Response Assembly"): strip preambles, pull out suggested questions,
+"""Response clean-up (Adaptive "Response Assembly"): strip preambles, pull out suggested questions,
 normalize citation variants to Axiom's [Source N]; and the repairs small models need: repeated
 sentences or phrases removed, a sentence cut off by the token limit dropped."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from rag.context.text import split_sentences
+from rag.text import split_sentences
 
 _PREAMBLES = (
     r"(?:sure|certainly|of course|absolutely|okay|ok|great question|good question)(?=[\s!,.])[!,.]*\s*",

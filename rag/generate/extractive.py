@@ -1,11 +1,14 @@
-"""Offline extractive answerer: the answer is the context's best-supported sentences, copied
-verbatim with [Source N] citations. Scores follow query-biased sentence extraction (Tombros &
-Sanderson 1998): query-term coverage, plus a small prior for the block's retrieval rank.
+"""Offline extractive answerer: the answer is the context's best-supported whole sentences, copied
+from the documents with [Source N] citations. Scores follow query-biased sentence extraction
+(Tombros & Sanderson 1998): query-term coverage, plus a small prior for the block's retrieval rank.
 
-Only statements are candidates: FAQ question lines ("Q: …?", any line ending in "?"), headings
-(Markdown "#", or a short line without a full stop) and table rules are skipped; list markers
-("- ", "1. ", "> ") and answer labels ("A:") are cut from the front. Inline Markdown (**bold**,
-`code`) is kept, for the page to render.
+The answer reads as an answer: the answering sentence (the best-scored one) comes first, then its
+support — the sentences of the same document in the document's order, then those of other
+sources in citation order; no sentence repeats another; and the answer stops at a cap in
+sentences and characters (generation.extractive_sentences / extractive_max_chars, set per
+preset). Sentences are whole (rag.generate.whole_sentences): a sentence a chunk boundary cut is
+completed from the kept document text and still cited as that chunk's block; one that cannot be
+completed is left out. Inline Markdown (**bold**, `code`) is kept, for the page to render.
 """
 
 from __future__ import annotations
@@ -14,92 +17,137 @@ import re
 from dataclasses import dataclass
 
 from rag.context.base import BuiltContext
-from rag.context.text import content_words, jaccard, split_sentences
+from rag.generate.base import Quote
+from rag.generate.whole_sentences import DocumentTexts, Unit, block_units
+from rag.text import Sentence, content_words, ends_sentence, jaccard
 
 RANK_PRIOR = 0.1  # weight of 1/rank: breaks ties toward better-ranked chunks, never outvotes coverage
+# weight of 1/(1 + the sentence's place in its document): a section's first sentences tend to
+# answer its question (the lead baseline of summarization); it too only breaks near-ties
+LEAD_PRIOR = 0.1
 MIN_RELATIVE_COVERAGE = 0.5  # a sentence sharing one stray word ("notes") with the query stays out
 REDUNDANT_AT = 0.6  # a sentence this Jaccard-similar to one already picked adds nothing
-MIN_WORDS = 3  # "A: Yes." or "Notes." alone answers nothing
-HEADING_MAX_WORDS = 8  # a line this short with no sentence-ending punctuation reads as a heading
-
-_HEADING = re.compile(r"^\s*#{1,6}\s")
-_QUESTION_LABEL = re.compile(r"^\s*(?:q|question)\s*[:.)]\s*", re.I)
-_ANSWER_LABEL = re.compile(r"^\s*(?:a|answer)\s*[:.)]\s*", re.I)
-_LIST_MARKER = re.compile(r"^\s*(?:[-*•+>]|\d{1,3}[.)]|[a-z][.)])\s+", re.I)
-_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}")
-_ENDS_SENTENCE = re.compile(r"[.!:;)\"'”*`]\s*$")
+DEFAULT_MAX_CHARS = 600
+# a sentence opening like this leans on the one before it (anaphora or a discourse connective)
+_DEPENDENT_OPENER = re.compile(
+    r"^(?:it|its|this|these|that|those|they|their|them|then|however|but|also|so|otherwise|"
+    r"instead|therefore|thus|for example|for instance|in that case|in this case)\b", re.I)
 
 
 @dataclass(frozen=True)
 class ScoredSentence:
-    text: str
-    n: int  # [Source n]
-    position: int  # index of the sentence inside its block
+    unit: Unit
     coverage: float  # share of the query's content words it contains
     score: float
 
+    @property
+    def text(self) -> str:
+        return self.unit.text
 
-def _statement_lines(text: str) -> list[str]:
-    """The block's lines that state something, without list markers or answer labels."""
-    kept = []
-    for raw in text.splitlines():
-        line = raw.strip()
-        if not line or _HEADING.match(line) or _TABLE_RULE.match(line) or _QUESTION_LABEL.match(line):
-            continue
-        line = _ANSWER_LABEL.sub("", _LIST_MARKER.sub("", line)).strip()
-        if line.rstrip("*_ ").endswith("?"):
-            continue
-        if len(line.split()) <= HEADING_MAX_WORDS and not _ENDS_SENTENCE.search(line):
-            continue  # a heading or a label
-        kept.append(line)
-    return kept
+    @property
+    def n(self) -> int:
+        return self.unit.n
 
 
-def answer_sentences(text: str) -> list[str]:
-    """Statement sentences of a block, in order: no questions, headings or list scaffolding."""
-    found = []
-    for line in _statement_lines(text):
-        for sentence in split_sentences(line):
-            words = sentence.text.split()
-            end = sentence.text.rstrip("*_ ")
-            if len(words) >= MIN_WORDS and not end.endswith(("?", ":")):  # questions, list lead-ins
-                found.append(sentence.text)
-    return found
+@dataclass(frozen=True)
+class ExtractiveAnswer:
+    """The answer text with citations, its sentences as quotes, and a note (why it is short)."""
+
+    text: str
+    quotes: tuple[Quote, ...]
+    note: str = ""
 
 
-def score_sentences(query: str, context: BuiltContext) -> list[ScoredSentence]:
-    """Every statement sentence of every block with its score, best first."""
+def score_sentences(query: str, context: BuiltContext,
+                    documents: DocumentTexts | None = None) -> list[ScoredSentence]:
+    """Every whole statement sentence of every block with its score, best first; a sentence two
+    blocks share (a parent and its child) is scored once, for the better-ranked block."""
     query_words = set(content_words(query))
-    scored = []
-    for block in context.blocks:
-        # a block that is all scaffolding (a lone heading, a bare list) keeps its raw sentences
-        units = answer_sentences(block.text) or [s.text for s in split_sentences(block.text)]
-        for i, sentence in enumerate(units):
-            words = set(content_words(sentence))
+    scored: list[ScoredSentence] = []
+    seen: set[object] = set()
+    cache: dict[str, list[Sentence]] = {}
+    for block in sorted(context.blocks, key=lambda b: (b.rank, b.n)):
+        for unit in block_units(block, documents, cache):
+            text_key = " ".join(unit.text.lower().split())
+            span_key = (unit.doc_id, unit.start, unit.end) if unit.located else text_key
+            if span_key in seen or text_key in seen:
+                continue  # no sentence repeats another
+            seen.update((span_key, text_key))
+            words = set(content_words(unit.text))
             coverage = len(words & query_words) / len(query_words) if query_words else 0.0
-            score = coverage + RANK_PRIOR / max(block.rank, 1)
-            scored.append(ScoredSentence(sentence, block.n, i, coverage, score))
-    return sorted(scored, key=lambda s: (-s.score, s.n, s.position))
+            prior = RANK_PRIOR / max(block.rank, 1) + LEAD_PRIOR / (1 + unit.position)
+            scored.append(ScoredSentence(unit, coverage, coverage + prior))
+    return sorted(scored, key=lambda s: (-s.score, s.unit.n, s.unit.position))
 
 
-def pick_sentences(query: str, context: BuiltContext, k: int) -> tuple[list[ScoredSentence], str]:
-    """Top `k` non-redundant sentences covering at least half as much of the query as the best
-    one does (a note when no sentence shares a word: then the top block's first one stands in)."""
-    ranked = score_sentences(query, context)
+def _redundant(candidate: ScoredSentence, picked: list[ScoredSentence]) -> bool:
+    words = set(content_words(candidate.text))
+    return any(jaccard(words, set(content_words(p.text))) >= REDUNDANT_AT for p in picked)
+
+
+def _query_words(texts: list[str], query_words: set[str]) -> set[str]:
+    return {w for t in texts for w in content_words(t)} & query_words
+
+
+def _continues(candidate: ScoredSentence, head: ScoredSentence) -> bool:
+    """The sentence right after the answering one in its document, leaning on it ("It …",
+    "This …", "However, …"): without it the answer would lose what it refers back to."""
+    return (candidate.unit.located and candidate.unit.doc_id == head.unit.doc_id
+            and candidate.unit.position == head.unit.position + 1
+            and bool(_DEPENDENT_OPENER.match(candidate.text)))
+
+
+def pick_sentences(query: str, context: BuiltContext, k: int, max_chars: int = DEFAULT_MAX_CHARS,
+                   documents: DocumentTexts | None = None) -> tuple[list[ScoredSentence], str]:
+    """The answering sentence (best score) and up to `k - 1` supporting ones, within `max_chars`
+    (the answering sentence always stands). Support is a sentence that covers at least half as
+    much of the query as the answering one and a query word the answer does not cover yet
+    (greedy coverage, in the spirit of maximal marginal relevance: Carbonell & Goldstein 1998),
+    or the sentence right after the answering one when it refers back to it. A note when no
+    sentence shares a word with the query: the top block's first sentence stands in."""
+    ranked = score_sentences(query, context, documents)
+    query_words = set(content_words(query))
     floor = MIN_RELATIVE_COVERAGE * max((s.coverage for s in ranked), default=0.0)
     picked: list[ScoredSentence] = []
+    used = 0
     for candidate in ranked:
         if len(picked) == k:
             break
-        if candidate.coverage == 0 or candidate.coverage < floor:
+        if candidate.coverage == 0 or candidate.coverage < floor or _redundant(candidate, picked):
             continue
-        words = set(content_words(candidate.text))
-        if all(jaccard(words, set(content_words(p.text))) < REDUNDANT_AT for p in picked):
-            picked.append(candidate)
-    if picked or not ranked:
-        return picked, ""
-    first = min(ranked, key=lambda s: (-RANK_PRIOR / max(_rank(context, s.n), 1), s.position))
+        if picked and not (_query_words([candidate.text], query_words)
+                           - _query_words([p.text for p in picked], query_words)):
+            continue  # says nothing about the question the answer has not said
+        if picked and used + len(candidate.text) + 1 > max_chars:
+            continue  # a shorter one further down may still fit
+        picked.append(candidate)
+        used += len(candidate.text) + 1
+    if picked:
+        follow = next((s for s in ranked if _continues(s, picked[0]) and s not in picked), None)
+        if follow is not None and len(picked) < k and used + len(follow.text) + 1 <= max_chars:
+            picked.append(follow)
+        note = (f"the answering sentence alone is {len(picked[0].text)} characters, over the cap "
+                f"of {max_chars}" if len(picked[0].text) > max_chars else "")
+        return in_answer_order(picked), note
+    if not ranked:
+        return [], "no whole sentence in the context" if context.blocks else ""
+    first = min(ranked, key=lambda s: (_rank(context, s.n), s.unit.position))
     return [first], "no sentence shares a word with the question: quoting the best-ranked source"
+
+
+def in_answer_order(picked: list[ScoredSentence]) -> list[ScoredSentence]:
+    """The answering sentence first; then the support from its own document in the document's
+    order, then the rest grouped by source (citation order) and in document order within one."""
+    if not picked:
+        return []
+    head, rest = picked[0], picked[1:]
+    same = sorted((s for s in rest if s.unit.doc_id == head.unit.doc_id), key=lambda s: s.unit.start)
+    first_n: dict[str, int] = {}
+    for s in sorted(rest, key=lambda s: s.unit.n):
+        first_n.setdefault(s.unit.doc_id, s.unit.n)
+    others = sorted((s for s in rest if s.unit.doc_id != head.unit.doc_id),
+                    key=lambda s: (first_n[s.unit.doc_id], s.unit.start))
+    return [head, *same, *others]
 
 
 def _rank(context: BuiltContext, n: int) -> int:
@@ -107,13 +155,18 @@ def _rank(context: BuiltContext, n: int) -> int:
     return block.rank if block else 1_000_000
 
 
-def extractive_answer(query: str, context: BuiltContext, k: int = 3) -> tuple[str, str]:
-    """(answer text with citations, note). Sentences keep their ranking order."""
-    picked, note = pick_sentences(query, context, k)
-    return " ".join(f"{_closed(s.text)} [Source {s.n}]" for s in picked), note
+def extractive_answer(query: str, context: BuiltContext, k: int = 3,
+                      max_chars: int = DEFAULT_MAX_CHARS,
+                      documents: DocumentTexts | None = None) -> ExtractiveAnswer:
+    """The answer: whole sentences with citations, in answer order, within the caps."""
+    picked, note = pick_sentences(query, context, k, max_chars, documents)
+    text = " ".join(f"{_closed(s.text)} [Source {s.n}]" for s in picked)
+    quotes = tuple(Quote(_closed(s.text), s.n, s.unit.doc_id, s.unit.start, s.unit.end,
+                         s.unit.completed, s.unit.located) for s in picked)
+    return ExtractiveAnswer(text, quotes, note)
 
 
 def _closed(sentence: str) -> str:
-    """A full stop after a sentence a chunk boundary or a table row left open, so the answer
-    still splits into the sentences it was built from."""
-    return sentence if re.search(r"[.!?][\"')\]*_`]*$", sentence) else f"{sentence}."
+    """A full stop after a whole list item the document leaves open, so the answer still splits
+    into the sentences it was built from."""
+    return sentence if ends_sentence(sentence) else f"{sentence}."

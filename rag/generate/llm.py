@@ -1,5 +1,5 @@
 """One OpenAI-compatible chat client (plain and streaming) with timeouts, exponential backoff with
-jitter on 429 / 5xx / timeouts, a circuit breaker per endpoint and a fallback provider (002)."""
+jitter on 429 / 5xx / timeouts, a circuit breaker per endpoint and a fallback provider (Adaptive)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # the SDK takes seconds to import: loaded on the first call t
 
 from rag.generate.base import Attempt, Completion, FailureKind, LLMError, Message
 from rag.generate.breaker import CircuitBreaker, breaker_for
-from rag.generate.deadline import Redactor, current_deadline
+from rag.generate.deadline import Redactor, current_deadline, record_call
 from rag.generate.settings import GenerationConfig
 from rag.generate.structured import FORMAT_SUPPORT, ReplyFormat, ReplySchema, refusal_of_format
 
@@ -230,12 +230,22 @@ class LLMStream:
                         else classify(exc)
                     )
                     detail = self._client.redact(f"{type(exc).__name__}: {exc}"[:300])
+                    if kind == "deadline" and yielded and self.text.strip():
+                        # the budget ended a streamed answer: what came is kept, cut back to
+                        # its last whole sentence by the answerer's clean-up (finish "deadline")
+                        self.finish_reason = "deadline"
+                        self.attempts.append(Attempt(endpoint.name, endpoint.model, number, "ok",
+                                                     _ms(started), f"cut by the deadline: {detail}"))
+                        record_call(_ms(started) / 1000)
+                        self._answered_by = endpoint
+                        return
                     breaker.record_failure()
                     retry = kind in RETRYABLE and number <= self._client.settings.retries
                     delay = self._client.backoff(number, _retry_after(exc)) if retry and not yielded else 0.0
                     self.attempts.append(
                         Attempt(endpoint.name, endpoint.model, number, kind, _ms(started), detail, delay)
                     )
+                    record_call(_ms(started) / 1000)
                     last = (kind, detail)
                     if yielded:  # tokens already went out: do not splice another answer in
                         raise LLMError(
@@ -250,6 +260,7 @@ class LLMStream:
                     continue
                 breaker.record_success()
                 self.attempts.append(Attempt(endpoint.name, endpoint.model, number, "ok", _ms(started)))
+                record_call(_ms(started) / 1000)
                 self._answered_by = endpoint
                 return
         raise LLMError(last[0], f"every LLM provider failed; last: {last[1]}", tuple(self.attempts))
@@ -259,7 +270,7 @@ class LLMStream:
         deadline = current_deadline()
         if deadline is None or deadline.remaining() > 0:
             return
-        detail = (f"query deadline of {deadline.seconds:g} s reached (generation.deadline_s); "
+        detail = (f"{deadline.describe()} reached (generation.deadline_s); "
                   f"{len(self.attempts)} earlier attempt(s)")
         self.attempts.append(Attempt(endpoint.name, endpoint.model, number, "deadline", 0.0, detail))
         raise LLMError("deadline", detail, tuple(self.attempts))
@@ -272,7 +283,7 @@ class LLMStream:
             if piece := redactor.feed(token):
                 yield piece
             if deadline is not None and deadline.remaining() <= 0:
-                raise _DeadlineHit(f"query deadline of {deadline.seconds:g} s reached mid-answer")
+                raise _DeadlineHit(f"{deadline.describe()} reached mid-answer")
         if tail := redactor.flush():
             yield tail
 
@@ -298,7 +309,7 @@ class LLMStream:
         # every 15 s, while it reads a long prompt) and no token comes to check the deadline at:
         # close the stream when the deadline passes.
         passed = threading.Event()
-        hit = f"query deadline of {deadline.seconds:g} s reached mid-call" if deadline else ""
+        hit = f"{deadline.describe()} reached mid-call" if deadline else ""
 
         def close_at_deadline() -> None:
             passed.set()

@@ -1,4 +1,4 @@
-"""Prompt templates per query class (002) with Axiom's [Source N] citation format, EchoMind's
+"""Prompt templates per query class (Adaptive) with Axiom's [Source N] citation format, EchoMind's
 insufficient-context sentence and Axiom's retry-with-feedback prompt."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ SYSTEM = f"""You are a careful document assistant. Answer ONLY from the numbered
 
 SUGGEST = "\nAfter the answer, add one line: SUGGESTED_QUESTIONS: question 1 | question 2 | question 3"
 
-# 002's templates: the instruction each query class adds to the system prompt.
+# Adaptive's templates: the instruction each query class adds to the system prompt.
 TEMPLATES: dict[str, str] = {
     "factual": "Give the direct answer first, in one or two sentences, citing [Source N].",
     "summary": "Write a 2-3 sentence summary, then the key points as a bulleted list; cite each.",

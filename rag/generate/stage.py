@@ -14,8 +14,8 @@ from rag.generate.answer import AnswerPlan, AnswerStream, plan_answer
 from rag.generate.base import GeneratedAnswer
 from rag.generate.llm import make_client
 from rag.generate.streaming import SINK
-from rag.pipeline import STAGES, PipelineState, StageEnv, StageResult, StageSpec
-from rag.trace import StageStatus
+from rag.index.document_texts import kept_texts
+from rag.stages import STAGES, PipelineState, StageEnv, StageResult, StageSpec, StageStatus
 
 
 @dataclass(frozen=True)
@@ -47,7 +47,7 @@ def run_generate(state: PipelineState, env: StageEnv) -> StageResult:
     settings = env.config.generation
     plan, warnings = answer_plan(state, env)
     client, note = make_client(settings)
-    stream = AnswerStream(plan, settings, client, note)
+    stream = AnswerStream(plan, settings, client, note, kept_texts(env.stored_collection))
     sink = SINK.get()
     for token in stream:
         if sink is not None:

@@ -45,7 +45,7 @@ class SentenceCheck:
 
 @dataclass(frozen=True)
 class Sufficiency:
-    """002's context-sufficiency check: how much of the question the context covers."""
+    """Adaptive's context-sufficiency check: how much of the question the context covers."""
 
     coverage: float  # share of the query's content words found in the context
     is_sufficient: bool
@@ -60,7 +60,7 @@ class GroundingReport:
     is_grounded: bool
     relevance: float  # query coverage of the best block, in [0, 1]
     sufficiency: Sufficiency
-    confidence: float  # 002: relevance × grounding
+    confidence: float  # Adaptive: relevance × grounding
     confidence_level: ConfidenceLevel
     citation_problems: tuple[str, ...] = ()
     checks: tuple[str, ...] = ()  # which checks ran ("lexical", "embedding", "llm")

@@ -1,7 +1,7 @@
 """Check an answer against its context, sentence by sentence (Axiom's two layers): the lexical
 score decides the clear cases (>= 0.8 supported, < 0.3 unsupported); the band in between goes to
 an embedding check offline or LLM verification when an endpoint exists. Then citations (Vexora's
-output guardrail) and confidence = relevance × grounding with a sufficiency check (002)."""
+output guardrail) and confidence = relevance × grounding with a sufficiency check (Adaptive)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ import re
 from dataclasses import replace
 
 from rag.context.base import BuiltContext
-from rag.context.text import Sentence, content_words, numbers, split_sentences
 from rag.generate.base import ChatModel
 from rag.generate.cleanup import cited_numbers
 from rag.generate.judge_check import check_judge
@@ -24,6 +23,7 @@ from rag.grounding.model_checks import (
     support_probe,
 )
 from rag.grounding.settings import GroundingConfig
+from rag.text import Sentence, content_words, numbers, split_sentences
 
 _LEADING_CITATIONS = re.compile(r"^(?:\[Source \d+\]\s*)+\.?\s*")
 
@@ -119,7 +119,7 @@ def _citation(check: SentenceCheck, context: BuiltContext, settings: GroundingCo
 
 
 def sufficiency(query: str, context: BuiltContext) -> Sufficiency:
-    """002 coverage score: share of the query's content words found anywhere in the context."""
+    """Adaptive coverage score: share of the query's content words found anywhere in the context."""
     query_words = list(dict.fromkeys(content_words(query)))
     found = set(content_words(" ".join(b.text for b in context.blocks)))
     missing = tuple(w for w in query_words if w not in found)

@@ -12,12 +12,12 @@ import numpy as np
 
 from rag.context.base import BuiltContext
 from rag.context.builder import context_from_passages
-from rag.context.text import split_sentences
 from rag.grounding.check import check_answer
 from rag.grounding.lexical import overlap
 from rag.grounding.model_checks import SentenceEmbedder, embedding_scores
 from rag.grounding.settings import GroundingConfig
 from rag.paths import PROJECT_ROOT
+from rag.text import split_sentences
 
 LABELS_PATH = PROJECT_ROOT / "datasets" / "grounding_labels.jsonl"
 
@@ -148,18 +148,33 @@ def evaluate_checks(
 
 
 def main() -> None:
-    """`python -m rag.grounding.evaluate [--no-embedding]`: the table the README reports."""
-    import sys
+    """`python -m rag.grounding.evaluate [--no-embedding] [--out FILE.json]`: the table
+    docs/results.md reports (eval/results/grounding_labels.json)."""
+    import argparse
+    import json
 
     from rag.grounding.model_checks import default_embedder
 
+    parser = argparse.ArgumentParser(description="offline grounding checks on the labelled sentences")
+    parser.add_argument("--no-embedding", action="store_true", help="skip the embedding checks")
+    parser.add_argument("--out", type=Path, help="write the scores as JSON here")
+    args = parser.parse_args()
     items = load_labels()
-    embedder = None if "--no-embedding" in sys.argv else default_embedder()
+    embedder = None if args.no_embedding else default_embedder()
     print(f"{len(items)} sentences, {sum(i.label == 'unsupported' for i in items)} unsupported")
     print("| check | precision | recall | F1 | tp/fp/fn/tn |\n|---|---|---|---|---|")
-    for s in evaluate_checks(items, embedder):
+    scores = evaluate_checks(items, embedder)
+    for s in scores:
         counts = f"{s.tp}/{s.fp}/{s.fn}/{s.tn}"
         print(f"| {s.check} | {s.precision:.2f} | {s.recall:.2f} | {s.f1:.2f} | {counts} |")
+    if args.out:
+        rows = [{"check": s.check, "tp": s.tp, "fp": s.fp, "fn": s.fn, "tn": s.tn,
+                 "precision": s.precision, "recall": s.recall, "f1": s.f1,
+                 "flag_rate_by_kind": dict(s.flag_rate_by_kind)} for s in scores]
+        report = {"labels": str(LABELS_PATH.relative_to(LABELS_PATH.parents[1])), "sentences": len(items),
+                  "unsupported": sum(i.label == "unsupported" for i in items), "checks": rows}
+        args.out.write_text(json.dumps(report, indent=1) + "\n")
+        print(f"wrote {args.out}")
 
 
 if __name__ == "__main__":

@@ -10,12 +10,12 @@ from typing import Protocol
 import numpy as np
 
 from rag.context.base import ContextBlock
-from rag.context.text import split_sentences
 from rag.generate.base import ChatModel, LLMError, Message
 from rag.generate.fence import data_rule, fence
 from rag.generate.judge_probes import SUPPORT_PROBES
 from rag.generate.structured import as_lines, numbered_schema
 from rag.generate.usability import record_reply
+from rag.text import split_sentences
 
 
 class SentenceEmbedder(Protocol):

@@ -1,4 +1,4 @@
-"""Grounding section: per-sentence support checks, thresholds and retry (Axiom, 002, Vexora)."""
+"""Grounding section: per-sentence support checks, thresholds and retry (Axiom, Adaptive, Vexora)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Pipeline stage "ground": check the answer sentence by sentence, retry an ungrounded LLM answer
-with feedback (Axiom), report confidence (002); low groundedness is returned with warnings (Vexora)."""
+with feedback (Axiom), report confidence (Adaptive); low groundedness is returned with warnings (Vexora)."""
 
 from __future__ import annotations
 
@@ -15,9 +15,10 @@ from rag.generate.llm import make_client
 from rag.generate.stage import answer_plan, generated
 from rag.grounding.base import GroundingReport
 from rag.grounding.check import check_answer
+from rag.grounding.evidence import with_quotes
 from rag.grounding.model_checks import SentenceEmbedder, default_embedder
 from rag.grounding.retry import GroundedAnswer, ground_with_retry
-from rag.pipeline import STAGES, PipelineState, StageEnv, StageResult, StageSpec
+from rag.stages import STAGES, PipelineState, StageEnv, StageResult, StageSpec
 
 
 class LazyEmbedder:
@@ -39,6 +40,7 @@ def run_ground(state: PipelineState, env: StageEnv) -> StageResult:
         return StageResult(state, status="skipped", reason="no generated answer to check")
     if context.no_rag:
         return StageResult(state, status="skipped", reason="no-RAG answer: no context to ground against")
+    context = with_quotes(context, answer.quotes)  # whole sentences completed from the document
     chat, _ = make_client(env.config.generation) if settings.model_check in ("auto", "llm") else (None, "")
     embedder = LazyEmbedder() if settings.model_check in ("auto", "embedding") else None
 

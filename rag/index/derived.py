@@ -9,6 +9,7 @@ collection's documents (added, changed, removed, access changed) whenever it is 
 
 from __future__ import annotations
 
+import shutil
 import time
 from collections import defaultdict
 from collections.abc import Callable, Sequence
@@ -17,11 +18,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rag.documents.base import Document
-from rag.index.collection import INDEX_MARK, Collection, IngestSummary, OnProgress
+from rag.index.catalogue import INDEX_MARK
+from rag.index.collection import Collection, open_collection
 from rag.index.document_texts import DocumentTexts
+from rag.index.embedding_pin import pinned
+from rag.index.ingest import IngestSummary
 from rag.index.manifest import IncompatibleConfigError, Manifest, index_settings, settings_hash
 from rag.index.payload import Access
 from rag.index.store_lease import exclusive
+from rag.index.writer import OnProgress
 
 if TYPE_CHECKING:
     from rag.config import PipelineConfig
@@ -52,8 +57,16 @@ class IndexSync:
 OnSync = Callable[[IndexSync], None]
 
 
+def _pinned(collection: Collection, config: PipelineConfig) -> PipelineConfig:
+    """`config` with the ONNX graph fixed for this collection (rag/index/embedding_pin.py): a
+    collection keeps the graph it recorded, so `auto` never derives an index of its own."""
+    return pinned(config, collection.manifest.settings, name=collection.name,
+                  directory=collection.directory)
+
+
 def reads_own_index(collection: Collection, config: PipelineConfig) -> bool:
     """True when `config` reads the collection's own index (or the collection is still empty)."""
+    config = _pinned(collection, config)
     built = collection.manifest.config_hash
     return not built or settings_hash(index_settings(config)) == built
 
@@ -100,16 +113,21 @@ def kept_documents(collection: Collection) -> list[Document]:
     return [s.document for s in stored]
 
 
-def forget_derived(collection: Collection) -> None:
-    """Drop every derived index's points and objects (the collection is being deleted)."""
-    for index in derived_indexes(collection):
-        index.store.drop()
-        _OPEN.pop(index.directory, None)
+def delete_collection(name: str) -> None:
+    """Delete a collection: its derived indexes' points, its own points, and its folder."""
+    collection = open_collection(name)
+    with collection.writing():
+        for index in derived_indexes(collection):
+            index.store.drop()
+            _OPEN.pop(index.directory, None)
+        collection.store.drop()
+        shutil.rmtree(collection.directory)
 
 
 def needs_sync(collection: Collection, config: PipelineConfig) -> bool:
     """Whether reading `collection` with `config` would first build or update an index."""
     collection.refresh()
+    config = _pinned(collection, config)
     if reads_own_index(collection, config):
         return False
     marker = _index_dir(collection, config) / _SYNCED
@@ -125,6 +143,7 @@ def index_for(
     """The collection itself when `config` reads its own index, else the derived index for
     `config`'s settings, built or brought up to date first. `on_sync(IndexSync)` hears of work."""
     collection.refresh()
+    config = _pinned(collection, config)  # the derived index records the graph it embeds with
     if not collection.keeps_texts or reads_own_index(collection, config):
         return collection
     directory = _index_dir(collection, config)

@@ -110,3 +110,29 @@ class DocumentTexts:
                     access = Access(owner, visibility, tuple(json.loads(tags)))
                     found[source] = StoredDocument(_DOCUMENT.validate_json(text), access, stamp)
         return [found[s] for s in sources if s in found]
+
+
+class KeptTexts:
+    """doc_id -> that document's kept parsed text, each read once (the extractive answerer
+    completes a sentence a chunk boundary cut from it: rag.generate.whole_sentences)."""
+
+    def __init__(self, directory: Path, sources: Mapping[str, str]) -> None:
+        self._texts = DocumentTexts(directory)
+        self._sources = dict(sources)  # doc_id -> source
+        self._read: dict[str, str | None] = {}
+
+    def document_text(self, doc_id: str) -> str | None:
+        if doc_id not in self._read:
+            source = self._sources.get(doc_id)
+            found = self._texts.get([source]) if source is not None else []
+            self._read[doc_id] = found[0].document.text if found else None
+        return self._read[doc_id]
+
+
+def kept_texts(collection: object) -> KeptTexts | None:
+    """The kept texts of a collection (rag.index.collection.Collection) by doc_id; None for one
+    that keeps none (a derived index, a collection built before texts were kept, a test stand-in)."""
+    directory, manifest = getattr(collection, "directory", None), getattr(collection, "manifest", None)
+    if not getattr(collection, "keeps_texts", False) or directory is None or manifest is None:
+        return None
+    return KeptTexts(directory, {entry.doc_id: source for source, entry in manifest.documents.items()})

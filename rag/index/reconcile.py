@@ -11,12 +11,9 @@ document whose points are missing is taken out of the manifest, so the next inge
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from rag.index import journal
-
-if TYPE_CHECKING:  # collection.py imports this module
-    from rag.index.collection import Collection
+from rag.index.catalogue import Catalogue
 
 
 @dataclass(frozen=True)
@@ -36,8 +33,9 @@ class Repair:
         return text
 
 
-def reconcile(collection: Collection) -> Repair | None:
-    """Run under the collection's write lock; None when there was nothing to repair."""
+def reconcile(collection: Catalogue) -> Repair | None:
+    """Run under the collection's write lock (rag.index.writer); None when there was nothing to
+    repair."""
     intent = journal.pending(collection.directory)
     manifest = collection.manifest
     if intent is not None and intent.touched:
@@ -54,7 +52,7 @@ def reconcile(collection: Collection) -> Repair | None:
     if broken:
         kept = {s: d for s, d in manifest.documents.items() if s not in broken}
         collection.manifest = manifest.with_documents(kept)
-        collection._save_manifest()
+        collection.save_manifest()
         touched |= {c for s in broken for c in manifest.documents[s].chunk_ids}
         keep &= collection.manifest.chunk_ids
     gone = sorted(touched - keep)

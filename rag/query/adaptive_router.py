@@ -1,6 +1,6 @@
 """Pipeline stage "adapt": act on the understand stage's route before anything is searched.
 
-- 002 adaptive router (seed 002 step 5): DENSE_ONLY (dense, top 5, no rerank), HYBRID (BM25 +
+- Adaptive's router (its step 5): DENSE_ONLY (dense, top 5, no rerank), HYBRID (BM25 +
   dense, top 10), FUSION (every retriever and every expansion — HyDE, RAG-Fusion, step-back —
   top 20), TWO_STAGE (hybrid, then rerank: "high-precision needs"), HIERARCHICAL (top 20 with
   document expansion: "document-spanning queries");
@@ -21,16 +21,16 @@ from types import MappingProxyType
 from typing import Any, Literal
 
 from rag.config import PipelineConfig
-from rag.pipeline import STAGES, PipelineState, StageEnv, StageResult, StageSpec
 from rag.query.adaptive_settings import AdaptiveConfig
 from rag.query.route import Route
 from rag.query.understand import Understanding
 from rag.retrieve.base import SearchQuery
 from rag.retrieve.settings import FilterConfig
+from rag.stages import STAGES, PipelineState, StageEnv, StageResult, StageSpec
 
 Strategy = Literal["dense_only", "hybrid", "fusion", "two_stage", "hierarchical"]
 
-# 002's table: latency grows and so does the candidate budget.
+# Adaptive's table: latency grows and so does the candidate budget.
 TOP_K: Mapping[Strategy, int] = MappingProxyType(
     {"dense_only": 5, "hybrid": 10, "fusion": 20, "two_stage": 10, "hierarchical": 20}
 )
@@ -59,7 +59,7 @@ class AdaptivePlan:
 
 
 def choose_strategy(route: Route, query: str, cfg: AdaptiveConfig) -> tuple[Strategy, str]:
-    """002's strategy for this route: the understand stage's choice, or TWO_STAGE when a
+    """Adaptive's strategy for this route: the understand stage's choice, or TWO_STAGE when a
     hybrid/dense query names exact identifiers that reranking should check word by word."""
     if cfg.two_stage and route.strategy in ("dense_only", "hybrid"):
         match = _EXACT.search(query)
@@ -78,7 +78,7 @@ def _strategy_changes(
     main, extra = queries[:1], queries[1:]
     if strategy == "fusion":
         kept = queries
-    else:  # only FUSION searches the expansions (002: "Complex → Fusion + HyDE + …")
+    else:  # only FUSION searches the expansions (Adaptive: "Complex → Fusion + HyDE + …")
         kept = main
     if strategy == "dense_only":
         if "dense" in config.retrieval.retrievers:

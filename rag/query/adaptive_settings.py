@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict
 class AdaptiveConfig(BaseModel):
     """Off by default: the understand stage's route is then only reported, never acted on.
 
-    - strategies: 002's adaptive router — DENSE_ONLY (top 5, no rerank), HYBRID (top 10),
+    - strategies: Adaptive's router — DENSE_ONLY (top 5, no rerank), HYBRID (top 10),
       FUSION (top 20, every expansion), TWO_STAGE (hybrid + rerank), HIERARCHICAL (top 20,
       document expansion) set the retrievers, expansions, top_k and rerank of the run;
     - two_stage: a query naming exact identifiers (quotes, versions, codes) takes TWO_STAGE;

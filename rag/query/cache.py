@@ -1,4 +1,4 @@
-"""Semantic cache (002 `semantic_cache`): answers of earlier queries, found again by embedding
+"""Semantic cache (Adaptive `semantic_cache`): answers of earlier queries, found again by embedding
 similarity. Dual threshold: precision (0.95) first, then recall (0.85); TTL 300 s; at most 1,000
 entries, least recently used evicted first.
 
@@ -13,7 +13,8 @@ import re
 import threading
 import time
 from collections import OrderedDict
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -48,6 +49,9 @@ class _Entry:
     vector: np.ndarray
     value: CachedAnswer
     created: float
+    # the stage outputs the answer came with (context with the cited blocks, generate, ground):
+    # a hit serves them too, so the answer keeps its sources and grounding (issue 27)
+    outputs: Mapping[str, object] = field(default_factory=dict)
 
 
 def key_terms(text: str) -> frozenset[str]:
@@ -114,15 +118,22 @@ class SemanticCache:
         return False, high, f"{similarity:.3f} in the recall band but key terms differ: {differ}"
 
     def store(self, query: str, answer: str, sources: tuple[str, ...] = (),
-              now: float | None = None) -> None:
+              now: float | None = None, outputs: Mapping[str, object] | None = None) -> None:
         now = time.time() if now is None else now
         key = " ".join(query.lower().split())
-        entry = _Entry(self._vector(query), CachedAnswer(query, answer, sources), now)
+        entry = _Entry(self._vector(query), CachedAnswer(query, answer, sources), now,
+                       dict(outputs or {}))
         with self._lock:
             self._entries.pop(key, None)
             self._entries[key] = entry
             while len(self._entries) > self.cfg.capacity:
                 self._entries.popitem(last=False)  # least recently used
+
+    def outputs_for(self, query: str) -> Mapping[str, object]:
+        """The stage outputs stored with the answer to `query` (a hit's `matched_query`)."""
+        with self._lock:
+            entry = self._entries.get(" ".join(query.lower().split()))
+            return dict(entry.outputs) if entry is not None else {}
 
     def clear(self) -> None:
         with self._lock:

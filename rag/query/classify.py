@@ -1,4 +1,4 @@
-"""Query classification (002 `query_classifier`): SUMMARY / COMPARISON / LIST / ANALYTICAL /
+"""Query classification (Adaptive `query_classifier`): SUMMARY / COMPARISON / LIST / ANALYTICAL /
 FACTUAL, each with retrieval hints (top_k, MMR, chain-of-thought, prompt template).
 
 Offline: ordered keyword patterns, first match wins, FACTUAL when none does. LLM: one short call
@@ -29,7 +29,7 @@ class RetrievalHints:
     template: str
 
 
-# 002: LIST -> top_k 15 + list template; COMPARISON -> several documents + comparison template;
+# Adaptive: LIST -> top_k 15 + list template; COMPARISON -> several documents + comparison template;
 # SUMMARY -> broader retrieval; FACTUAL -> precise retrieval (its "simple" route uses top_k 5).
 HINTS: dict[QueryClass, RetrievalHints] = {
     "SUMMARY": RetrievalHints(20, True, False, "summary"),

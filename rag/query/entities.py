@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import re
 
-from rag.context.text import STOPWORDS
-from rag.query.text import QUESTION_WORDS
+from rag.text import QUESTION_WORDS, STOPWORDS
 
 _QUOTED = re.compile(r"[\"“«']([^\"”»']{2,60})[\"”»']")
 _TOKEN = re.compile(r"#[\w/-]+|[\w][\w.+/-]*[\w+]|\w")

@@ -4,7 +4,7 @@
   exploratory / temporal), ask for 2 alternatives with an intent prompt; original + variants ≤ 4.
   Offline: one keyword-only variant (stopwords dropped), which helps BM25 on wordy questions.
 - hyde: Gao et al. 2022 (HyDE) — a hypothetical answer passage searched by the dense retriever
-  only; 002 uses it for short abstract queries (< 5 words).
+  only; Adaptive uses it for short abstract queries (< 5 words).
 - step_back: Zheng et al. 2023 — a more general question retrieved alongside the original.
 - rag_fusion: Raudaschl 2023 — several generated queries, fused with RRF by the retrieval stage.
 HyDE, step-back and RAG-Fusion need a generator: offline they are skipped with that reason.
@@ -21,9 +21,9 @@ from rag.generate.base import ChatModel, LLMError, Message
 from rag.generate.cleanup import without_repeats
 from rag.generate.usability import record_reply
 from rag.query.settings import ExpandConfig
-from rag.query.text import content_words, words
 from rag.registry import Registry
 from rag.retrieve.base import SearchQuery
+from rag.text import content_words, words
 
 EchoIntent = Literal["factual", "procedural", "exploratory", "temporal"]
 NO_LLM = "needs an LLM to write text (set OPENAI_BASE_URL)"
@@ -124,7 +124,7 @@ def hyde(query: str, cfg: ExpandConfig, chat: ChatModel | None) -> Expansion:
     n_words = len(words(query))
     if n_words >= cfg.hyde_max_words:
         return Expansion("hyde", (), "skipped",
-                         f"{n_words} words: 002 uses HyDE only under {cfg.hyde_max_words}")
+                         f"{n_words} words: Adaptive uses HyDE only under {cfg.hyde_max_words}")
     if chat is None:
         return Expansion("hyde", (), "skipped", f"HyDE {NO_LLM}")
     prompt = ("Write one short paragraph (3 sentences) that would answer this question in a "

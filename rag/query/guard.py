@@ -1,7 +1,7 @@
 """Input guardrails (Vexora `InputGuardrails.validate`): sanitize, then length, injection and
 per-user rate checks. Blocked input gets a reason a person can read, never an exception.
 
-Injection detection lives in rag.query.injection (several views of the text, many languages).
+Injection detection lives in rag.injection (several views of the text, many languages).
 Sanitization: Unicode NFKC (full-width and compatibility forms to their plain letters), control
 and invisible format characters removed (zero-width, bidi overrides: Unicode TR36 / TR39),
 whitespace collapsed. Checks run on the sanitized text so hidden characters cannot split a
@@ -18,9 +18,9 @@ from collections import deque
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from rag.query.injection import detect
+from rag.injection import detect
 from rag.query.settings import GuardConfig
-from rag.query.text import mixed_script_words, scripts
+from rag.text import mixed_script_words, scripts
 
 Verdict = Literal["ok", "empty", "too_long", "injection", "rate_limited"]
 

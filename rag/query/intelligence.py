@@ -1,6 +1,6 @@
-"""002's intelligence levels (basic / standard / enhanced / maximum) as stage toggles.
+"""Adaptive's intelligence levels (basic / standard / enhanced / maximum) as stage toggles.
 
-Seed 002: Basic = dense search, no verification, no expansion; Standard = hybrid search, basic
+Adaptive: Basic = dense search, no verification, no expansion; Standard = hybrid search, basic
 verification; Enhanced = + knowledge graph, query expansion, chain-of-thought, full verification;
 Maximum = + all engines, ensemble voting, extended thinking, multi-query fusion. A level is a set
 of config overrides applied to a preset (`apply_level`); features of the seed this workbench has

@@ -2,7 +2,7 @@
 messages (Axiom: last 5; Vexora `QueryRewriter`: rewrite only when the query has unresolved
 references, assistant turns cut to 500 chars, original kept on error or empty reply).
 
-Offline: a pronoun / ellipsis heuristic (as 002 does for small models): the topic of the last
+Offline: a pronoun / ellipsis heuristic (as Adaptive does for small models): the topic of the last
 user message replaces the first pronoun, or fills the slot of "what about X?". LLM: the
 condense-question prompt (LangChain CondenseQuestionChain, LlamaIndex CondensePlusContext).
 """
@@ -18,7 +18,7 @@ from rag.generate.base import ChatModel, LLMError, Message
 from rag.generate.usability import record_reply
 from rag.query.entities import extract_entities
 from rag.query.settings import RewriteConfig
-from rag.query.text import QUESTION_WORDS, content_words, words
+from rag.text import QUESTION_WORDS, content_words, words
 
 _PRONOUN = re.compile(r"\b(it|its|they|them|their|this|that|these|those|the same|the above|"
                       r"the former|the latter|that one|this one)\b", re.I)

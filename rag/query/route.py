@@ -1,6 +1,6 @@
 """Query routing: Axiom's complexity route (simple / complex / conversational / summarize, with
 skip_rewrite), Vexora's query type (factual / comparative / procedural / relational /
-aggregative / temporal) with entities, multi-hop flag and chunk-level filter, and 002's
+aggregative / temporal) with entities, multi-hop flag and chunk-level filter, and Adaptive's
 adaptive retrieval strategy (dense_only / hybrid / fusion / hierarchical).
 
 Offline: ordered patterns. LLM: one call returning JSON; a failed or unusable reply falls back
@@ -19,7 +19,7 @@ from rag.generate.usability import record_reply
 from rag.query.classify import QueryClass
 from rag.query.entities import extract_entities
 from rag.query.settings import RouteConfig
-from rag.query.text import QUESTION_WORDS, words
+from rag.text import QUESTION_WORDS, words
 
 Complexity = Literal["simple", "complex", "conversational", "summarize"]
 QueryType = Literal["factual", "comparative", "procedural", "relational", "aggregative", "temporal"]
@@ -46,7 +46,7 @@ LEVELS: dict[QueryType, tuple[str, ...]] = {
     "procedural": ("section",), "comparative": ("section", "document"),
     "aggregative": ("section", "document"),
 }
-# 002 adaptive router: simple -> dense top 5 without rerank; moderate -> hybrid top 10;
+# Adaptive's router: simple -> dense top 5 without rerank; moderate -> hybrid top 10;
 # complex -> fusion top 20 with HyDE / RAG-Fusion / step-back; document-spanning -> hierarchical.
 STRATEGY: dict[Complexity, tuple[Strategy, int]] = {
     "simple": ("dense_only", 5), "conversational": ("hybrid", 10), "complex": ("fusion", 20),

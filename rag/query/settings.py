@@ -58,12 +58,12 @@ class IntentConfig(BaseModel):
 
 
 class ClassifyConfig(BaseModel):
-    """002 query classes (SUMMARY/COMPARISON/LIST/ANALYTICAL/FACTUAL) with retrieval hints."""
+    """Adaptive query classes (SUMMARY/COMPARISON/LIST/ANALYTICAL/FACTUAL) with retrieval hints."""
 
     model_config = ConfigDict(extra="forbid")
 
     enabled: bool = True
-    use_llm: bool = False  # the keyword classifier is the 002 default; the LLM is optional
+    use_llm: bool = False  # the keyword classifier is the Adaptive default; the LLM is optional
 
 
 class RouteConfig(BaseModel):
@@ -88,30 +88,30 @@ class RewriteConfig(BaseModel):
 
 
 class ExpandConfig(BaseModel):
-    """Query expansion (EchoMind multi-query, 002 HyDE / step-back / RAG-Fusion)."""
+    """Query expansion (EchoMind multi-query, Adaptive HyDE / step-back / RAG-Fusion)."""
 
     model_config = ConfigDict(extra="forbid")
 
     methods: list[ExpansionMethod] = Field(default_factory=list)
     max_queries: int = Field(4, ge=1, le=10)  # EchoMind: original + variants, up to 4
-    hyde_max_words: int = Field(5, ge=1)  # 002: HyDE for abstract queries under 5 words
+    hyde_max_words: int = Field(5, ge=1)  # Adaptive: HyDE for abstract queries under 5 words
     intent_aware: bool = True  # EchoMind: classify, then rewrite with an intent prompt
 
 
 class SpellConfig(BaseModel):
-    """002 guarded spell correction against the collection's own vocabulary."""
+    """Adaptive guarded spell correction against the collection's own vocabulary."""
 
     model_config = ConfigDict(extra="forbid")
 
     enabled: bool = False
-    min_word_overlap: float = Field(0.5, ge=0, le=1)  # 002: revert under 50% shared words
-    min_char_similarity: float = Field(0.6, ge=0, le=1)  # 002: revert under 60% similar
+    min_word_overlap: float = Field(0.5, ge=0, le=1)  # Adaptive: revert under 50% shared words
+    min_char_similarity: float = Field(0.6, ge=0, le=1)  # Adaptive: revert under 60% similar
     min_word_length: int = Field(4, ge=1)  # shorter words are never corrected
     min_count: int = Field(1, ge=1)  # a replacement must occur this often in the collection
 
 
 class CacheConfig(BaseModel):
-    """002 semantic cache: dual threshold (precision 0.95, recall 0.85), TTL 300 s, 1,000 entries."""
+    """Adaptive semantic cache: dual threshold (precision 0.95, recall 0.85), TTL 300 s, 1,000 entries."""
 
     model_config = ConfigDict(extra="forbid")
 

@@ -1,8 +1,8 @@
-"""Guarded spell correction (002 "Phase 65") against the collection's own vocabulary.
+"""Guarded spell correction (Adaptive "Phase 65") against the collection's own vocabulary.
 
 A word the collection never uses is replaced by the most frequent collection word one edit away
 (two for words of 8+ letters), edits as in Norvig 2007 ("How to Write a Spelling Corrector").
-002's guards then revert the whole correction when it shares < 50% of the words with the
+Adaptive's guards then revert the whole correction when it shares < 50% of the words with the
 original or is < 60% similar by edit distance — no "of them" -> "too the java". A word that is
 itself common English is never changed, even when the collection does not use it ("recover"
 stays "recover", not "recovery"): the list is the whole words of the BERT uncased vocabulary
@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Literal
 
-from rag.context.text import STOPWORDS
 from rag.query.settings import SpellConfig
+from rag.text import STOPWORDS
 
 _WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"

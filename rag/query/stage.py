@@ -20,7 +20,6 @@ from rag.embed import get_embedder
 from rag.embed.settings import EmbeddingConfig
 from rag.generate.base import ChatModel, Message
 from rag.generate.llm import make_client
-from rag.pipeline import STAGES, PipelineState, StageEnv, StageResult, StageSpec
 from rag.privacy import normalize_user, scope_key, visible_to
 from rag.query.cache import SemanticCache, cache_for
 from rag.query.guard import GuardVerdict, RateLimiter, guard
@@ -29,7 +28,7 @@ from rag.query.settings import GuardConfig
 from rag.query.spell import Vocabulary
 from rag.query.understand import Understanding, understand
 from rag.retrieve.base import SearchQuery
-from rag.trace import StageStatus
+from rag.stages import STAGES, PipelineState, StageEnv, StageResult, StageSpec, StageStatus
 
 _LIMITERS: dict[tuple[int, float], RateLimiter] = {}
 _LIMITERS_LOCK = threading.Lock()
@@ -135,15 +134,19 @@ def run_understand(state: PipelineState, env: StageEnv) -> StageResult:
         router=semantic_router(config.embedding) if cfg.intent.enabled else None,
         chat=chat,
         vocabulary=collection_vocabulary(env.collection(), user) if cfg.spell.enabled else None,
-        cache=semantic_cache(config, user),
+        cache=(cache := semantic_cache(config, user)),
     )
     warnings = _warnings(found)
     inputs = {"query": guarded_text(state), "history_messages": len(history),
               "llm": "configured" if chat else "none (offline forms)"}
     if found.cache_hit:
         why = f"semantic cache hit: {found.cache.reason if found.cache else ''}"
-        return StageResult(replace(state, halted=why, answer=found.reply), found, inputs,
-                           "cache_hit", warnings, why)
+        hit = replace(state, halted=why, answer=found.reply)
+        if cache is not None and found.cache is not None and found.cache.matched_query:
+            # the cited context, the answer and its grounding, as the later stages recorded them
+            for stage, output in cache.outputs_for(found.cache.matched_query).items():
+                hit = hit.with_artifact(stage, output)
+        return StageResult(hit, found, inputs, "cache_hit", warnings, why)
     if not found.needs_retrieval and found.intent is not None:
         why = f"intent {found.intent.intent!r} ({found.intent.layer}): answered without retrieval"
         return StageResult(replace(state, halted=why, answer=found.reply), found, inputs,
@@ -167,14 +170,6 @@ def understanding(state: PipelineState) -> Understanding | None:
     return state.artifact("understand", Understanding)
 
 
-def _declined(state: PipelineState) -> bool:
-    """The abstain stage declined: a decline is not an answer to serve again from the cache."""
-    from rag.abstain.stage import AbstainDecision  # late: that module imports this package
-
-    decision = state.artifact("abstain", AbstainDecision)
-    return decision is not None and decision.abstained
-
-
 def remember_answer(state: PipelineState, config: PipelineConfig) -> bool:
     """Store a generated answer in the semantic cache under the query it was looked up with
     (the understand stage's `after_run`, called after every whole run); True when stored. Halted
@@ -182,10 +177,29 @@ def remember_answer(state: PipelineState, config: PipelineConfig) -> bool:
     understand stage store nothing."""
     cache = semantic_cache(config, state.filters.owner)
     found = understanding(state)
-    if cache is None or found is None or state.halted or not state.answer or _declined(state):
+    # a declined run's answer is the decline message: not an answer to serve again
+    if cache is None or found is None or state.halted or not state.answer or state.withheld:
         return False
-    cache.store(found.cache_query, state.answer, tuple(c.chunk_id for c in state.candidates))
+    cache.store(found.cache_query, state.answer, tuple(c.chunk_id for c in state.candidates),
+                outputs=_cited_outputs(state))
     return True
+
+
+CACHED_STAGES = ("context", "generate", "ground")  # what a cache hit serves with the answer
+
+
+def _cited_outputs(state: PipelineState) -> dict[str, object]:
+    """The context (its cited blocks only, numbers kept), generate and ground outputs of a run."""
+    from rag.context.base import BuiltContext  # late: keeps the query package light
+    from rag.generate.stage import GenerateOutput
+
+    outputs = {stage: state.artifacts[stage] for stage in CACHED_STAGES if stage in state.artifacts}
+    context, generated = outputs.get("context"), outputs.get("generate")
+    if isinstance(context, BuiltContext) and isinstance(generated, GenerateOutput) \
+            and generated.answer.cited:
+        cited = set(generated.answer.cited)
+        outputs["context"] = replace(context, blocks=tuple(b for b in context.blocks if b.n in cited))
+    return outputs
 
 
 STAGES.add("guard", StageSpec("guard", run_guard, GuardVerdict, _guard_off,

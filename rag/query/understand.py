@@ -1,6 +1,6 @@
 """Query understanding in one call: cache → spelling → intent → rewrite → class → route → expand.
 
-The order follows 002 (semantic cache first, then spell correction, then classification) with
+The order follows Adaptive (semantic cache first, then spell correction, then classification) with
 Axiom's intent router before any retrieval-only step: a greeting or an off-topic request stops
 there. Every step records which path ran (rules / semantic / llm / offline / skipped / fallback)
 and why.
@@ -59,7 +59,7 @@ class Understanding:
 
     @property
     def query_class(self) -> str | None:
-        """The 002 class (the generation stage picks its prompt template from it)."""
+        """The Adaptive class (the generation stage picks its prompt template from it)."""
         return self.classification.label if self.classification else None
 
     @property
@@ -83,7 +83,7 @@ def understand(
 ) -> Understanding:
     """Run every query-understanding step `cfg` enables on `query` (history oldest first)."""
     cache = cache if cfg.cache.enabled else None
-    # 002 looks the raw query up first; a follow-up only means something with its conversation,
+    # Adaptive looks the raw query up first; a follow-up only means something with its conversation,
     # so it is looked up after rewriting, as the standalone query.
     lookup = cache.lookup(query) if cache is not None and not history else None
     spell = correct(query, vocabulary, cfg.spell)

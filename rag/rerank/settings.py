@@ -32,7 +32,7 @@ class RerankConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     enabled: bool = False
-    method: str = "cross_encoder"  # a name in rag.rerank.SCORERS: cross_encoder, llm, embedding
+    method: str = "cross_encoder"  # a name in rag.rerank.scorers.SCORERS: cross_encoder, llm, embedding
     # Cross-encoder: a hub name or a local folder. None = not configured (no cross-encoder ships
     # on PyPI); e.g. cross-encoder/ms-marco-MiniLM-L-6-v2 (Axiom, IntelliDocs) or
     # BAAI/bge-reranker-v2-m3 (Vexora) once downloaded or reachable.
@@ -56,8 +56,8 @@ class RerankConfig(BaseModel):
 
     @model_validator(mode="after")
     def _check_names(self) -> RerankConfig:
-        from rag.rerank import SCORERS  # late: the registry modules import this one
         from rag.rerank.policies import NORMALIZERS, POLICIES
+        from rag.rerank.scorers import SCORERS  # late: its factories read this section
 
         SCORERS.get(self.method)  # each raises an error listing the valid names
         if self.normalization != "auto":

@@ -11,9 +11,9 @@ from dataclasses import replace
 from rag.config import PipelineConfig
 from rag.generate.base import ChatModel
 from rag.generate.llm import make_client
-from rag.pipeline import STAGES, PipelineState, StageEnv, StageResult, StageSpec
 from rag.rerank.base import RerankResult
 from rag.rerank.rerank import rerank
+from rag.stages import STAGES, PipelineState, StageEnv, StageResult, StageSpec
 
 
 def rerank_chat(config: PipelineConfig) -> ChatModel | None:

@@ -1,4 +1,4 @@
-"""Pipeline stage "authority": EchoMind's `_prefer_authoritative_sort` (seed 001, retrieval step 7).
+"""Pipeline stage "authority": EchoMind's `_prefer_authoritative_sort` (retrieval step 7).
 
 Candidates stay sorted by score; among equal or near-equal scores, chunks of uploaded documents
 come before transcript chunks. Scores are never changed, only the order inside a tie.
@@ -12,8 +12,8 @@ from pathlib import PurePath
 
 from rag.chunking.base import Chunk
 from rag.config import PipelineConfig
-from rag.pipeline import STAGES, PipelineState, StageEnv, StageResult, StageSpec
 from rag.retrieve.base import Candidate
+from rag.stages import STAGES, PipelineState, StageEnv, StageResult, StageSpec
 
 
 def is_transcript(chunk: Chunk) -> bool:

@@ -100,7 +100,7 @@ ContentType = Literal["glossary", "toc", "image_credits"]
 
 
 def _seed_penalties() -> dict[ContentType, float]:
-    return {"glossary": 0.7, "toc": 0.5, "image_credits": 0.6}  # 002: -30 %, -50 %, -40 %
+    return {"glossary": 0.7, "toc": 0.5, "image_credits": 0.6}  # Adaptive: -30 %, -50 %, -40 %
 
 
 class PostprocessConfig(BaseModel):
@@ -112,12 +112,12 @@ class PostprocessConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    threshold: float | None = None  # IntelliDocs 0.3, adaptive (002) 0.40
+    threshold: float | None = None  # IntelliDocs 0.3, Adaptive 0.40
     # What the threshold compares: "score" (the current score), a retriever's raw score
-    # ("dense" = cosine, as in IntelliDocs / 002), or a stage score such as "fusion".
+    # ("dense" = cosine, as in IntelliDocs / Adaptive), or a stage score such as "fusion".
     threshold_on: str = "score"
     threshold_fallback_n: int = Field(0, ge=0)  # keep this many when nothing passes
-    content_penalties: bool = False  # glossary -30%, TOC -50%, image credits -40% (002)
+    content_penalties: bool = False  # glossary -30%, TOC -50%, image credits -40% (Adaptive)
     content_penalty_factors: dict[ContentType, float] = Field(default_factory=_seed_penalties)
     time_window_hours: float | None = Field(None, gt=0)  # EchoMind 24h / 48h / 1w (168)
     time_decay_half_life_days: float | None = Field(None, gt=0)
@@ -125,7 +125,7 @@ class PostprocessConfig(BaseModel):
     tag_boost: dict[str, float] = Field(default_factory=dict)  # tag -> +share, e.g. {"policy": 0.2}
     # EchoMind: score *= 1 + factor * (share of a chunk's tag words found in the query).
     tag_query_boost: float | None = Field(None, ge=0)
-    # Drop a candidate whose cosine to a better one exceeds this (002: 0.95).
+    # Drop a candidate whose cosine to a better one exceeds this (Adaptive: 0.95).
     dedupe_threshold: float | None = Field(None, gt=0, le=1)
     # EchoMind step 7 (the "authority" stage, after these steps): among equal or near-equal
     # scores (within this relative gap) uploaded documents rank before transcripts.

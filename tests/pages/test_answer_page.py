@@ -70,6 +70,16 @@ def test_a_question_the_documents_cannot_answer_is_declined_and_says_why(page: A
     assert declined and "weak_evidence" in declined[0]  # the preset's calibrated bar fires first
     assert any(w.value.startswith("grounded but irrelevant") for w in at.warning)
     assert any("Declined (weak_evidence)" in c.value for c in at.caption)  # history label
+    # the withheld answer, its verdicts and sources only inside one collapsed expander
+    withheld = [e for e in at.expander if e.label == "The answer that was withheld"]
+    assert len(withheld) == 1 and not withheld[0].proto.expanded
+    inside = withheld[0]
+    assert inside.html and "rgba(34, 197, 94" in inside.html[0].value  # still checked, in there
+    assert len(at.html) == len(inside.html)  # nothing of it rendered outside
+    assert len(at.dataframe) == len(inside.dataframe) + 1  # + the context's sources table
+    assert len(at.get("popover")) == len(inside.get("popover"))
+    assert not any(c.value.startswith("Grounded share") for c in at.caption
+                   if c not in inside.caption)
 
 
 def test_abstain_toggle_and_evidence_bar_start_from_the_preset_and_drive_the_run(page: AppTest) -> None:

@@ -62,6 +62,19 @@ def test_uploads_go_into_a_new_collection_then_unchanged_add_nothing_and_changed
     assert "APT now speaks Esperanto." in texts and len(texts) == 2
 
 
+def test_after_ingesting_into_a_new_collection_the_form_offers_it_as_existing(data: Path) -> None:
+    at = upload(AppTest.from_file(PAGE, default_timeout=60).run(), [("apt.txt", APT)])
+    at.text_input(key="docs_new_name").set_value("fresh").run()
+    at.button(key="docs_ingest").click().run()
+    assert not at.exception
+    assert "Collection 'fresh': 1 added" in at.success[0].value
+    assert not [w.value for w in at.warning if "exists" in w.value]  # was: "'fresh' exists: pick…"
+    assert at.radio(key="docs_into").value == "Existing collection"
+    assert at.selectbox(key="docs_into_collection").value == "fresh"
+    at.button(key="docs_ingest").click().run()  # the same files again: into 'fresh', unchanged
+    assert ingested(at) == {"apt.txt": "unchanged (nothing added)"}
+
+
 def test_a_folder_on_the_server_is_walked_and_a_missing_one_is_said(data: Path) -> None:
     folder = data / "docs" / "nested"
     folder.mkdir(parents=True)

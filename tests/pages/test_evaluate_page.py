@@ -102,11 +102,12 @@ def test_a_sweep_draws_its_curve_with_a_ci_band() -> None:
     assert any('"toself"' in spec and "fusion.k" in spec for spec in _charts(at))
 
 
-def test_span_sets_say_they_judge_chunks_and_offer_no_sweep() -> None:
+def test_span_sets_say_they_judge_chunks_and_offer_every_mode() -> None:
     at = _page()
     at.selectbox(key="eval_dataset").select(QA).run()
     assert any("relevance per chunk" in c.value for c in at.caption)
-    assert at.radio(key="eval_mode").disabled
+    # sweeps and tuning score span sets chunk by chunk (tests/pages/test_evaluate_collection_sets)
+    assert not at.radio(key="eval_mode").disabled
 
 
 def test_a_bad_path_is_an_error_not_a_crash(tmp_path: Path) -> None:

@@ -48,8 +48,3 @@ def test_tune_mode_reports_out_of_fold_beside_in_sample_and_saves_the_preset(
     tuned = load_preset("hybrid-tuned")
     assert tuned.fusion.k in (1, 5, 20, 60) and tuned.retrieval.depth in (20, 50, 100)
 
-
-def test_tune_mode_is_off_for_span_labelled_sets(hashing_presets: None) -> None:
-    at = AppTest.from_file(PAGE, default_timeout=300).run()
-    at.selectbox(key="eval_dataset").select("qa_samples (spans over samples/)").run()
-    assert at.radio(key="eval_mode").disabled

@@ -29,11 +29,11 @@ def test_one_query_through_two_systems_side_by_side(page: AppTest) -> None:
     at.text_input(key="sys_query").set_value("hello").run()
     at.button(key="sys_run").click().run()
     assert not at.exception
-    at.select_slider(key="sys_level").set_value("standard").run()  # 002's standard level
+    at.select_slider(key="sys_level").set_value("standard").run()  # Adaptive's standard level
     at.button(key="sys_run").click().run()
     assert [h.value for h in at.subheader] == ["intellidocs", "adaptive@standard"]
     shown = " ".join(m.value for m in at.markdown)
-    assert "adaptive route DENSE_ONLY" in shown  # a two-word query: 002's simplest route
+    assert "adaptive route DENSE_ONLY" in shown  # a two-word query: Adaptive's simplest route
     assert "fused 2 list(s) by rrf k=60" in shown  # IntelliDocs' own fact, not adaptive's
     summary = next(d.value for d in at.dataframe if "grounded share" in d.value.columns)
     assert list(summary["system"]) == ["intellidocs", "adaptive@standard"]

@@ -327,6 +327,29 @@ def test_stage_registry_rejects_unknown_and_mismatched_names() -> None:
         stages.add("rerank", spec)
 
 
+def test_a_missing_or_silent_stage_module_fails_loudly() -> None:
+    from rag.stages import STAGES, StageModuleError
+
+    assert all(STAGES.find(name) is not None for name in STAGE_ORDER)  # every module registers
+    config = load_preset("bm25")
+    for module, error in (("rag.no_such_stage_module", ModuleNotFoundError),
+                          ("rag.text", StageModuleError)):  # imports, registers nothing
+        stages = StageRegistry({"rerank": module})
+        with pytest.raises(error, match="no_such_stage_module" if error is ModuleNotFoundError
+                           else "rag.text was imported but registers no stage 'rerank'"):
+            stages.find("rerank")
+        trace = Trace("hi", config.name)
+        run_stages(initial_state("hi", config), StageEnv(config), trace, stages=stages)
+        rerank = trace.stage("rerank")
+        assert rerank is not None and rerank.status == "failed"
+        assert rerank.reason.startswith("cannot load the stage: ")
+        later = trace.stage("abstain")
+        assert later is not None and later.reason == "rerank failed"
+        with pytest.raises(error):
+            run_stages(initial_state("hi", config), StageEnv(config), Trace("hi", config.name),
+                       stages=stages, raise_errors=True)
+
+
 def test_query_variants_from_understand_become_their_own_lists(
     collection: MemoryCollection,
 ) -> None:

@@ -12,8 +12,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from rag.context.text import STOPWORDS
-from rag.query.text import QUESTION_WORDS, words
+from rag.text import QUESTION_WORDS, STOPWORDS, words
 
 _GREETING = re.compile(
     r"(hi|hello|hey|heya|hiya|howdy|yo|sup|greetings|good (morning|afternoon|evening|day)|"

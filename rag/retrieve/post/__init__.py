@@ -12,7 +12,7 @@ from rag.retrieve.post import dedupe, penalties, recency, tags, threshold  # noq
 from rag.retrieve.post.base import POST_STEPS, PostContext, PostStep, StepReport, StepResult
 from rag.retrieve.settings import PostprocessConfig
 
-# EchoMind's order (window -> decay -> tag boost), then 002's penalties; the threshold reads the
+# EchoMind's order (window -> decay -> tag boost), then Adaptive's penalties; the threshold reads the
 # final score; de-duplication last, over the fewest candidates.
 ORDER = ("time_window", "time_decay", "tag_boost", "content_penalty", "threshold", "dedupe")
 

@@ -1,4 +1,4 @@
-"""Semantic de-duplication (seed 002: remove chunks > 95 % similar to a better-ranked one)."""
+"""Semantic de-duplication (Adaptive: remove chunks > 95 % similar to a better-ranked one)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Content-type penalties (seed 002): glossary -30 %, table of contents -50 %, image credits -40 %.
+"""Content-type penalties (Adaptive): glossary -30 %, table of contents -50 %, image credits -40 %.
 
 The seed names the types but not how it spots them; these text heuristics look for a telling
 heading on the first line, or for most lines having the type's shape.

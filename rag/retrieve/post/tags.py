@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 
 from rag.chunking.base import Chunk
 from rag.retrieve.base import Candidate
 from rag.retrieve.post.base import POST_STEPS, PostContext, PostStep, StepResult, rescale, result
 from rag.retrieve.settings import PostprocessConfig
-
-_WORD = re.compile(r"\w+", re.U)
+from rag.text import words
 
 
 def chunk_tags(chunk: Chunk) -> tuple[str, ...]:
@@ -28,8 +26,8 @@ def tag_factor(
     lowered = {k.lower(): v for k, v in boosts.items()}
     factor = 1.0 + sum(lowered.get(tag, 0.0) for tag in set(tags))
     if query_factor:
-        tag_words = {w for tag in tags for w in _WORD.findall(tag)}
-        query_words = set(_WORD.findall(query.lower()))
+        tag_words = {w for tag in tags for w in words(tag)}
+        query_words = set(words(query))
         if tag_words:
             factor *= 1.0 + query_factor * len(tag_words & query_words) / len(tag_words)
     return factor

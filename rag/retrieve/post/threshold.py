@@ -27,7 +27,7 @@ def threshold_value(candidate: Candidate, on: str) -> float | None:
 def apply_threshold(
     candidates: tuple[Candidate, ...], threshold: float, on: str = "score", fallback_n: int = 0
 ) -> StepResult:
-    """Keep candidates whose `on` value is >= threshold (IntelliDocs 0.3, 002 0.40); if none pass,
+    """Keep candidates whose `on` value is >= threshold (IntelliDocs 0.3, Adaptive 0.40); if none pass,
     keep the first `fallback_n` and say so (Axiom's threshold fallback)."""
     passed: list[Candidate] = []
     failed: list[Candidate] = []

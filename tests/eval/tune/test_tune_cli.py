@@ -82,3 +82,21 @@ def test_a_bad_space_fails_before_any_search(
                  "--out", str(tmp_path / "o")]) == 2
     assert "fusion.kk" in capsys.readouterr().err
     assert not (tmp_path / "o").exists()
+
+
+def test_without_a_space_tune_searches_the_presets_own_fusion(
+    tmp_path: Path, hashing_presets: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "out"
+    assert main(["tune", "--dataset", str(SAMPLE), "--preset", "hybrid", "--folds", "2",
+                 "--trials", "4", "--out", str(out), "--resamples", "20",
+                 "--metrics", "ndcg@10"]) == 0
+    assert "no --space: tuning hybrid's fusion (rrf): fusion.method, fusion.k, retrieval.depth" \
+        in capsys.readouterr().out
+    settings = json.loads((out / "tune.json").read_text())["space"]["settings"]
+    assert settings["fusion.method"] == {"choices": ["rrf"]}  # the preset's method, its k
+    assert settings["fusion.k"]["low"] == 1 and settings["retrieval.depth"]["choices"]
+    # a preset with one list has no fusion to tune: the error says what to give instead
+    assert main(["tune", "--dataset", str(SAMPLE), "--preset", "bm25",
+                 "--out", str(tmp_path / "o")]) == 2
+    assert "give --space" in capsys.readouterr().err and not (tmp_path / "o").exists()

@@ -15,7 +15,6 @@ from fake_openai import FakeOpenAI, reply, status
 from rag.abstain.settings import AbstainConfig
 from rag.abstain.stage import AbstainDecision, AbstainSignals, decide
 from rag.generate.prompts import INSUFFICIENT
-from rag.generate.turn import finish_turn, start_turn
 from rag.grounding.retry import GroundedAnswer
 from rag.index import Collection
 from rag.memory import MemoryStore
@@ -23,6 +22,7 @@ from rag.pipeline import StageEnv, initial_state, run_query, run_stages
 from rag.query.intent.router import IntentResult
 from rag.query.understand import Understanding
 from rag.trace import Trace
+from rag.turn import finish_turn, start_turn
 
 IN_DOMAIN = "How long do deleted notes stay in the Trash?"
 OFF_DOMAIN = "What is the capital of France?"
@@ -140,6 +140,9 @@ def test_off_topic_intent_that_halted_the_run_is_declined(collection: Collection
         (AbstainSignals(no_context="x"), {"on_no_context": False}, None),
         (AbstainSignals(grounded=False, grounded_share=0.2, retries=2), {}, "ungrounded"),
         (AbstainSignals(confidence=0.1), {"min_confidence": 0.4}, "low_confidence"),
+        # an extractive answer with no whole sentence to quote (issue 27) is declined, and says so
+        (AbstainSignals(answer_mode="extractive"), {}, "no_relevant_sentence"),
+        (AbstainSignals(answer_mode="extractive"), {"on_no_relevant_sentence": False}, None),
         # rules fire in order: off-topic beats weak evidence
         (AbstainSignals(evidence=0.1, out_of_scope="x"), {"min_evidence": 0.3}, "out_of_scope"),
     ],

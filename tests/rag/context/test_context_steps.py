@@ -1,4 +1,4 @@
-"""Compression (EchoMind), sentence de-duplication, ordering (002 sandwich) and the token budget."""
+"""Compression (EchoMind), sentence de-duplication, ordering (Adaptive sandwich) and the token budget."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""PII kinds with checksums, things that must not match, and seed 001's redaction levels."""
+"""PII kinds with checksums, things that must not match, and EchoMind's redaction levels."""
 
 from __future__ import annotations
 

@@ -15,7 +15,7 @@ PAIR = ["The cat sat on the mat.", "Vector databases store embeddings."]
 
 @pytest.mark.slow
 def test_sentence_transformers_and_fastembed_int8_agree_on_minilm() -> None:
-    st = get_embedder(EmbeddingConfig(cache=False)).embed_documents(PAIR)
+    st = get_embedder(EmbeddingConfig(backend="sentence-transformers", cache=False)).embed_documents(PAIR)
     onnx = get_embedder(EmbeddingConfig(backend="fastembed", cache=False)).embed_documents(PAIR)
     assert st.shape == onnx.shape == (2, 384)
     cosines = (st * onnx).sum(axis=1)

@@ -13,7 +13,7 @@ import pytest
 
 from rag.embed import EmbeddingConfig, EmbeddingModelError, TextEmbedder, get_embedder, load_backend
 from rag.embed.cache import EmbeddingCache
-from rag.embed.onnx_minilm import MAX_TOKENS, SLICE, THREADS_ENV, onnx_threads
+from rag.embed.onnx_minilm import MAX_TOKENS, SLICE, THREADS_ENV, onnx_threads, token_sorted_slices
 
 ONNX = EmbeddingConfig(backend="onnx", onnx_variant="int8-weights", cache=False)
 SHORT = "Qdrant stores dense vectors."
@@ -32,7 +32,7 @@ def test_agrees_with_the_fastembed_build_of_the_same_int8_graph() -> None:
 def test_stays_close_to_fp32_sentence_transformers() -> None:
     texts = [SHORT, LONG]
     ours = get_embedder(ONNX).embed_documents(texts)
-    fp32 = get_embedder(EmbeddingConfig(cache=False)).embed_documents(texts)
+    fp32 = get_embedder(EmbeddingConfig(onnx_variant="fp32", cache=False)).embed_documents(texts)
     assert np.all((ours * fp32).sum(axis=1) > 0.99)  # int8 moves vectors only slightly
 
 
@@ -101,3 +101,10 @@ def test_embedding_with_it_never_imports_torch() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "False"
+
+
+def test_slices_group_texts_of_similar_token_counts_longest_first() -> None:
+    # sorted by characters, a slice of short words and a long number-heavy line pads the short
+    # ones to the long one's tokens; by token count, each slice's texts are nearly one length
+    assert token_sorted_slices([5, 200, 7, 198, 6, 201], 2) == [[5, 1], [3, 2], [4, 0]]
+    assert token_sorted_slices([], 8) == []

@@ -1,5 +1,6 @@
 """One builder per ONNX build: a process that finds another one building waits for its graph
-instead of building its own copy, and a build that never ends is named, not waited on forever."""
+instead of building its own copy, and a build that never ends is named, not waited on forever.
+Builds are kept once per machine (the user's cache folder), not once per data folder."""
 
 from __future__ import annotations
 
@@ -52,3 +53,29 @@ def test_a_build_that_holds_the_lock_too_long_is_named(
             onnx_build.built_minilm("fp32")
     finally:
         other.release()
+
+
+def test_builds_are_kept_once_per_machine_not_per_data_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv(onnx_build.MODELS_ENV, raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    folders = []
+    for data in ("first", "second"):
+        monkeypatch.setenv("RAG_WORKBENCH_DATA", str(tmp_path / data))
+        folders.append(onnx_build.models_dir())
+    assert folders == [tmp_path / "xdg" / "rag-workbench" / "onnx"] * 2
+
+
+def test_a_build_an_older_version_kept_in_the_data_folder_is_reused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv(onnx_build.MODELS_ENV, raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setenv("RAG_WORKBENCH_DATA", str(tmp_path / "data"))
+    monkeypatch.setattr(onnx_build, "_build", lambda variant, target: pytest.fail("rebuilt"))
+    key = onnx_build.build_key("fp32")
+    older = tmp_path / "data" / "cache" / "models" / key / "model.onnx"
+    older.parent.mkdir(parents=True)
+    older.write_bytes(b"graph")
+    assert onnx_build.built_minilm("fp32") == (older, key)

@@ -13,12 +13,12 @@ from fake_openai import TEST_KEY, Behaviour, FakeOpenAI, empty, hang, invalid_js
 
 from rag.context.base import BuiltContext
 from rag.generate.stage import GenerateOutput
-from rag.generate.turn import TurnOutcome, finish_turn, start_turn, turn_outcome
 from rag.grounding.retry import GroundedAnswer
 from rag.index import Collection
 from rag.memory import MemoryStore, StoredMessage
 from rag.pipeline import run_query
 from rag.trace import Trace
+from rag.turn import TurnOutcome, finish_turn, start_turn, turn_outcome
 
 QUESTION = "How long do deleted notes stay in the Trash?"
 KEY = TEST_KEY  # the key the `llm` fixture exports

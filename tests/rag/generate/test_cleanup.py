@@ -1,4 +1,4 @@
-"""Response clean-up: preambles, citation variants, suggested questions (002 response assembly)."""
+"""Response clean-up: preambles, citation variants, suggested questions (Adaptive response assembly)."""
 
 from __future__ import annotations
 

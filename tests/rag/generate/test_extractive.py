@@ -9,7 +9,8 @@ from rag.generate.extractive import extractive_answer, pick_sentences, score_sen
 
 def test_the_answer_copies_the_sentence_that_covers_the_question_and_cites_it() -> None:
     ctx = context("When was the Eiffel Tower completed?", BERLIN, PARIS)
-    text, note = extractive_answer(ctx.query, ctx, k=1)
+    found = extractive_answer(ctx.query, ctx, k=1)
+    text, note = found.text, found.note
     assert text == "The Eiffel Tower was completed in 1889 for the World's Fair. [Source 2]"
     assert note == ""
 
@@ -39,14 +40,16 @@ def test_rank_breaks_ties_but_never_outvotes_coverage() -> None:
 
 def test_no_overlap_quotes_the_best_ranked_source_and_says_so() -> None:
     ctx = context("submarine warfare", BERLIN, PARIS)
-    text, note = extractive_answer(ctx.query, ctx)
+    found = extractive_answer(ctx.query, ctx)
+    text, note = found.text, found.note
     assert text == "Berlin is the capital of Germany. [Source 1]"
     assert "no sentence shares a word" in note
 
 
 def test_empty_context_gives_an_empty_answer() -> None:
     ctx = context("anything")
-    assert extractive_answer("anything", ctx) == ("", "")
+    found = extractive_answer("anything", ctx)
+    assert (found.text, found.note, found.quotes) == ("", "", ())
 
 
 def test_sentences_far_weaker_than_the_best_one_stay_out() -> None:

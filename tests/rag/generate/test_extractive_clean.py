@@ -7,7 +7,9 @@ import re
 
 from answer_helpers import context
 
-from rag.generate.extractive import answer_sentences, extractive_answer
+from rag.context.base import ContextBlock
+from rag.generate.extractive import extractive_answer
+from rag.generate.whole_sentences import block_units
 
 FAQ = """Lumen Notes: Frequently Asked Questions
 
@@ -28,14 +30,16 @@ Deleting a note moves it to the **Trash**. Three things to know:
 
 def test_question_lines_headings_and_labels_are_never_copied() -> None:
     question = "How long are deleted notes kept?"
-    answer, note = extractive_answer(question, context(question, FAQ))
+    found = extractive_answer(question, context(question, FAQ))
+    answer, note = found.text, found.note
     assert not note
     assert "Q:" not in answer and "A:" not in answer and "?" not in answer
     assert answer.startswith("Deleted notes stay in the Trash for 30 days. [Source 1]")
 
 
 def test_list_scaffolding_is_cut_and_markdown_kept() -> None:
-    sentences = answer_sentences(HANDBOOK)
+    block = ContextBlock(HANDBOOK, "d", "c", 0, len(HANDBOOK), 1.0, 1, n=1)
+    sentences = [u.text for u in block_units(block, None)]
     assert sentences == ["Deleting a note moves it to the **Trash**.",
                          "Deleted notes are kept for 30 days.",
                          "You can restore a deleted note from the Trash at any time."]
@@ -43,14 +47,14 @@ def test_list_scaffolding_is_cut_and_markdown_kept() -> None:
 
 def test_one_to_three_sentences_each_with_its_citation() -> None:
     question = "How long are deleted notes kept in the Trash?"
-    answer, _ = extractive_answer(question, context(question, FAQ, HANDBOOK))
+    answer = extractive_answer(question, context(question, FAQ, HANDBOOK)).text
     sentences = [s for s in re.split(r"(?<=\])\s+", answer) if s]
     assert 1 <= len(sentences) <= 3
     assert all(re.search(r"\[Source \d\]$", s) for s in sentences)
     assert not any(s.lstrip().startswith(("-", "#", "1.")) for s in sentences)
 
 
-def test_a_context_of_scaffolding_only_still_gets_an_answer() -> None:
+def test_a_context_of_scaffolding_only_gives_no_answer_and_says_why() -> None:
     question = "What are the Trash settings?"
-    answer, _ = extractive_answer(question, context(question, "## Trash settings\n- Trash settings"))
-    assert answer and answer.endswith("[Source 1]")
+    found = extractive_answer(question, context(question, "## Trash settings\n- Trash settings"))
+    assert (found.text, found.note) == ("", "no whole sentence in the context")

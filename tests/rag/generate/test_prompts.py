@@ -1,4 +1,4 @@
-"""Prompt templates per query class (002) and the messages sent to the model."""
+"""Prompt templates per query class (Adaptive) and the messages sent to the model."""
 
 from __future__ import annotations
 

@@ -15,10 +15,10 @@ from hypothesis import strategies as st
 
 from rag.generate.deadline import Redactor, llm_deadline
 from rag.generate.stage import GenerateOutput
-from rag.generate.turn import finish_turn, start_turn
 from rag.index import Collection
 from rag.memory import MemoryStore
 from rag.pipeline import run_query
+from rag.turn import finish_turn, start_turn
 
 KEY = TEST_KEY  # the key the `llm` fixture exports
 QUESTION = "How long do deleted notes stay in the Trash?"

@@ -159,7 +159,7 @@ def test_a_crash_that_left_unlisted_points_without_a_record_is_repaired_and_repo
     victim = sorted(listed)[0]
     collection.manifest = collection.manifest.with_documents(
         {s: d for s, d in listed.items() if s != victim})
-    collection._save_manifest()  # as if the manifest had never been written for `victim`
+    collection.save_manifest()  # as if the manifest had never been written for `victim`
     reopened = open_collection("legacy")
     assert all(c.chunk.metadata["source"] != victim
                for c in reopened.sparse_search("public handbook", 1000).candidates)
@@ -229,11 +229,11 @@ def test_a_write_stopped_at_each_step_shows_only_listed_chunks_then_is_repaired(
         if step == "after the upsert":
             patch.setattr(type(writer.sparse), "remove", crash)  # the writer reloads it
         elif step == "after BM25":
-            patch.setattr(writer, "_record", crash)
+            patch.setattr(writer.writer, "_record", crash)
         elif step == "after the commit":
             patch.setattr(writer.store, "delete", crash)
         else:
-            patch.setattr("rag.index.collection.journal.clear", crash)
+            patch.setattr("rag.index.writer.journal.clear", crash)
         with pytest.raises(Crash):  # a changed public file and a new private one, one write
             writer.add_documents(
                 [text_doc("handbook.txt", NEW),

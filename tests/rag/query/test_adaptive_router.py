@@ -1,4 +1,4 @@
-"""The adapt stage: 002's strategies, Vexora's level filter, Axiom's summarize path — as plans,
+"""The adapt stage: Adaptive's strategies, Vexora's level filter, Axiom's summarize path — as plans,
 and through the pipeline runner (its overrides reach the later stages)."""
 
 from dataclasses import replace

@@ -1,4 +1,4 @@
-"""002's intelligence levels as stage toggles on a preset."""
+"""Adaptive's intelligence levels as stage toggles on a preset."""
 
 import pytest
 

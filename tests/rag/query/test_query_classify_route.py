@@ -1,4 +1,4 @@
-"""002 query classes with hints, Axiom / Vexora / 002 routing, entities; LLM forms and fallbacks."""
+"""Adaptive query classes with hints, Axiom / Vexora / Adaptive routing, entities; LLM forms and fallbacks."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ def test_keyword_classes_and_their_hints(query: str, label: str) -> None:
 
 
 def test_list_queries_get_more_candidates_than_factual_ones() -> None:
-    assert HINTS["LIST"].top_k == 15 and HINTS["LIST"].top_k > HINTS["FACTUAL"].top_k  # 002
+    assert HINTS["LIST"].top_k == 15 and HINTS["LIST"].top_k > HINTS["FACTUAL"].top_k  # Adaptive
     assert HINTS["ANALYTICAL"].use_cot and HINTS["COMPARISON"].use_mmr
     assert {h.template for h in HINTS.values()} == {"summary", "comparison", "list", "analytical",
                                                      "factual"}

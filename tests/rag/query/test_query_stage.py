@@ -12,11 +12,15 @@ from fake_openai import FakeOpenAI
 from query_helpers import local_server
 
 from rag.config import PipelineConfig, load_preset, with_overrides
+from rag.context.base import BuiltContext
 from rag.embed import get_embedder
 from rag.embed.embedder import TextEmbedder
+from rag.generate.stage import GenerateOutput
+from rag.grounding.retry import GroundedAnswer
 from rag.pipeline import ranked_candidates, run_query
 from rag.query.understand import Understanding
 from rag.retrieve.search import Retrieved, clear_candidate_cache
+from rag.trace import Trace
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/rag: the shared collection
 from pipeline_collection import MemoryCollection, make_chunks
@@ -108,3 +112,26 @@ def test_semantic_cache_serves_the_second_run(collection: MemoryCollection) -> N
     assert second.stage("retrieve").status == "skipped"
     hit = second.output(Understanding)
     assert hit is not None and hit.cache_hit and hit.reply == first.answer
+
+
+def test_a_cached_answer_carries_the_sources_it_cites_and_its_grounding(
+    collection: MemoryCollection
+) -> None:
+    cfg = config(**{"query.cache.enabled": True, "context.enabled": True, "grounding.enabled": True,
+                    "grounding.model_check": "none"})
+    first = run_query("what does reciprocal rank fusion add", cfg, collection)
+    second = run_query("What does reciprocal rank fusion add?", cfg, collection)
+    assert second.stage("understand").status == "cache_hit" and second.answer == first.answer
+    cited = first.output(GenerateOutput).answer.cited
+    assert cited and all(f"[Source {n}]" in second.answer for n in cited)
+    context = second.output(BuiltContext, "context")
+    assert context is not None and {b.n for b in context.blocks} == set(cited)  # only the cited
+    grounded = second.output(GroundedAnswer)
+    assert grounded is not None
+    assert grounded.report.grounded_share == first.output(GroundedAnswer).report.grounded_share
+    for stage in ("context", "generate", "ground"):
+        record = second.stage(stage)
+        assert record.status == "cache_hit" and "cached" in record.reason
+    assert second.stage("retrieve").status == "skipped"  # nothing was searched again
+    again = Trace.from_json(second.to_json())
+    assert again.output(GroundedAnswer).report.grounded_share == grounded.report.grounded_share

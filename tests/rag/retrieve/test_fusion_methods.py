@@ -29,7 +29,7 @@ def test_rrf_matches_the_formula_by_hand() -> None:
 
 
 def test_rrf_reproduces_the_axiom_worked_example() -> None:
-    # Seed 000: ranks 3 and 5 with k = 60 give 0.0159 + 0.0154 = 0.0313.
+    # Axiom: ranks 3 and 5 with k = 60 give 0.0159 + 0.0154 = 0.0313.
     one = ranked("bm25", [("x", 3), ("y", 2), ("doc", 1)])
     two = ranked("dense", [("p", 5), ("q", 4), ("r", 3), ("s", 2), ("doc", 1)])
     assert round(by_id(rrf([one, two], k=60))["doc"].score, 4) == 0.0313

@@ -31,7 +31,7 @@ def test_threshold_keeps_what_passes_and_records_every_decision() -> None:
 
 def test_threshold_falls_back_to_the_top_n_when_nothing_passes() -> None:
     cands = candidates([("a", 0.25), ("b", 0.2), ("c", 0.1)])
-    out = apply_threshold(cands, 0.4, fallback_n=2)  # 002's 0.40
+    out = apply_threshold(cands, 0.4, fallback_n=2)  # Adaptive's 0.40
     assert [c.chunk_id for c in out.candidates] == ["a", "b"]
     assert out.report.status == "fallback"
     assert "kept the top 2" in out.report.reason

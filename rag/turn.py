@@ -1,25 +1,27 @@
 """One chat turn: store the question first, run the pipeline (streamed), then store what came of
 it — an assistant answer with mode, sources and grounding as metadata, or an error record naming
-the stage that failed. Whatever happens, the conversation loses nothing."""
+the stage that failed. Whatever happens, the conversation loses nothing.
+
+It sits beside the runner (not in rag.generate): it composes the pipeline, memory and the
+outputs of several stages."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
+from rag.abstain.stage import AbstainDecision
 from rag.config import PipelineConfig
 from rag.context.base import BuiltContext
 from rag.generate.stage import GenerateOutput
 from rag.generate.streaming import StreamingRun
 from rag.grounding.retry import GroundedAnswer
 from rag.memory import MemoryStore, running_summary
+from rag.pipeline import run_query
 from rag.retrieve.search import SearchableCollection
 from rag.trace import Trace
-
-if TYPE_CHECKING:
-    from rag.abstain.stage import AbstainDecision
 
 
 @dataclass(frozen=True)
@@ -36,8 +38,6 @@ def _sources(trace: Trace) -> list[dict[str, Any]]:
 
 
 def _decision(trace: Trace) -> AbstainDecision | None:
-    from rag.abstain.stage import AbstainDecision  # late: the stage module imports the pipeline
-
     return trace.output(AbstainDecision)
 
 
@@ -85,8 +85,6 @@ def start_turn(
     collection: SearchableCollection | None = None,
 ) -> StreamingRun:
     """Record the question, then run it in the background with the conversation's history."""
-    from rag.pipeline import run_query  # late: the pipeline imports every stage module
-
     history = store.history(conversation_id, config.generation.history_messages)
     store.add(conversation_id, "user", question)
     # the conversation's user is the asker: their private documents, nobody else's

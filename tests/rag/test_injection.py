@@ -7,7 +7,7 @@ import base64
 
 import pytest
 
-from rag.query.injection import detect, detect_in_document, fold, views
+from rag.injection import detect, detect_in_document, fold, views
 
 
 def test_fold_drops_accents_case_and_invisible_characters() -> None:

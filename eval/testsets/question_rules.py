@@ -1,0 +1,151 @@
+"""Turning a heading into a question, only where a small rule makes that safe.
+
+Each rule returns the question and its name, which goes into the row's provenance:
+
+- `question-heading`: the heading already is a question ("How do I reset my password?").
+- `faq-entry`: a "Q: …" line of an FAQ (the caller strips the marker).
+- `wh-heading`: a heading that starts like a question but lacks the "?" ("How to install
+  Lumen" -> "How do I install Lumen?", "Why sync fails" -> "Why sync fails?" is NOT made: only
+  headings starting with a question word followed by an auxiliary or "to" are accepted).
+- `gerund-heading`: "Installing packages" -> "How do I install packages?", only when the first
+  word is the -ing form of a verb in VERBS (a closed list: English -ing words are often nouns,
+  "Building", "Meeting", "Listing"), "your" becoming "my".
+- `definition-heading`: "The sources.list file" -> "What is the sources.list file?" (a heading
+  of 2-6 words starting with The/A/An and holding no verb form from VERBS).
+- `definition-sentence`: a short term heading ("APT", "Vault notes") whose section's first
+  sentence defines it ("APT is the …", "Vault notes are …") -> "What is APT?" / "What are …?".
+
+Generic headings (Introduction, Overview, See also, …) never become questions.
+"""
+
+from __future__ import annotations
+
+import re
+
+_BASES = """
+access activate add adjust allow analyse analyze apply archive assign attach authenticate back
+backup block boot browse build calculate call cancel capture change check choose clean clear
+clone close collect combine compare compile compress configure connect convert copy count create
+customize customise debug decrypt define delete deploy design detect disable download drag drop
+edit embed emulate enable encrypt enter erase estimate evaluate export extend extract filter find
+fix format generate get group handle hide highlight host identify import improve index ingest
+initialize initialise insert inspect install integrate invite keep label launch link list load
+lock log login manage map mark measure merge migrate mirror modify monitor mount move name
+navigate open optimize optimise organize organise pair parse partition paste patch pause pin
+plan play plug prepare preview print protect publish pull purge push query read rebuild recover
+reduce refresh register reinstall reload remove rename render reorder repair replace report
+request reset resize resolve restart restore resume retrieve review revoke rotate run save scale
+scan schedule search secure select send set share show sign skip sort specify split start stop
+store submit subscribe summarize summarise switch sync synchronize synchronise tag test track
+train transfer translate troubleshoot turn type uninstall unlock unmount update upgrade upload
+use validate verify view write
+""".split()
+# one-syllable verbs ending consonant-vowel-consonant double it: run -> running
+_DOUBLE = frozenset("run get set stop plan put cut ship log map drop shut swap tag pin zip plug "
+                    "scan skip step strip trim wrap debug submit commit permit forget split drag "
+                    "grab tap".split())
+
+
+def _gerund(base: str) -> str:
+    if base in _DOUBLE:
+        return base + base[-1] + "ing"
+    if base.endswith("ie"):
+        return base[:-2] + "ying"
+    if base.endswith("e") and not base.endswith(("ee", "ye", "oe")):
+        return base[:-1] + "ing"
+    return base + "ing"
+
+
+VERBS: dict[str, str] = {_gerund(b): b for b in _BASES}  # gerund -> base form
+GENERIC = frozenset("""
+introduction overview summary contents conclusion conclusions references notes note appendix
+index preface foreword acknowledgements acknowledgments license licence abstract glossary faq
+questions answers contact changelog history examples example see also background purpose scope
+details description general miscellaneous other misc getting started next steps prerequisites
+requirements troubleshooting tips about usage options synopsis author authors bugs files
+""".split())
+_WH = re.compile(r"^(how|what|why|when|where|which|who|can|could|does|do|is|are|should|will)\b",
+                 re.IGNORECASE)
+_WH_OK = re.compile(r"^(how|what|why|when|where|which|who)\s+(to|do|does|did|is|are|can|should|"
+                    r"will|would|could|happens)\b|^(can|could|does|do|is|are|should|will)\s+\w+",
+                    re.IGNORECASE)
+_ING_NOUNS = frozenset("string strings thing things nothing something everything anything ring "
+                       "spring morning evening ceiling".split())
+_ARTICLE = re.compile(r"^(the|a|an)\s+", re.IGNORECASE)
+_WORD = re.compile(r"[A-Za-z][\w.+/-]*")
+_PRONOUNS = {"your": "my", "yours": "mine", "yourself": "myself", "you": "I"}
+
+
+def _words(text: str) -> list[str]:
+    return text.split()
+
+
+def is_generic(heading: str) -> bool:
+    """A heading every document has (Introduction, See also): no question to ask of it."""
+    words = [w.strip(":.").lower() for w in _words(heading)]
+    return all(w in GENERIC or w in ("and", "the", "a", "of", "&") for w in words)
+
+
+def _first_person(words: list[str]) -> list[str]:
+    return [_PRONOUNS.get(w.lower(), w) for w in words]
+
+
+def from_heading(heading: str) -> tuple[str, str] | None:
+    """(question, rule) for a heading, or None when no rule applies safely."""
+    text = " ".join(heading.split()).strip()
+    words = _words(text)
+    if len(words) < 2 or len(words) > 30 or is_generic(text):
+        return None
+    if "?" in text and not text.endswith("?"):
+        text = text[: text.rindex("?") + 1]  # "How can you help? (official)": the question
+        words = _words(text)
+    if text.endswith("?"):
+        return (text, "question-heading") if len(words) >= 3 else None
+    if any(c in text for c in "()[]/\\") or ". " in text:
+        return None  # a sentence, a path or an aside: no safe question
+
+    if text.endswith((".", ":", ";", ",", "!")):
+        return None
+    if _WH.match(text):
+        if not _WH_OK.match(text) or words[1].lower() in ("not", "n't"):
+            return None  # "Do not reinvent the wheel" is advice, not a question
+        if words[1].lower() == "to" and len(words) < 4:
+            return None  # "What to send": too little to ask without the document around it
+        if re.match(r"^how\s+to\s+", text, re.IGNORECASE):
+            rest = _first_person(words[2:])
+            return (f"How do I {' '.join(rest)}?", "wh-heading") if rest else None
+        return f"{text}?", "wh-heading"
+    first = words[0].lower()
+    if first in VERBS:
+        rest = words[1:]
+        converted = [VERBS[w.lower()] if i > 0 and rest[i - 1].lower() in ("and", "or")
+                     and w.lower() in VERBS else w for i, w in enumerate(rest)]
+        if any((w.lower().endswith("ing") and w.lower() not in _ING_NOUNS)
+               or w.lower() in ("versus", "vs", "vs.") for w in converted):
+            return None  # "Deleting versus editing": a second -ing form has no safe base form
+        return f"How do I {' '.join([VERBS[first], *_first_person(converted)])}?", "gerund-heading"
+    if _ARTICLE.match(text) and 2 <= len(words) <= 6:
+        if any(w.lower() in VERBS or w.lower() in _BASES for w in words[1:]):
+            return None
+        return f"What is {words[0].lower()} {' '.join(words[1:])}?", "definition-heading"
+    return None
+
+
+def from_definition(term: str, first_sentence: str) -> tuple[str, str] | None:
+    """"What is TERM?" when the section's first sentence defines the term ("TERM is …")."""
+    term = " ".join(term.split())
+    words = _words(term)
+    if not 1 <= len(words) <= 4 or is_generic(term) or not _WORD.match(term):
+        return None
+    if term.endswith(("?", ".", ":", "!")):
+        return None
+    pattern = rf"^((?:the|a|an)\s+)?({re.escape(term)})\s+(is|are|means|refers to)\s+\S"
+    found = re.match(pattern, " ".join(first_sentence.split()), re.IGNORECASE)
+    if found is None:
+        return None
+    verb = "are" if found.group(3).lower() == "are" else "is"
+    # as the sentence writes it: "the data security infrastructure", not "Data security …"
+    term = found.group(2)
+    if found.group(1) and found.group(1).strip().lower() == "the":
+        term = f"the {term}"
+    return f"What {verb} {term}?", "definition-sentence"

@@ -1,0 +1,76 @@
+"""Judge: make a test set from the sidebar's collection, then judge it question by question — the
+pooled top passages of several systems (TREC-style depth pooling, deduplicated by span), marked
+relevant / not relevant / skip from the keyboard. Judgments are kept on disk per passage, so
+judging resumes and two sessions never overwrite each other; export as QA JSONL or save the
+judged set with the collection for Evaluate. All logic is eval.judging and eval.testsets."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from eval.judging.export import progress
+from eval.judging.pool import DEFAULT_DEPTH, DEFAULT_SYSTEMS
+from eval.judging.store import open_judging
+from eval.testsets.store import list_sets, read_rows
+from pages.ui import judge_view as view
+from pages.ui.entry import through_app
+from pages.ui.eval_sets import describe
+from pages.ui.state import APP_COLLECTION, APP_PRESET
+from pages.ui.testset_maker import make_set_panel
+from rag.config import available_presets
+
+through_app()  # a page opened by its address still runs inside app.py
+
+st.title("Judge")
+st.caption("Make a test set from your documents and judge it: for each question, say which "
+           "pooled passages answer it (Y relevant · N not relevant · S skip · J next question).")
+
+collection = st.session_state.get(APP_COLLECTION)
+if not collection:
+    st.info("Pick or build a collection in the sidebar (Documents ingests your files) first.")
+    st.stop()
+sets = {info.name: info for info in list_sets(collection)}
+make_set_panel(collection, st.session_state.get(APP_PRESET), expanded=not sets)
+if not sets:
+    st.info(f"Collection **{collection}** has no test set yet: make one above.")
+    st.stop()
+
+row = st.columns([3, 2, 1])
+set_name = row[0].selectbox("Test set", list(sets), key="judge_set",
+                            format_func=lambda n: f"{n} — {describe(sets[n])}")
+presets = available_presets()
+systems = row[1].multiselect("Pooled systems", presets, key="judge_systems",
+                             default=[s for s in DEFAULT_SYSTEMS if s in presets],
+                             help="Each question's pool is the union of these presets' top "
+                                  "passages, built the first time the question is shown")
+depth = row[2].number_input("Depth", 1, 50, DEFAULT_DEPTH, key="judge_depth",
+                            help="top passages per system")
+
+store = open_judging(collection, set_name)
+store.add_questions(read_rows(collection, set_name))  # new rows only: judgments and edits stay
+questions = store.questions()
+done = progress(store)
+st.progress(done.judged / max(done.total, 1),
+            text=f"{done.describe()} · {done.relevant_found} with a relevant passage")
+
+q = view.pick_question(questions, view.judged_map(store, questions))
+view.edit_question(store, q)
+if q.dropped:
+    st.info("This question is dropped: it is left out of the export.")
+elif q.unanswerable:
+    st.info("Not answerable from these documents: it is exported as an abstention row "
+            "(\"answerable\": false).")
+else:
+    view.ensure_pool(store, collection, q, systems, int(depth))
+    pool = store.pool(q.qid)
+    labels = store.labels(q.qid).get(q.qid, {})
+    if not pool:
+        st.warning("Pick at least one system to pool." if not systems else
+                   "No system returned a passage for this question.")
+    else:
+        view.judge_passage(store, q, pool, labels)
+        with st.expander(f"The whole pool ({len(pool)} passages)"):
+            st.dataframe(view.pool_frame(pool, labels), width="stretch", hide_index=True)
+
+st.subheader("Export")
+view.export_import(store, collection, set_name)

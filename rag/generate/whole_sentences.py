@@ -1,0 +1,151 @@
+"""The whole sentences a context block offers the extractive answerer.
+
+A chunk starts and ends wherever its splitter cut, so its first and last sentences are often
+pieces ("automatically deleted when the table is."). With the block's document text (the
+collection keeps it, rag.index.document_texts), every sentence the block overlaps is taken whole
+from the document: the span is extended to the sentence's start and end and marked `completed`,
+and it is still cited as the block. Without the document text, a piece at the block's edge that
+does not read as whole is dropped. Either way, a sentence the *document* itself starts or ends
+mid-way (a passage cut out of a longer text) is dropped.
+
+Only statements are offered: headings, question lines ("Q: …?", anything ending in "?"), list
+lead-ins ending in ":", table rules and code fences are skipped; list markers and answer labels
+("A:") are cut from the front; line breaks inside a sentence (PDF wrapping) become spaces.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Protocol
+
+from rag.context.base import ContextBlock
+from rag.text import Sentence, ends_sentence, split_sentences
+
+MIN_WORDS = 3  # "A: Yes." or "Notes." alone answers nothing
+HEADING_MAX_WORDS = 8  # a line this short with no sentence-ending punctuation reads as a heading
+
+_HEADING = re.compile(r"^\s*#{1,6}\s")
+_QUESTION_LABEL = re.compile(r"^\s*(?:q|question)\s*[:.)]\s*", re.I)
+_ANSWER_LABEL = re.compile(r"^\s*(?:a|answer)\s*[:.)]\s*", re.I)
+_LIST_MARKER = re.compile(r"^\s*(?:[-*•+>]|\d{1,3}[.)]|[a-z][.)])\s+", re.I)
+_TABLE = re.compile(r"^\s*\|")
+_FENCE = re.compile(r"^\s*(```|~~~)")
+
+
+class DocumentTexts(Protocol):
+    """Where the answerer reads a block's whole document (None: not kept)."""
+
+    def document_text(self, doc_id: str) -> str | None: ...
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One whole sentence a block offers: display text, document offsets, block citation."""
+
+    text: str  # as quoted: markers and labels cut, whitespace collapsed
+    n: int  # [Source n]
+    doc_id: str
+    start: int  # the sentence's span in the document (in the block's text when not located)
+    end: int
+    position: int  # order inside its document (or block)
+    completed: bool  # extended beyond the block's span to the sentence's start or end
+    located: bool = True  # start/end are document offsets (False: offsets in the block's text)
+
+
+def statement(text: str) -> str | None:
+    """The sentence as quoted, or None when it states nothing (heading, question, lead-in …)."""
+    first_line = text.strip().splitlines()[0] if text.strip() else ""
+    if (not first_line or _HEADING.match(first_line) or _TABLE.match(first_line)
+            or _FENCE.match(first_line) or _QUESTION_LABEL.match(first_line)):
+        return None
+    cleaned = " ".join(_ANSWER_LABEL.sub("", _LIST_MARKER.sub("", text)).split())
+    end = cleaned.rstrip("*_ ")
+    if len(cleaned.split()) < MIN_WORDS or end.endswith(("?", ":")):
+        return None
+    if len(cleaned.split()) <= HEADING_MAX_WORDS and not ends_sentence(cleaned):
+        return None  # a heading or a label
+    return cleaned
+
+
+def _starts_whole(sentence: Sentence, source: str) -> bool:
+    """Not a piece that begins mid-sentence: a lower-case start must follow a sentence end."""
+    first = sentence.text.lstrip("\"'“(*_`")[:1]
+    if not (first.isalpha() and first.islower()):
+        return True
+    before = source[: sentence.start].rstrip()
+    return bool(before) and before[-1] in ".!?:"
+
+
+def _ends_whole(sentence: Sentence, source: str) -> bool:
+    """Ends a sentence, or is a whole list item / line the source ends with a line break."""
+    if ends_sentence(sentence.text):
+        return True
+    line_end = source.startswith("\n", sentence.end) or source[sentence.end:].startswith("\r")
+    return line_end and "\n" not in sentence.text and bool(_LIST_MARKER.match(sentence.text))
+
+
+def is_whole(sentence: Sentence, source: str) -> bool:
+    """Whether `sentence` (split from `source`) reads as a whole sentence of it."""
+    return _starts_whole(sentence, source) and _ends_whole(sentence, source)
+
+
+def _located(block: ContextBlock, document: str) -> list[tuple[int, int]]:
+    """The document ranges the block's text covers (one for a verbatim block; a compressed
+    block's sentences found one by one)."""
+    if block.verbatim and document[block.start : block.end] == block.text:
+        return [(block.start, block.end)]
+    ranges = []
+    for piece in split_sentences(block.text):
+        at = document.find(piece.text, block.start, max(block.end, block.start + len(block.text)) + 1)
+        if at >= 0:
+            ranges.append((at, at + len(piece.text)))
+    return ranges
+
+
+def _from_document(block: ContextBlock, document: str,
+                   sentences: list[Sentence]) -> Iterator[Unit]:
+    ranges = _located(block, document)
+    for position, sentence in enumerate(sentences):
+        inside = [(a, b) for a, b in ranges if sentence.start < b and a < sentence.end]
+        if not inside or not is_whole(sentence, document):
+            continue
+        text = statement(sentence.text)
+        if text is None:
+            continue
+        completed = not any(a <= sentence.start and sentence.end <= b for a, b in inside)
+        yield Unit(text, block.n, block.doc_id, sentence.start, sentence.end, position, completed)
+
+
+def _from_block(block: ContextBlock) -> Iterator[Unit]:
+    pieces = split_sentences(block.text)
+    for position, sentence in enumerate(pieces):
+        # the block's own text is all we know: its edges may be cuts
+        at_edge_start = position == 0 and block.start > 0
+        at_edge_end = position == len(pieces) - 1 and not ends_sentence(sentence.text)
+        if not is_whole(sentence, block.text) or (at_edge_start and not _looks_started(sentence)) \
+                or at_edge_end:
+            continue
+        text = statement(sentence.text)
+        if text is not None:
+            yield Unit(text, block.n, block.doc_id, sentence.start, sentence.end, position, False,
+                       located=False)
+
+
+def _looks_started(sentence: Sentence) -> bool:
+    first = sentence.text.lstrip("\"'“(*_`-•>0123456789.) ")[:1]
+    return first.isupper() or not first.isalpha()
+
+
+def block_units(block: ContextBlock, documents: DocumentTexts | None,
+                cache: dict[str, list[Sentence]] | None = None) -> list[Unit]:
+    """The whole statement sentences of `block`, in document order; `cache` keeps each
+    document's split across the blocks of one answer."""
+    document = documents.document_text(block.doc_id) if documents is not None else None
+    if document is None or not _located(block, document):
+        return list(_from_block(block))
+    cache = {} if cache is None else cache
+    if block.doc_id not in cache:
+        cache[block.doc_id] = split_sentences(document)
+    return list(_from_document(block, document, cache[block.doc_id]))

@@ -1,0 +1,89 @@
+"""The ONNX graph a run embeds with, fixed against the collection it reads or writes.
+
+A config says which graph it wants (`embedding.onnx_variant`, default `auto`); a collection
+recorded the graph its vectors were made with at its first ingest. `pinned` turns the first into
+a concrete graph for this collection (rag/embed/variant.py: the recorded graph for `auto` or the
+same name, else the graph this CPU's check allows), so what is recorded is what embeds. When the
+collection keeps a graph other than the one a new collection would get, it says so once (a
+marker in the collection's folder remembers that it did).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from rag.embed.settings import LEGACY_ONNX_VARIANT
+from rag.embed.variant import choose_variant, picks_a_graph
+from rag.paths import collections_root
+
+if TYPE_CHECKING:
+    from rag.config import PipelineConfig
+
+_log = logging.getLogger(__name__)
+_NOTE_FILE = ".embedding-graph-note"
+_SAID: set[tuple[str, str]] = set()  # (collection, note) said by this process
+
+
+def recorded_variant(settings: Mapping[str, Any], config: PipelineConfig) -> str | None:
+    """The graph a collection recorded for the model `config` embeds with (None: nothing
+    recorded yet, or another embedder, which reads a derived index of its own)."""
+    embedding = settings.get("embedding") or {}
+    if (embedding.get("backend") != "onnx" or embedding.get("model_path")
+            or embedding.get("model") != config.embedding.model):
+        return None
+    return str(embedding.get("onnx_variant", LEGACY_ONNX_VARIANT))  # legacy: recorded none
+
+
+def pinned(config: PipelineConfig, settings: Mapping[str, Any], *, name: str = "",
+           directory: Path | None = None) -> PipelineConfig:
+    """`config` with `embedding.onnx_variant` the concrete graph to use on this collection."""
+    if not picks_a_graph(config.embedding):
+        return config
+    choice = choose_variant(config.embedding.onnx_variant, recorded_variant(settings, config))
+    if choice.note:
+        _say_once(f"collection {name!r}: {choice.note}" if name else choice.note, name, directory)
+    if choice.variant == config.embedding.onnx_variant:
+        return config
+    embedding = config.embedding.model_copy(update={"onnx_variant": choice.variant})
+    return config.model_copy(update={"embedding": embedding})
+
+
+def pinned_for(config: PipelineConfig, collection: object | None) -> PipelineConfig:
+    """`pinned` for a collection object (its manifest), or, when none is given, for the
+    collection `config.index.collection` names (its manifest read from disk, if it exists)."""
+    if not picks_a_graph(config.embedding):
+        return config
+    manifest = getattr(collection, "manifest", None)
+    directory = getattr(collection, "directory", None)
+    name = str(getattr(collection, "name", "") or "")
+    if collection is None:
+        from rag.index.manifest import Manifest
+
+        name = config.index.collection
+        directory = collections_root() / name
+        path = directory / "manifest.json"
+        manifest = Manifest.load(path) if path.is_file() else None
+    settings = getattr(manifest, "settings", None) or {}
+    return pinned(config, settings, name=name,
+                  directory=directory if isinstance(directory, Path) else None)
+
+
+def _say_once(note: str, name: str, directory: Path | None) -> None:
+    marker = directory / _NOTE_FILE if directory is not None else None
+    try:
+        if marker is not None and marker.is_file() and marker.read_text("utf-8") == note:
+            return
+    except OSError:
+        pass
+    if (name, note) in _SAID:
+        return
+    _SAID.add((name, note))
+    _log.warning("%s", note)
+    if marker is not None:
+        try:
+            marker.write_text(note, encoding="utf-8")
+        except OSError:
+            pass  # a read-only folder: said once per process instead

@@ -1,0 +1,242 @@
+"""The stage registry and what flows between stages: the stage order, the frozen PipelineState,
+the StageEnv a stage reads, StageResult/StageSpec, and STAGES (name -> spec). The runner that
+composes them into a Trace is rag.pipeline; stage modules import only this module, so no stage
+(and no stage output type) imports the runner.
+
+Adding a stage (e.g. rerank):
+  1. in the module STAGE_MODULES names for it (rag/rerank/stage.py), write a frozen dataclass
+     for what it produces and `def run(state: PipelineState, env: StageEnv) -> StageResult`
+     that reads `state.candidates` and returns `StageResult(replace(state, candidates=new),
+     output=RerankResult(...))`;
+  2. at the end of that module: `STAGES.add("rerank", StageSpec("rerank", run, RerankResult,
+     off_reason, settings=lambda c: c.rerank))`, where `off_reason(config)` returns why it does
+     not run (e.g. "rerank.enabled is false") or None. Work to do after a whole run (e.g. storing
+     the answer in the semantic cache) goes in `after_run=`.
+Modules are imported on first use; one that is missing or does not register its stage is an
+error (the run records the stage as failed; `raise_errors=True` raises it).
+To stop the run early (guard blocked, greeting answered, cache hit) return a state with
+`halted="why"` (and `answer` if there is one). A routing stage may change the settings of the
+stages after it by returning a state with `overrides` (dotted config paths, e.g.
+{"retrieval.top_k": 5}): the runner validates them and hands later stages that config.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from types import MappingProxyType
+from typing import Any, Literal, Protocol, TypeVar
+
+from pydantic import BaseModel
+
+from rag.config import PipelineConfig
+from rag.retrieve.base import Candidate, RankedList, SearchQuery
+from rag.retrieve.search import SearchableCollection
+from rag.retrieve.settings import FilterConfig
+
+StageStatus = Literal["ok", "skipped", "failed", "fallback", "cache_hit", "blocked"]
+T = TypeVar("T")
+
+STAGE_ORDER = (
+    "guard", "understand", "adapt", "retrieve", "fuse", "postprocess", "authority",
+    "rerank", "select", "graph", "verify", "context", "generate", "ground", "abstain",
+)  # fmt: skip
+
+# stage -> module that registers it (imported on first use; a missing one is an error).
+STAGE_MODULES: Mapping[str, str] = MappingProxyType({
+    "guard": "rag.query.stage",
+    "understand": "rag.query.stage",
+    "adapt": "rag.query.adaptive_router",
+    "retrieve": "rag.retrieve.stage",
+    "fuse": "rag.retrieve.stage",
+    "postprocess": "rag.retrieve.stage",
+    "authority": "rag.retrieve.authority",
+    "rerank": "rag.rerank.stage",
+    "select": "rag.retrieve.stage",
+    "graph": "rag.context.graph_stage",
+    "verify": "rag.context.self_rag",
+    "context": "rag.context.stage",
+    "generate": "rag.generate.stage",
+    "ground": "rag.grounding.stage",
+    "abstain": "rag.abstain.stage",
+})  # fmt: skip
+
+# Config sections read only by the stages after `retrieve`: the lists a run retrieves do not
+# depend on them, so a page may cache the head of a run and re-run the tail as they change.
+
+
+def _empty() -> Mapping[str, Any]:
+    return MappingProxyType({})
+
+
+class ConversationTurn(Protocol):
+    """One earlier message of a conversation (rag.memory's messages fit). Read-only, so frozen
+    dataclasses (rag.generate.base.Message) fit too."""
+
+    @property
+    def role(self) -> str: ...
+
+    @property
+    def content(self) -> str: ...
+
+
+@dataclass(frozen=True)
+class PipelineState:
+    """What flows between stages. Each stage returns a new state (dataclasses.replace)."""
+
+    query: str  # as the user typed it
+    queries: tuple[SearchQuery, ...]  # what retrieval searches; `understand` may rewrite/expand
+    filters: FilterConfig  # payload filters (routers may narrow them; `user` sets the owner)
+    lists: Mapping[str, RankedList] = field(default_factory=_empty)  # retrieve's output
+    candidates: tuple[Candidate, ...] = ()  # the current ranking (fuse, postprocess, rerank …)
+    answer: str | None = None
+    halted: str = ""  # non-empty: a stage ended the run early, and why
+    withheld: str = ""  # non-empty: a stage (abstain) replaced the answer with a decline, and why
+    artifacts: Mapping[str, object] = field(default_factory=_empty)  # stage -> its typed output
+    overrides: Mapping[str, Any] = field(default_factory=_empty)  # config changes for later stages
+
+    def with_artifact(self, stage: str, value: object) -> PipelineState:
+        return replace(self, artifacts=MappingProxyType({**self.artifacts, stage: value}))
+
+    def artifact(self, stage: str, kind: type[T]) -> T | None:
+        """Stage `stage`'s output if it ran and is a `kind`, else None."""
+        value = self.artifacts.get(stage)
+        return value if isinstance(value, kind) else None
+
+
+class StageEnv:
+    """Read-only surroundings of a run: the config, who asks, the clock, the collection
+    (opened on first use, so a run that halts early never touches the index)."""
+
+    def __init__(
+        self,
+        config: PipelineConfig,
+        collection: SearchableCollection | None = None,
+        *,
+        user: str | None = None,
+        conversation: Sequence[ConversationTurn] = (),
+        now: datetime | None = None,
+    ) -> None:
+        self.config = config
+        self.user = user
+        self.conversation = tuple(conversation)
+        self.now = now or datetime.now(UTC)
+        self._collection = collection
+        self._index: SearchableCollection | None = None
+
+    @property
+    def opened_collection(self) -> SearchableCollection | None:
+        """The index a stage read (or the collection the caller passed), else None."""
+        return self._index or self._collection
+
+    @property
+    def stored_collection(self) -> SearchableCollection | None:
+        """The collection the caller passed or a stage opened, never a derived index: the one
+        that keeps its documents' text (rag.index.document_texts)."""
+        return self._collection
+
+    def collection(self) -> SearchableCollection:
+        """The index this run's config reads: the collection's own, or the one derived from its
+        documents for other chunking/embedding settings (built on first use, rag/index/derived.py)."""
+        if self._index is None:
+            if self._collection is None:
+                from rag.index import open_collection  # late: opens the Qdrant client
+
+                self._collection = open_collection(self.config.index.collection)
+            self._index = self._collection
+            if getattr(self._collection, "keeps_texts", False):  # a stored set of documents
+                from rag.index.derived import index_for
+
+                self._index = index_for(self._collection, self.config)  # type: ignore[arg-type]
+        return self._index
+
+
+@dataclass(frozen=True)
+class StageResult:
+    """A stage's return: the next state, its typed output (None when it did nothing to show),
+    and a short summary of what it read (`inputs`, for display only)."""
+
+    state: PipelineState
+    output: object | None = None
+    inputs: Mapping[str, Any] = field(default_factory=_empty)
+    status: StageStatus = "ok"
+    warnings: tuple[str, ...] = ()
+    reason: str = ""
+
+
+def _always_on(config: PipelineConfig) -> str | None:
+    return None
+
+
+@dataclass(frozen=True)
+class StageSpec:
+    """A registered stage: how to run it, the type of its output, why it might be off, which
+    config section it records, what to do once a whole run has finished, and whether it runs
+    after a halt."""
+
+    name: str
+    run: Callable[[PipelineState, StageEnv], StageResult]
+    output: type
+    off_reason: Callable[[PipelineConfig], str | None] = _always_on
+    settings: Callable[[PipelineConfig], BaseModel] | None = None
+    after_run: Callable[[PipelineState, PipelineConfig], object] | None = None
+    runs_after_halt: bool = False  # still runs when an earlier stage halted (abstain decides on it)
+
+
+class StageModuleError(ImportError):
+    """A stage module that imports but does not register the stage STAGE_MODULES names it for."""
+
+
+class StageRegistry:
+    """STAGE_ORDER names -> StageSpec; `modules` says which module registers each stage and is
+    imported on first lookup. Unknown names are an error that lists the valid ones."""
+
+    def __init__(self, modules: Mapping[str, str] | None = None) -> None:
+        self._modules = modules or {}
+        self._specs: dict[str, StageSpec] = {}
+
+    def add(self, name: str, spec: StageSpec) -> None:
+        if name not in STAGE_ORDER:
+            raise ValueError(f"unknown pipeline stage {name!r}; valid: {', '.join(STAGE_ORDER)}")
+        if name in self._specs:
+            raise ValueError(f"pipeline stage {name!r} is registered twice")
+        if spec.name != name:
+            raise ValueError(f"stage registered as {name!r} is named {spec.name!r}")
+        self._specs[name] = spec
+
+    def find(self, name: str) -> StageSpec | None:
+        """The stage registered under `name`, importing its module on first use. A module that
+        cannot be imported, or that does not register the stage, raises (ImportError): a stage
+        of STAGE_ORDER is never silently absent. None only for a registry built without
+        modules (a test's partial registry) that lacks the stage."""
+        module = self._modules.get(name)
+        if name not in self._specs and module is not None:
+            importlib.import_module(module)
+            if name not in self._specs:
+                raise StageModuleError(f"module {module} was imported but registers no stage "
+                                       f"{name!r} (STAGES.add({name!r}, StageSpec(...)) at its end)")
+        return self._specs.get(name)
+
+    def names(self) -> list[str]:
+        return [name for name in STAGE_ORDER if self.find(name) is not None]
+
+    def output_types(self) -> dict[str, type]:
+        """stage -> the class of its output, for every stage (rebuilds JSON traces)."""
+        return {name: spec.output for name in STAGE_ORDER if (spec := self.find(name))}
+
+
+STAGES = StageRegistry(STAGE_MODULES)
+
+
+def stage_slice(first: str | None = None, last: str | None = None) -> tuple[str, ...]:
+    """The stages from `first` to `last` inclusive (default: all); unknown names list the valid."""
+    for name in (first, last):
+        if name is not None and name not in STAGE_ORDER:
+            raise ValueError(f"unknown pipeline stage {name!r}; valid: {', '.join(STAGE_ORDER)}")
+    lo = STAGE_ORDER.index(first) if first else 0
+    hi = STAGE_ORDER.index(last) if last else len(STAGE_ORDER) - 1
+    if lo > hi:
+        raise ValueError(f"stage {first!r} comes after {last!r} in {' → '.join(STAGE_ORDER)}")
+    return STAGE_ORDER[lo : hi + 1]

@@ -1,0 +1,161 @@
+"""Judge page: mine a set from the sidebar's collection, judge pooled passages (terms marked),
+mark a question not answerable, drop and edit one, take a reference answer from a passage's
+sentences, resume in another session without overwriting it, and save the judged set for
+Evaluate (hashing embedder, two sample documents)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from fake_openai import FakeOpenAI
+from fake_openai import fake_openai as fake_openai
+from fake_openai import llm as llm
+from own_collection import build_collection
+from streamlit.testing.v1 import AppTest
+
+from eval.judging.store import open_judging
+from eval.testsets.store import list_sets, load_set
+from pages.ui.state import APP_COLLECTION
+
+PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "judge.py")
+
+
+def _page(collection: str | None) -> AppTest:
+    at = AppTest.from_file(PAGE, default_timeout=300)
+    at.session_state[APP_COLLECTION] = collection
+    return at.run()
+
+
+def _pool_of_two(at: AppTest) -> AppTest:
+    return at.multiselect(key="judge_systems").set_value(["bm25", "dense"]).run()
+
+
+def test_without_a_collection_the_page_says_what_to_do() -> None:
+    at = _page(None)
+    assert not at.exception and "Pick or build a collection" in at.info[0].value
+
+
+@pytest.mark.usefixtures("hashing_presets")
+def test_mine_judge_resume_and_save_a_set(tmp_path: Path) -> None:
+    name = build_collection(tmp_path)
+    evaluate = AppTest.from_file(PAGE.replace("judge.py", "evaluate.py"), default_timeout=300)
+    evaluate.session_state[APP_COLLECTION] = name
+    assert any("has no test set of its own yet" in c.value for c in evaluate.run().caption)
+    at = _page(name)
+    assert f"Collection **{name}** has no test set yet" in at.info[0].value
+    at.button(key="judge_new_go").click().run()
+    assert not at.exception, at.exception
+    assert any("Saved **mined**" in s.value for s in at.success)
+    (info,) = list_sets(name)
+    assert info.questions >= 3 and set(info.provenance) == {"mined"}
+
+    at = _pool_of_two(at)
+    assert f"0 of {info.questions} judged" in at.get("progress")[0].proto.text
+    first = at.selectbox(key="judge_qid").value
+    shown = " ".join(m.value for m in at.markdown)
+    assert "Passage 1 of" in shown and "retrieved by" in shown
+    assert any("<mark" in h.proto.body for h in at.get("html"))  # the question's terms marked
+    at.button(key="judge_relevant").click().run()
+    assert not at.exception, at.exception
+    store = open_judging(name, "mined")
+    assert list(store.labels(first)[first].values()) == ["relevant"]
+    assert "Passage 2 of" in " ".join(m.value for m in at.markdown)  # moved on to the next one
+    at.button(key="judge_not_relevant").click().run()
+
+    # a reference answer from the passage's sentences
+    pick = at.multiselect(key=next(w.key for w in at.multiselect if w.key.startswith("judge_answer_")))
+    pick.set_value(pick.options[:1]).run()
+    at.button(key="judge_answer_use").click().run()
+    assert next(q for q in store.questions() if q.qid == first).answer == pick.options[0]
+
+    # another browser session judges the same set: both sessions' judgments are kept
+    other = _pool_of_two(_page(name))
+    assert other.selectbox(key="judge_qid").value == first  # the first still-open question
+    other.button(key="judge_skip").click().run()
+    assert len(store.labels(first)[first]) == 3
+    assert len({h[5] for h in store.history(first)}) == 2  # two sessions wrote
+
+    # next question: not answerable; the one after: dropped; edit a question's text
+    at.button(key="judge_next").click().run()
+    second = at.selectbox(key="judge_qid").value
+    assert second != first
+    at.button(key="judge_unanswerable").click().run()
+    assert any("Not answerable from these documents" in i.value for i in at.info)
+    at.button(key="judge_next").click().run()
+    third = at.selectbox(key="judge_qid").value
+    at.text_input(key=f"judge_text_{third}").set_value("Edited question?").run()
+    at.button(key=f"judge_save_{third}").click().run()
+    at.button(key="judge_drop").click().run()
+    assert any("dropped" in i.value for i in at.info)
+    assert f"2 of {info.questions} judged" in at.get("progress")[0].proto.text
+
+    at.button(key="judge_save_set").click().run()
+    assert not at.exception, at.exception
+    judged = {i.name: i for i in list_sets(name)}["mined-judged"]
+    assert judged.questions == info.questions - 1 and "judged" in judged.provenance
+    items = {i.qid: i for i in load_set(name, "mined-judged").items}
+    assert third not in items and not items[second].answerable
+    assert items[first].answer == pick.options[0]
+    (relevant,) = [k for k, v in store.labels(first)[first].items() if v == "relevant"]
+    assert relevant in {(sp.doc, sp.start, sp.end) for sp in items[first].spans}
+    assert any(d.proto.label == "Download as QA JSONL" for d in at.get("download_button"))
+
+
+@pytest.mark.usefixtures("hashing_presets")
+def test_generate_a_set_with_the_connected_llm(tmp_path: Path, llm: FakeOpenAI) -> None:
+    pytest.importorskip("eval.testsets.generate")  # LLM generation (branch gen) not merged yet
+    import json
+    import re
+
+    def asks(body: dict) -> str:
+        prompt = str(body["messages"][-1]["content"])
+        if "Write one question" in prompt:
+            words = sorted(set(re.findall(r"[A-Za-z]{7,}", prompt.split("<passage>")[1])))[:3]
+            return json.dumps({"question": f"What does the guide say about {' and '.join(words)}?"})
+        return json.dumps({"sentences": [1], "coverage": "full"})
+
+    llm.responder = asks
+    name = build_collection(tmp_path)
+    at = _page(name)
+    at.radio(key="judge_new_method").set_value("llm").run()
+    at.text_input(key="judge_new_name").set_value("generated")
+    at.number_input(key="judge_new_n").set_value(4).run()
+    at.button(key="judge_new_go").click().run()
+    assert not at.exception, at.exception
+    assert any("Saved **generated**" in s.value for s in at.success)
+    (info,) = list_sets(name)
+    assert info.questions >= 1 and all(k.startswith("llm") for k in info.provenance)
+
+
+def test_generation_without_an_llm_says_how_to_connect_one(tmp_path: Path,
+                                                           hashing_presets: None) -> None:
+    at = _page(build_collection(tmp_path))
+    at.radio(key="judge_new_method").set_value("llm").run()
+    assert any("needs an LLM endpoint" in i.value for i in at.info)
+    assert not any(b.key == "judge_new_go" for b in at.button)
+
+
+@pytest.mark.usefixtures("hashing_presets")
+def test_a_made_set_can_carry_questions_the_collection_cannot_answer(tmp_path: Path) -> None:
+    import uuid
+
+    from rag.cli import main as rag_main
+
+    other = tmp_path / "garden"
+    other.mkdir()
+    (other / "garden-faq.md").write_text(
+        "# Garden FAQ\n\n## When should tomatoes be planted?\n\nPlant Tomatoes after the last "
+        "frost, when Soil reaches sixteen degrees.\n\n## How often do Orchids need water?\n\n"
+        "Water Phalaenopsis orchids weekly; let the bark dry between waterings.\n\n"
+        "## Why do Hydrangeas change colour?\n\nHydrangea flowers turn blue in acidic soil "
+        "and pink in alkaline soil because of aluminium uptake.\n")
+    garden = f"garden-{uuid.uuid4().hex[:6]}"
+    assert rag_main(["ingest", str(other), "--collection", garden, "--preset", "hybrid"]) == 0
+    name = build_collection(tmp_path)
+    at = _page(name)
+    at.selectbox(key="judge_new_unanswerable").select(f"collection {garden}").run()
+    at.button(key="judge_new_go").click().run()
+    assert not at.exception, at.exception
+    (info,) = list_sets(name)
+    assert 0 < info.answerable < info.questions and "unanswerable" in info.provenance

@@ -1,0 +1,103 @@
+"""Each LLM stage has its own share of the query's LLM deadline, generation a reserve no earlier
+stage can spend, and the trace shows budget and use per stage (issue 27), against the local fake
+OpenAI server; a stage whose judge check failed makes no call at all."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from answer_helpers import answer_config, lumen_collection
+from fake_openai import TEST_KEY, FakeOpenAI, hang, hang_mid_stream
+from test_judge_check import yes_man
+
+from rag.generate.stage import GenerateOutput
+from rag.index import Collection
+from rag.pipeline import run_query
+from rag.trace import Trace
+
+QUESTION = "How long do deleted notes stay in the Trash?"
+
+
+@pytest.fixture(scope="module")
+def collection() -> Collection:
+    return lumen_collection("llm-budget")
+
+
+def budget_config(name: str, **overrides: Any) -> Any:
+    return answer_config(name, **{
+        "query.enabled": True, "query.expand.methods": ["multi_query"],
+        "generation.timeout_s": 60, "generation.retries": 1, "generation.deadline_s": 4.0,
+        "generation.budget.shares": {"understand": 0.25}, "generation.budget.generation_reserve": 0.5,
+        **overrides})
+
+
+def test_a_hanging_earlier_stage_spends_only_its_share_and_generation_still_answers(
+    llm: FakeOpenAI, collection: Collection
+) -> None:
+    config = budget_config(collection.name)
+    run_query(QUESTION, config, collection)  # models loaded: the clock is left for the calls
+    llm.script(hang(60))  # the first call of the run: the understand stage's
+    trace = run_query(QUESTION, config, collection)
+    understand = trace.stage("understand")
+    assert understand is not None and understand.llm_budget is not None
+    assert understand.llm_budget.budget_s == pytest.approx(1.0, abs=0.05)  # 0.25 of 4 s
+    assert understand.llm_budget.calls >= 1 and understand.status == "fallback"
+    assert "LLM budget of 1 s for stage understand" in understand.reason
+    generate = trace.stage("generate")
+    assert generate is not None and generate.llm_budget is not None
+    assert generate.llm_budget.budget_s >= 2.0  # the reserve: half of the 4 s
+    answer = trace.output(GenerateOutput)
+    assert answer is not None and answer.answer.mode == "llm"
+    assert generate.llm_budget.calls == 1 and generate.llm_budget.used_s > 0
+
+
+def test_earlier_stages_never_spend_the_generation_reserve(llm: FakeOpenAI, collection: Collection) -> None:
+    # a share larger than what is left before the reserve is cut to it
+    config = budget_config(collection.name, **{"generation.budget.shares": {"understand": 1.0}})
+    llm.script(hang(60))
+    trace = run_query(QUESTION, config, collection)
+    understand = trace.stage("understand")
+    assert understand is not None and understand.llm_budget is not None
+    assert understand.llm_budget.budget_s <= 2.0 + 0.01
+    assert trace.output(GenerateOutput).answer.mode == "llm"
+
+
+def test_budget_and_use_survive_the_json_trace(llm: FakeOpenAI, collection: Collection) -> None:
+    trace = run_query(QUESTION, budget_config(collection.name), collection)
+    again = Trace.from_json(trace.to_json())
+    assert again.stage("generate").llm_budget == trace.stage("generate").llm_budget
+    assert trace.stage("retrieve").llm_budget is None  # not an LLM stage
+
+
+def test_a_stage_whose_judge_check_failed_makes_no_call(
+    monkeypatch: pytest.MonkeyPatch, collection: Collection
+) -> None:
+    with FakeOpenAI(judge=yes_man) as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        monkeypatch.setenv("OPENAI_API_KEY", TEST_KEY)
+        config = answer_config(collection.name, **{
+            "rerank.enabled": True, "rerank.method": "llm", "generation.deadline_s": 30.0})
+        trace = run_query(QUESTION, config, collection)
+        rerank = trace.stage("rerank")
+        assert rerank is not None and rerank.status == "skipped" and "not trusted" in rerank.reason
+        assert rerank.llm_budget is not None and rerank.llm_budget.calls == 0
+        assert server.probe_requests  # the check asked its probes, outside the query's budget
+        assert not any("Rate how relevant" in str(r.body) for r in server.chat_requests)
+
+
+def test_a_streamed_answer_the_budget_cuts_keeps_its_whole_sentences(
+    llm: FakeOpenAI, collection: Collection
+) -> None:
+    config = answer_config(collection.name, **{
+        "generation.timeout_s": 60, "generation.retries": 0, "generation.deadline_s": 8.0,
+        "generation.stream": True})
+    run_query(QUESTION, config, collection)  # models loaded: the clock is left for the call
+    text = "Deleted notes stay in the Trash for 30 days [Source 1]. After that they are gone for good."
+    llm.script(hang_mid_stream(text, after_tokens=len(text.split()) - 1, seconds=30))
+    trace = run_query(QUESTION, config, collection)
+    answer = trace.output(GenerateOutput).answer
+    assert answer.mode == "llm", (answer.warnings, answer.attempts)  # what came in time is the answer
+    assert answer.text.startswith("Deleted notes stay in the Trash for 30 days")
+    assert "gone for" not in answer.text  # the sentence the budget cut is dropped
+    assert any("time budget ended the answer" in w for w in answer.warnings)
