@@ -54,8 +54,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _engines(args: argparse.Namespace, sizes: list[int]) -> int:
-    import sys
-
     from benchmarks.store_engines import ENGINES, run_engines
     from benchmarks.store_engines import summary_lines as engine_lines
     from benchmarks.store_engines import to_json as engines_json
@@ -66,7 +64,10 @@ def _engines(args: argparse.Namespace, sizes: list[int]) -> int:
         raise SystemExit(f"--engines {','.join(unknown)}: expected some of {', '.join(ENGINES)}")
     points, notes = run_engines(args.corpus, args.queries, sizes, engines,
                                 args.embedding_backend, args.max_queries, args.work)
-    command = "python -m benchmarks " + " ".join(sys.argv[1:])
+    command = (f"python -m benchmarks scale --corpus {args.corpus} --queries {args.queries} "
+               f"--sizes {args.sizes} --engines {args.engines} --embedding-backend "
+               f"{args.embedding_backend} --max-queries {args.max_queries} --work {args.work} "
+               f"--out {args.out}")
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(engines_json(points, notes, args.corpus, command), encoding="utf-8")
     print("\n".join([*engine_lines(points), *notes, f"wrote {args.out}"]))
