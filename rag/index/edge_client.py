@@ -89,6 +89,9 @@ def shard_config(dim: int | None, params: EdgeParams) -> edge.EdgeConfig:
         ),
         optimizers=edge.EdgeOptimizersConfig(indexing_threshold=params.indexing_threshold_kb),
         max_search_threads=params.search_threads,
+        # payloads (chunk text) kept in the page cache: a search returns 100 of them, and cold
+        # reads from disk dominated the 50k point's latency (docs/store.md)
+        payload_memory=edge.Memory.Cached,
     )
 
 
@@ -227,12 +230,12 @@ class EdgeClient:
             with_payload=True,
             params=edge.SearchParams(hnsw_ef=self.params.ef_search, exact=exact),
         )
-        hits = self._shard(collection).query(request)
-        return [
-            ScoredPayload(str(h.payload["chunk_id"]), float(h.score), dict(h.payload))
-            for h in hits
-            if h.payload
-        ]
+        out = []
+        for hit in self._shard(collection).query(request):
+            payload = hit.payload  # each read of the property converts the whole payload again
+            if payload:
+                out.append(ScoredPayload(str(payload["chunk_id"]), float(hit.score), payload))
+        return out
 
     def close(self) -> None:
         with self._guard:
@@ -255,7 +258,8 @@ def _point(p: Point) -> edge.Point:
 
 
 def _record(record: Any, dense: bool) -> StoredRecord:
-    vector = record.vector.get(DENSE) if dense and isinstance(record.vector, dict) else None
+    vectors = record.vector if dense else None
+    vector = vectors.get(DENSE) if isinstance(vectors, dict) else None
     return StoredRecord(
-        dict(record.payload or {}), None if vector is None else np.asarray(vector, dtype=np.float32)
+        record.payload or {}, None if vector is None else np.asarray(vector, dtype=np.float32)
     )
