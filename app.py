@@ -17,6 +17,7 @@ from pages.ui.state import (
     APP_COLLECTION,
     APP_NEXT_COLLECTION,
     APP_PRESET,
+    APP_USER,
     current_collection,
     current_preset,
 )
@@ -61,6 +62,8 @@ def sidebar() -> None:
     """Current collection (or a button to build the sample one), current preset, connected LLM."""
     with st.sidebar:
         st.subheader("Session")
+        st.text_input("User", key=APP_USER, help="Blank: anonymous. You see public documents "
+                      "and your own private ones; others' private documents only as a count.")
         existing = resources.collection_names()
         if existing:
             st.session_state[APP_COLLECTION] = current_collection(st.session_state, existing)

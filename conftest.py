@@ -28,7 +28,9 @@ os.environ.setdefault("RAG_WORKBENCH_MODELS",
                       os.path.join(tempfile.gettempdir(), "rag-workbench-test-models"))
 os.environ.pop("OPENAI_API_KEY", None)
 os.environ.pop("OPENAI_BASE_URL", None)
-os.environ.pop("QDRANT_URL", None)
+# tests run on the embedded store; a server given in QDRANT_URL is kept for the parity suite
+# (tests/rag/index/test_store_parity.py), which compares it with Edge call by call
+os.environ.setdefault("RAG_WORKBENCH_PARITY_QDRANT_URL", os.environ.pop("QDRANT_URL", ""))
 
 # the test helpers (fake_openai, hashing_presets, …) import by their file names
 sys.path.insert(0, str(Path(__file__).resolve().parent / "tests"))

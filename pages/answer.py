@@ -217,7 +217,9 @@ for column, example in zip(st.columns(3), example_questions(collection), strict=
 config = page_config(preset, collection.name, settings_panel(preset))
 index = resources.index_of(collection, config)
 st.caption(f"Collection **{collection.name}** · preset **{preset.name}** · {resources.index_line(index)}")
-store = MemoryStore()
+user = st.text_input("User (sees public documents, their own private ones and their own "
+                     "conversations)", "", key="ans_user") or None
+store = MemoryStore(user=user)
 conversation = conversation_bar(store)
 show_history(store, conversation)
 

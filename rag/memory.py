@@ -1,5 +1,9 @@
 """Conversations and their running summaries in SQLite (Axiom's messages table, EchoMind's
-conversation_summary): list, reopen, export as JSON, delete; prompts get the last messages."""
+conversation_summary): list, reopen, export as JSON, delete; prompts get the last messages.
+
+A conversation belongs to the user who had it (`MemoryStore(user=...)`; None is the anonymous
+user): a store sees, reads, changes and deletes only its user's conversations, and another
+user's conversation id is answered exactly like an unknown one (nothing about it leaks)."""
 
 from __future__ import annotations
 
@@ -16,6 +20,7 @@ from typing import Any, Literal
 
 from rag.generate.base import ChatModel, LLMError, Message
 from rag.paths import data_dir
+from rag.privacy import normalize_user
 from rag.text import split_sentences
 
 StoredRole = Literal["user", "assistant", "error"]  # "error": a turn that failed, kept on record
@@ -23,7 +28,7 @@ StoredRole = Literal["user", "assistant", "error"]  # "error": a turn that faile
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS conversations (
     id TEXT PRIMARY KEY, title TEXT NOT NULL, summary TEXT NOT NULL DEFAULT '',
-    created TEXT NOT NULL, updated TEXT NOT NULL);
+    created TEXT NOT NULL, updated TEXT NOT NULL, owner TEXT);
 CREATE TABLE IF NOT EXISTS messages (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     conversation_id TEXT NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
@@ -66,10 +71,14 @@ class MemoryStore:
     """One SQLite file (default `<data_dir>/memory.db`); a connection per operation, so pages
     and threads can share a store."""
 
-    def __init__(self, path: Path | None = None) -> None:
+    def __init__(self, path: Path | None = None, user: str | None = None) -> None:
         self.path = path or data_dir() / "memory.db"
+        self.user = normalize_user(user)  # one spelling per user, as for private documents
         with self._db() as db:
             db.executescript(_SCHEMA)
+            columns = {r["name"] for r in db.execute("PRAGMA table_info(conversations)")}
+            if "owner" not in columns:  # a file from before conversations had owners: anonymous
+                db.execute("ALTER TABLE conversations ADD COLUMN owner TEXT")
 
     @contextmanager
     def _db(self) -> Iterator[sqlite3.Connection]:
@@ -87,8 +96,9 @@ class MemoryStore:
         conversation = Conversation(uuid.uuid4().hex[:12], title, "", now, now)
         with self._db() as db:
             db.execute(
-                "INSERT INTO conversations VALUES (?, ?, ?, ?, ?)", (conversation.id, title, "", now, now)
-            )
+                "INSERT INTO conversations (id, title, summary, created, updated, owner) "
+                "VALUES (?, ?, ?, ?, ?, ?)", (conversation.id, title, "", now, now, self.user)
+            )  # fmt: skip
         return conversation
 
     def add(
@@ -135,7 +145,8 @@ class MemoryStore:
         with self._db() as db:
             rows = db.execute(
                 "SELECT c.*, COUNT(m.id) AS n FROM conversations c LEFT JOIN messages m "
-                "ON m.conversation_id = c.id GROUP BY c.id ORDER BY c.updated DESC, c.rowid DESC"
+                "ON m.conversation_id = c.id WHERE c.owner IS ? GROUP BY c.id "
+                "ORDER BY c.updated DESC, c.rowid DESC", (self.user,)
             ).fetchall()
         return tuple(
             Conversation(r["id"], r["title"], r["summary"], r["created"], r["updated"], r["n"]) for r in rows
@@ -153,7 +164,8 @@ class MemoryStore:
     def delete(self, conversation_id: str) -> bool:
         """Delete a conversation and its messages; False when it did not exist."""
         with self._db() as db:
-            return db.execute("DELETE FROM conversations WHERE id = ?", (conversation_id,)).rowcount > 0
+            return db.execute("DELETE FROM conversations WHERE id = ? AND owner IS ?",
+                              (conversation_id, self.user)).rowcount > 0  # fmt: skip
 
     def export_json(self, conversation_id: str) -> str:
         """The conversation, its summary and every message (with metadata) as JSON."""
@@ -191,7 +203,8 @@ class MemoryStore:
 
     def _require(self, conversation_id: str) -> Conversation:
         with self._db() as db:
-            row = db.execute("SELECT * FROM conversations WHERE id = ?", (conversation_id,)).fetchone()
+            row = db.execute("SELECT * FROM conversations WHERE id = ? AND owner IS ?",
+                             (conversation_id, self.user)).fetchone()  # fmt: skip
         if row is None:
             raise UnknownConversationError(conversation_id)
         return Conversation(row["id"], row["title"], row["summary"], row["created"], row["updated"])

@@ -87,7 +87,9 @@ def start_turn(
     """Record the question, then run it in the background with the conversation's history."""
     history = store.history(conversation_id, config.generation.history_messages)
     store.add(conversation_id, "user", question)
-    return StreamingRun(lambda: run_query(question, config, collection, conversation=history))
+    # the conversation's user is the asker: their private documents, nobody else's
+    return StreamingRun(lambda: run_query(question, config, collection, conversation=history,
+                                          user=store.user))  # fmt: skip
 
 
 def finish_turn(

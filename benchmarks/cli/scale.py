@@ -21,6 +21,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                        help="passages per collection, comma-separated")
     group.add_argument("--onnx-variant", default="",
                        help="the onnx backend's graph (embedding.onnx_variant; default: its default)")
+    group.add_argument("--engines", default="",
+                       help="compare embedded stores side by side instead (benchmarks.store_engines): "
+                            "edge,local-mode")
     group.add_argument("--work", type=Path, default=Path("/tmp/rag-bench-scale"),
                        help="folder for the collections (one data folder per size)")
 
@@ -38,6 +41,8 @@ def run(args: argparse.Namespace) -> int:
         except ValidationError:
             raise SystemExit(f"--onnx-variant {args.onnx_variant!r}: expected one of "
                              f"{', '.join(get_args(OnnxVariant))}") from None
+    if args.engines:
+        return _engines(args, sizes)
     points = run_scale(args.corpus, args.queries, sizes, args.embedding_backend,
                        args.max_queries, args.work, args.onnx_variant)
     args.out.parent.mkdir(parents=True, exist_ok=True)
@@ -45,4 +50,25 @@ def run(args: argparse.Namespace) -> int:
     chart = args.out.with_suffix(".html")
     scale_figure(points, f"Scale curve: {args.corpus.parent.name}").write_html(chart)
     print("\n".join([*summary_lines(points), f"wrote {args.out} and {chart}"]))
+    return 0
+
+
+def _engines(args: argparse.Namespace, sizes: list[int]) -> int:
+    from benchmarks.store_engines import ENGINES, run_engines
+    from benchmarks.store_engines import summary_lines as engine_lines
+    from benchmarks.store_engines import to_json as engines_json
+
+    engines = [e.strip() for e in args.engines.split(",") if e.strip()]
+    unknown = sorted(set(engines) - set(ENGINES))
+    if unknown:
+        raise SystemExit(f"--engines {','.join(unknown)}: expected some of {', '.join(ENGINES)}")
+    points, notes = run_engines(args.corpus, args.queries, sizes, engines,
+                                args.embedding_backend, args.max_queries, args.work)
+    command = (f"python -m benchmarks scale --corpus {args.corpus} --queries {args.queries} "
+               f"--sizes {args.sizes} --engines {args.engines} --embedding-backend "
+               f"{args.embedding_backend} --max-queries {args.max_queries} --work {args.work} "
+               f"--out {args.out}")
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(engines_json(points, notes, args.corpus, command), encoding="utf-8")
+    print("\n".join([*engine_lines(points), *notes, f"wrote {args.out}"]))
     return 0

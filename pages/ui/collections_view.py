@@ -14,19 +14,24 @@ from pages.ui import resources
 from rag.index import Collection, delete_collection
 from rag.index.derived import derived_indexes
 from rag.index.manifest import describe_settings
+from rag.index.visible import visible_entries
 
 
 def _when(stamp: str) -> str:
     return datetime.fromisoformat(stamp).strftime("%Y-%m-%d %H:%M") if stamp else "-"
 
 
-def collections_frame(names: list[str]) -> pd.DataFrame:
+def collections_frame(names: list[str], user: str | None = None) -> pd.DataFrame:
+    """One row per collection; documents counts what `user` may see by name, and other users'
+    private documents as a number only."""
     rows = []
     for name in names:
         collection = resources.cached_collection(name)
         manifest = collection.manifest
+        seen = visible_entries(manifest, user)
         rows.append({
-            "collection": name, "documents": len(manifest.documents),
+            "collection": name, "documents": len(seen.entries),
+            "others' private documents": seen.hidden,
             "chunks": manifest.chunk_count, "size on disk (MB)": _bytes(collection) / 1e6,
             "built with": describe_settings(manifest.settings),
             "indexes": 1 + len(derived_indexes(collection)),
@@ -49,17 +54,19 @@ def indexes_frame(collection: Collection) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def documents_frame(collection: Collection) -> pd.DataFrame:
+def documents_frame(collection: Collection, user: str | None = None) -> pd.DataFrame:
+    """The documents `user` may see (public and their own); others' private ones are left out
+    (the caption under the table counts them)."""
     return pd.DataFrame(
         [{"document": PurePath(d.source).name, "title": d.title, "chunks": len(d.chunk_ids),
           "added": _when(d.added_at), "source": d.source}
-         for d in sorted(collection.manifest.documents.values(), key=lambda d: d.source)],
+         for d in visible_entries(collection.manifest, user).entries],
         columns=["document", "title", "chunks", "added", "source"],
     )  # fmt: skip
 
 
-def _remove_document(collection: Collection) -> None:
-    sources = sorted(collection.manifest.documents)
+def _remove_document(collection: Collection, user: str | None) -> None:
+    sources = [d.source for d in visible_entries(collection.manifest, user).entries]
     if not sources:
         return
     source = st.selectbox("Document to remove", sources, key="docs_remove_source",
@@ -92,15 +99,18 @@ def manager() -> None:
     if not names:
         st.info("No collections yet: add documents in the first tab.")
         return
-    st.dataframe(collections_frame(names), width="stretch", hide_index=True,
+    user = resources.session_user()
+    st.dataframe(collections_frame(names, user), width="stretch", hide_index=True,
                  column_config={"size on disk (MB)": st.column_config.NumberColumn(format="%.2f")})
     current = resources.session_collection_name()
     name = st.selectbox("Collection", names, key="docs_manage_collection",
                         index=names.index(current) if current in names else 0)
     collection = resources.cached_collection(name)
-    st.dataframe(documents_frame(collection), width="stretch", hide_index=True)
+    st.dataframe(documents_frame(collection, user), width="stretch", hide_index=True)
+    if hidden := visible_entries(collection.manifest, user).hidden:
+        st.caption(f"…and {hidden} private documents of other users (not shown).")
     st.caption("Indexes: a preset that chunks or embeds differently reads its own index, built "
                "from these documents on first use and brought up to date when next used.")
     st.dataframe(indexes_frame(collection), width="stretch", hide_index=True)
-    _remove_document(collection)
+    _remove_document(collection, user)
     _delete_collection(name)

@@ -14,6 +14,7 @@ from pages.ui.state import (
     APP_COLLECTION,
     APP_DOCUMENTS,
     APP_PRESET,
+    APP_USER,
     SAMPLE_COLLECTION,
     current_collection,
     current_preset,
@@ -31,11 +32,13 @@ from rag.index.derived import (
     IndexSync,
     MissingDocumentTextError,
     index_for,
-    kept_documents,
     needs_sync,
 )
+from rag.index.document_texts import DocumentTexts
 from rag.index.manifest import describe_settings
+from rag.index.visible import visible_kept_documents
 from rag.paths import SAMPLES_DIR, collections_root
+from rag.privacy import normalize_user
 
 
 def collection_names() -> list[str]:
@@ -84,9 +87,29 @@ def sample_documents() -> tuple[Document, ...]:
     return _parse_samples(tuple((p.name, p.stat().st_mtime_ns) for p in sample_files()))
 
 
-@st.cache_resource(max_entries=4, show_spinner=False)
-def _kept_documents(root: str, name: str, stamp: str) -> tuple[Document, ...]:
-    return tuple(kept_documents(cached_collection(name)))
+def session_user() -> str | None:
+    """Who the sidebar says is using the app (None: anonymous)."""
+    return normalize_user(st.session_state.get(APP_USER) or None)
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def _kept_documents(root: str, name: str, stamp: str, user: str | None
+                    ) -> tuple[tuple[Document, ...], int]:  # fmt: skip
+    """The kept documents this user may read, and how many private ones of others were held back."""
+    collection = cached_collection(name)
+    shown, hidden = visible_kept_documents(DocumentTexts(collection.directory),
+                                           collection.manifest.documents, user)  # fmt: skip
+    return tuple(shown), hidden
+
+
+def hidden_kept_documents() -> int:
+    """How many of the session collection's documents are other users' private ones."""
+    name = session_collection_name()
+    if not name or st.session_state.get(APP_DOCUMENTS):
+        return 0
+    collection = cached_collection(name)
+    return _kept_documents(str(collections_root()), name, collection.manifest.updated_at,
+                           session_user())[1]  # fmt: skip
 
 
 def session_documents() -> tuple[Document, ...]:
@@ -97,7 +120,8 @@ def session_documents() -> tuple[Document, ...]:
     name = session_collection_name()
     if name:
         collection = cached_collection(name)
-        kept = _kept_documents(str(collections_root()), name, collection.manifest.updated_at)
+        kept, _ = _kept_documents(str(collections_root()), name, collection.manifest.updated_at,
+                                  session_user())  # fmt: skip
         if kept:
             return kept
     return sample_documents()
@@ -109,7 +133,9 @@ def documents_origin() -> str:
         return "the ones the Documents page parsed this session."
     name = session_collection_name()
     if name and session_documents() is not sample_documents():
-        return f"collection **{name}** (change it in the sidebar)."
+        hidden = hidden_kept_documents()
+        others = f" ({hidden} private documents of other users not shown)" if hidden else ""
+        return f"collection **{name}** (change it in the sidebar){others}."
     return "the bundled samples (parse your own on the Documents page)."
 
 

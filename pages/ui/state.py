@@ -14,6 +14,7 @@ APP_COLLECTION = "app_collection"  # name of the collection the sidebar selected
 APP_PRESET = "app_preset"  # name of the preset the sidebar selected
 APP_NEXT_COLLECTION = "app_next_collection"  # a page's pick (a new collection) for the next run
 APP_DOCUMENTS = "app_documents"  # Documents the Documents page ingested this session
+APP_USER = "app_user"  # who is using the app (blank: anonymous); views show what they may see
 SAMPLE_COLLECTION = "samples"  # the collection built from datasets/samples/
 PREFERRED_PRESETS = ("hybrid", "intellidocs", "bm25")
 

@@ -1,17 +1,49 @@
-"""Payload filters: a FilterConfig (+ time window) as a Qdrant filter, the one filter semantics."""
+"""Payload filters: a FilterConfig (+ time window) as one small filter tree, the one filter
+semantics; each engine translates it (edge_filters.py for Qdrant Edge, server_client.py for a
+Qdrant server), so neither engine's client is imported to build one."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-
-from qdrant_client import models
+from dataclasses import dataclass
 
 from rag.privacy import normalize_user
 from rag.retrieve.settings import FilterConfig
 
 
-def _any_of(key: str, values: list[str]) -> models.FieldCondition:
-    return models.FieldCondition(key=key, match=models.MatchAny(any=list(values)))
+@dataclass(frozen=True)
+class MatchAny:
+    """The payload field holds one of `values` (a list field: any of its items does)."""
+
+    key: str
+    values: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class AtLeast:
+    """The payload number is >= `value`."""
+
+    key: str
+    value: float
+
+
+@dataclass(frozen=True)
+class HasId:
+    """The point id is one of `ids`."""
+
+    ids: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Filter:
+    """Every `must` holds, at least one `should` holds (when any are given), no `must_not` does."""
+
+    must: tuple[Condition, ...] = ()
+    should: tuple[Condition, ...] = ()
+    must_not: tuple[Condition, ...] = ()
+
+
+Condition = MatchAny | AtLeast | HasId | Filter
 
 
 def build_filter(
@@ -20,7 +52,7 @@ def build_filter(
     *,
     privacy: bool = True,
     hidden: Sequence[str] = (),
-) -> models.Filter | None:
+) -> Filter | None:
     """Every listed field must match one of its values; None when nothing would be excluded.
 
     A chunk is visible when it is public, or private and owned by `filters.owner`; with no owner
@@ -29,7 +61,7 @@ def build_filter(
     or after it. `hidden` are chunk ids a write has not committed (rag.index.journal).
     """
     filters = filters or FilterConfig()
-    must: list[models.Condition] = []
+    must: list[Condition] = []
     for key, values in (
         ("source", filters.sources),
         ("doc_type", filters.doc_types),
@@ -37,29 +69,27 @@ def build_filter(
         ("tags", filters.tags),
     ):
         if values:
-            must.append(_any_of(key, values))
+            must.append(MatchAny(key, tuple(values)))
     if privacy:
-        visible: list[models.Condition] = [_any_of("visibility", ["public"])]
+        visible: list[Condition] = [MatchAny("visibility", ("public",))]
         owner_name = normalize_user(filters.owner)
         if owner_name is not None:
-            owner = models.MatchValue(value=owner_name)
-            visible.append(models.FieldCondition(key="owner", match=owner))
-        must.append(models.Filter(should=visible))
+            visible.append(MatchAny("owner", (owner_name,)))
+        must.append(Filter(should=tuple(visible)))
     if since is not None:
-        must.append(models.FieldCondition(key="created_at", range=models.Range(gte=since)))
+        must.append(AtLeast("created_at", since))
     if hidden:
-        from rag.index.qdrant_store import point_id  # late: keeps this module light
+        from rag.index.points import point_id  # late: keeps this module light
 
-        ids: list[models.ExtendedPointId] = [point_id(c) for c in hidden]
-        return models.Filter(must=must or None, must_not=[models.HasIdCondition(has_id=ids)])
-    return models.Filter(must=must) if must else None
+        return Filter(must=tuple(must), must_not=(HasId(tuple(point_id(c) for c in hidden)),))
+    return Filter(must=tuple(must)) if must else None
 
 
-def visibility_filter(visibility: str) -> models.Filter:
+def visibility_filter(visibility: str) -> Filter:
     """Points with this visibility ("private" counts whether the privacy clause is needed)."""
-    return models.Filter(must=[_any_of("visibility", [visibility])])
+    return Filter(must=(MatchAny("visibility", (visibility,)),))
 
 
-def filter_key(qfilter: models.Filter) -> str:
+def filter_key(qfilter: Filter) -> str:
     """A stable string for caching results per filter."""
-    return qfilter.model_dump_json(exclude_none=True)
+    return repr(qfilter)

@@ -8,11 +8,10 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from qdrant_client import models
 
 from rag.index import journal
 from rag.index.catalogue import Catalogue
-from rag.index.filters import build_filter, visibility_filter
+from rag.index.filters import Filter, build_filter, visibility_filter
 from rag.index.manifest import Manifest
 from rag.index.payload import chunk_from_payload
 from rag.retrieve.base import Candidate, RankedList, RetrieverHit
@@ -38,7 +37,7 @@ class CollectionSearch:
             self._private = (cat.manifest, found)
         return self._private[1]
 
-    def _filter(self, filters: FilterConfig | None, since: float | None) -> models.Filter | None:
+    def _filter(self, filters: FilterConfig | None, since: float | None) -> Filter | None:
         intent = journal.pending(self.catalogue.directory)
         hidden = sorted(intent.touched - self.catalogue.manifest.chunk_ids) if intent else ()
         return build_filter(filters, since, privacy=self.holds_private(), hidden=hidden)

@@ -1,8 +1,9 @@
 """Sharing the embedded Qdrant folder between processes: a lease that is handed over on request.
 
-Qdrant's local mode lets one client at a time open a storage folder (it flocks `<folder>/.lock`)
-and loads every collection into memory when it opens. So a process keeps its client open while
-it works (re-opening costs seconds on a large store) and gives it up when another process asks:
+Qdrant Edge lets one process at a time open a shard (it locks the shard's WAL; a second process
+fails with WouldBlock), so the embedded client flocks `<folder>/.lock` and holds every shard of
+the folder. A process keeps its client open while it works (re-opening reloads the shards) and
+gives it up when another process asks:
 
 - `store_session()` is how every read and write reaches the client. Inside a session the client
   stays open; sessions nest and are shared by the threads of one process.
@@ -26,9 +27,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import portalocker
-from qdrant_client import QdrantClient
 
-from rag.index.fastembed_hidden import fastembed_hidden
+from rag.index.edge_client import EdgeClient, FolderTakenError
+from rag.index.points import StoreClient
 
 WAIT_ENV = "RAG_WORKBENCH_STORE_WAIT"
 _DEFAULT_WAIT = 60.0
@@ -55,7 +56,7 @@ def _alive(pid: int) -> bool:
 
 
 def _folder_free(location: str) -> bool:
-    """True when no client holds Qdrant's own lock on the folder (checked without loading it)."""
+    """True when no client holds the folder's lock (checked without loading a shard)."""
     lock_path = Path(location) / ".lock"
     if not lock_path.exists():
         return True
@@ -73,7 +74,7 @@ class _Lease:
 
     def __init__(self) -> None:
         self.cond = threading.Condition()
-        self.client: QdrantClient | None = None
+        self.client: StoreClient | None = None
         self.location: str | None = None
         self.sessions = 0
         self.opened = 0  # how many times this process opened the folder (tests, diagnostics)
@@ -89,35 +90,35 @@ class _Lease:
         return Path(location + ".holder")
 
     # -- opening and closing (callers hold self.cond) -----------------------------------------
-    def client_for(self, location: str, remote: bool) -> QdrantClient:
+    def client_for(self, location: str, remote: bool) -> StoreClient:
         if self.client is not None and self.location == location:
             return self.client
         if self.client is not None:
             self.close()  # the data dir or URL changed: never hold two clients
         if remote:
-            with fastembed_hidden():
-                self.client = QdrantClient(url=location, api_key=os.environ.get("QDRANT_API_KEY"))
+            from rag.index.server_client import ServerClient  # late: only server mode needs it
+
+            self.client = ServerClient(location)
         else:
             self.client = self._open_local(location)
             self._start_watcher()
         self.location = location
         return self.client
 
-    def _open_local(self, location: str) -> QdrantClient:
+    def _open_local(self, location: str) -> StoreClient:
         deadline = time.monotonic() + store_wait()
         request = self._requests(location) / str(os.getpid())
         try:
             while True:
                 if _folder_free(location):
                     try:
-                        with fastembed_hidden():
-                            client = QdrantClient(path=location)
-                    except RuntimeError as exc:  # taken between the check and the open
-                        if "already accessed" not in str(exc):
-                            raise
+                        client = EdgeClient(Path(location))
+                    except FolderTakenError:  # taken between the check and the open
+                        pass
                     else:
                         self.opened += 1
                         self._holder_file(location).write_text(str(os.getpid()))
+                        _migrate_once(client, location)
                         return client
                 if time.monotonic() >= deadline:
                     raise StoreBusyError(self._busy_message(location))
@@ -176,11 +177,20 @@ class _Lease:
         return False
 
 
+def _migrate_once(client: EdgeClient, location: str) -> None:
+    """Collections an older version kept in qdrant-client's local mode move into Edge."""
+    from rag.index.legacy_local import LEGACY_FOLDER, migrate_legacy  # late: rarely needed
+
+    legacy = Path(location).with_name(LEGACY_FOLDER)
+    if legacy.is_dir():
+        migrate_legacy(client, legacy)
+
+
 LEASE = _Lease()
 
 
 @contextlib.contextmanager
-def session(location: str, remote: bool) -> Iterator[QdrantClient]:
+def session(location: str, remote: bool) -> Iterator[StoreClient]:
     """The process's client, kept open (not handed to another process) until the block ends."""
     with LEASE.cond:
         client = LEASE.client_for(location, remote)

@@ -95,3 +95,43 @@ def test_running_summary_uses_the_llm_and_falls_back_when_it_fails() -> None:
         assert running_summary("", "q", "a.", client) == ("User wants sync timing.", "")
         summary, warning = running_summary("", "q", "a.", client)
     assert summary == "Q: q → A: a." and "server" in warning
+
+
+def test_a_conversation_belongs_to_the_user_who_had_it(tmp_path: Path) -> None:
+    path = tmp_path / "memory.db"
+    alice, bob, anonymous = MemoryStore(path, "Alice"), MemoryStore(path, "bob"), MemoryStore(path)
+    mine = alice.create("Alice's vault questions")
+    alice.add(mine.id, "user", "What is my vault code AZURE4471 for?")
+    theirs = bob.create("Bob's")
+    assert [c.id for c in alice.conversations()] == [mine.id]
+    assert [c.id for c in MemoryStore(path, "ALICE").conversations()] == [mine.id]  # one spelling
+    assert [c.id for c in bob.conversations()] == [theirs.id]
+    assert anonymous.conversations() == ()
+    for other in (bob, anonymous):  # another user's id is answered like an unknown one
+        assert other.get(mine.id) is None
+        for read in (other.messages, other.export_json, other.history):
+            with pytest.raises(UnknownConversationError):
+                read(mine.id)
+        with pytest.raises(UnknownConversationError):
+            other.add(mine.id, "user", "let me in")
+        with pytest.raises(UnknownConversationError):
+            other.rename(mine.id, "mine now")
+        assert other.delete(mine.id) is False
+    assert [m.content for m in alice.messages(mine.id)] == ["What is my vault code AZURE4471 for?"]
+    assert alice.get(mine.id) is not None and alice.get(mine.id).title == "Alice's vault questions"
+
+
+def test_a_memory_file_from_before_owners_opens_with_its_conversations_anonymous(
+    tmp_path: Path,
+) -> None:
+    import sqlite3
+
+    path = tmp_path / "memory.db"
+    with sqlite3.connect(path) as db:
+        db.executescript(
+            "CREATE TABLE conversations (id TEXT PRIMARY KEY, title TEXT NOT NULL, summary TEXT "
+            "NOT NULL DEFAULT '', created TEXT NOT NULL, updated TEXT NOT NULL);"
+            "INSERT INTO conversations VALUES ('old1', 'Before owners', '', '2026-01-01', '2026-01-01');"
+        )
+    assert [c.id for c in MemoryStore(path).conversations()] == ["old1"]
+    assert MemoryStore(path, "alice").conversations() == ()

@@ -19,8 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple, Protocol
 
-from qdrant_client import models
-
+from rag.index.filters import Filter
 from rag.index.qdrant_store import QdrantStore
 from rag.registry import Registry
 
@@ -61,7 +60,7 @@ class SparseIndex(Protocol):
     def remove(self, chunk_ids: Sequence[str]) -> None: ...
 
     def search(
-        self, query_tokens: list[str], depth: int, qfilter: models.Filter | None
+        self, query_tokens: list[str], depth: int, qfilter: Filter | None
     ) -> list[SparseHit]:
         """Best first, at most `depth` hits, only chunks with a positive score that pass the filter."""
         ...

@@ -8,9 +8,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
-from qdrant_client import models
 
-from rag.index.filters import filter_key
+from rag.index.filters import Filter, filter_key
 from rag.index.sparse.base import SparseContext, SparseHit
 from rag.index.sparse.corpus import DamagedCorpusError, TokenizedCorpus
 
@@ -76,7 +75,7 @@ class InProcessBM25(ABC):
             self._save_model(self.directory, self.corpus.fingerprint())
 
     def search(
-        self, query_tokens: list[str], depth: int, qfilter: models.Filter | None
+        self, query_tokens: list[str], depth: int, qfilter: Filter | None
     ) -> list[SparseHit]:
         if not len(self.corpus) or not query_tokens:
             return []
@@ -102,7 +101,7 @@ class InProcessBM25(ABC):
             self._build(self.corpus.tokens)
             self._built_version = self.corpus.version
 
-    def _allowed(self, qfilter: models.Filter) -> np.ndarray:
+    def _allowed(self, qfilter: Filter) -> np.ndarray:
         """Which chunks pass the payload filter, asked of Qdrant once per filter and corpus version."""
         if self._mask_version != self.corpus.version:
             self._masks.clear()

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from qdrant_client import models
-
+from rag.index.filters import Filter
 from rag.index.sparse.base import SparseContext, SparseHit
 from rag.index.sparse.vectors import query_vector
 
@@ -30,7 +29,7 @@ class QdrantSparseIndex:
         return None
 
     def search(
-        self, query_tokens: list[str], depth: int, qfilter: models.Filter | None
+        self, query_tokens: list[str], depth: int, qfilter: Filter | None
     ) -> list[SparseHit]:
         store = self.context.store
         if not query_tokens or store is None:

@@ -60,9 +60,9 @@ def test_dense_and_sparse_search_find_the_right_passage(collection: Collection) 
 
 def test_points_carry_named_dense_and_sparse_vectors(collection: Collection) -> None:
     collection.add_documents(passage_docs()[:2], index_config(), progress=False)
-    info = get_client().get_collection(collection.name)
-    assert set(info.config.params.vectors) == {"dense"}
-    assert set(info.config.params.sparse_vectors or {}) == {"sparse"}
+    schema = get_client().describe(collection.name)
+    assert set(schema.dense) == {"dense"} and schema.sparse == ("sparse",)
+    assert {"owner", "visibility", "tags", "doc_id"} <= set(schema.indexed)
     chunk = collection.chunks()[0]
     assert collection.get_chunk(chunk.chunk_id) == chunk
     stored = collection.vectors([chunk.chunk_id, "missing"])

@@ -1,0 +1,32 @@
+"""`python -m benchmarks scale --engines edge,local-mode` on a tiny corpus (hashing embedder):
+both embedded engines measured side by side through the product's ingest and search, each in
+its own process, with every passage ingested and the private share recorded."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from test_bench_scale import _bench, _write_corpus
+
+
+def test_engines_are_measured_side_by_side(tmp_path: Path) -> None:
+    corpus, queries = _write_corpus(tmp_path, 40)
+    assert _bench(tmp_path, corpus, queries, "40", "--engines", "edge,local-mode") == 0
+    report = json.loads((tmp_path / "scale.json").read_text())
+    points = {p["engine"]: p for p in report["points"]}
+    assert set(points) == {"edge", "local-mode"}
+    for point in points.values():
+        assert point["passages"] == 40 and point["private"] == 6  # 1 in 7: 0, 7, …, 35
+        assert point["queries"] == 4 and point["dense_filtered"]["n"] == 4
+        assert point["hybrid_filtered"]["p50_ms"] >= point["dense_filtered"]["p50_ms"] * 0.5
+    assert points["edge"]["index_build_seconds"] > 0 and points["local-mode"]["index_build_seconds"] == 0
+    assert report["command"].startswith("python -m benchmarks scale") and len(report["notes"]) == 2
+
+
+def test_an_unknown_engine_is_refused_before_anything_runs(tmp_path: Path) -> None:
+    corpus, queries = _write_corpus(tmp_path, 10)
+    with pytest.raises(SystemExit, match="expected some of edge, local-mode"):
+        _bench(tmp_path, corpus, queries, "10", "--engines", "edge,chroma")
+    assert not (tmp_path / "work").exists()
