@@ -8,10 +8,9 @@ their `score`, sorted best first with ties broken by chunk_id so runs are reprod
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any
 
 from rag.chunking.base import Chunk
 from rag.registry import Registry
@@ -58,56 +57,6 @@ def pool(lists: Sequence[RankedList]) -> Pool:
     return Pool(names, chunks, placed)
 
 
-class Breakdown(Mapping[str, Any]):
-    """A fused candidate's hits or contributions, built on first read. Every tail of a sweep
-    fuses each query's whole pool at every point and reads only the scores; building thousands
-    of per-list dicts and RetrieverHits per point was most of a point's fusion time, so a
-    breakdown is kept as the pool's row and turned into a read-only dict when someone looks
-    (the trace, a page, a test). Reads behave as a plain read-only mapping."""
-
-    __slots__ = ("_build", "_data")
-
-    def __init__(self, build: Callable[[], dict[str, Any]]) -> None:
-        self._build: Callable[[], dict[str, Any]] | None = build
-        self._data: dict[str, Any] | None = None
-
-    def _dict(self) -> dict[str, Any]:
-        if self._data is None and self._build is not None:
-            self._data, self._build = self._build(), None
-        return self._data if self._data is not None else {}
-
-    def __getitem__(self, key: str) -> Any:
-        return self._dict()[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._dict())
-
-    def __len__(self) -> int:
-        return len(self._dict())
-
-    def __repr__(self) -> str:
-        return repr(self._dict())
-
-
-def _hits_of(
-    cid: str, lists: Sequence[tuple[str, Mapping[str, tuple[int, float]], Mapping[str, float]]]
-) -> Callable[[], dict[str, RetrieverHit]]:
-    def build() -> dict[str, RetrieverHit]:
-        hits = {}
-        for name, placed, norms in lists:
-            place = placed.get(cid)
-            if place is not None:
-                hits[name] = RetrieverHit(name, place[0], place[1], norms.get(cid))
-        return hits
-    return build
-
-
-def _contributions_of(
-    names: Sequence[str], values: Sequence[float]
-) -> Callable[[], dict[str, float]]:
-    return lambda: dict(zip(names, values, strict=True))
-
-
 def assemble(
     found: Pool,
     terms: Mapping[str, Mapping[str, float]],
@@ -118,31 +67,34 @@ def assemble(
     """Fused candidates: score = sum of per-list terms; a list missing a chunk adds `absent[list]`
     (0 unless the method says otherwise). Ties are broken by chunk_id. A method whose terms are
     not per list (learned fusion: per feature) names them in `contributors`; each then gives
-    every chunk its term. `hits` and `contributions` are Breakdowns, built when first read."""
+    every chunk its term."""
     normalized = normalized or {}
     absent = absent or {}
-    # every tail of a sweep or tune runs this per query: only the score is computed per chunk
-    # (the same terms, summed with fsum in the same order as the contributions); hits and
-    # contributions are built on first read, Candidates once, after sorting
-    names = tuple(contributors) if contributors is not None else found.names
-    columns = [(terms.get(name, {}), absent.get(name, 0.0)) for name in names]
-    hit_lists = tuple((name, found.placed[name], normalized.get(name, {})) for name in found.names)
-    per_list = contributors is None
-    placed = [found.placed[name] for name in found.names]
+    # every tail of a sweep or tune runs this per query: per-list lookups are hoisted out of
+    # the chunk loop and Candidates are built once, after sorting
+    lists = [(name, found.placed[name], normalized.get(name, {}), terms.get(name, {}),
+              absent.get(name, 0.0)) for name in found.names]
     rows = []
     for cid, chunk in found.chunks.items():
-        if per_list:
-            values = tuple(term[cid] if cid in where else missing
-                           for (term, missing), where in zip(columns, placed, strict=True))
-        else:
-            values = tuple(term[cid] for term, _ in columns)
-        rows.append((-math.fsum(values), cid, chunk, values))
+        hits: dict[str, RetrieverHit] = {}
+        contributions: dict[str, float] = {}
+        for name, placed, norms, term, missing in lists:
+            place = placed.get(cid)
+            if place is None:
+                contributions[name] = missing
+                continue
+            hits[name] = RetrieverHit(name, place[0], place[1], norms.get(cid))
+            if contributors is None:
+                contributions[name] = term[cid]
+        if contributors is not None:
+            contributions = {name: terms[name][cid] for name in contributors}
+        rows.append((-math.fsum(contributions.values()), cid, chunk, hits, contributions))
     rows.sort(key=lambda row: (row[0], row[1]))
     return tuple(
-        Candidate(chunk=chunk, score=-negated, hits=Breakdown(_hits_of(cid, hit_lists)),
-                  contributions=Breakdown(_contributions_of(names, values)),
+        Candidate(chunk=chunk, score=-negated, hits=MappingProxyType(hits),
+                  contributions=MappingProxyType(contributions),
                   stage_scores=MappingProxyType({"fusion": -negated}))
-        for negated, cid, chunk, values in rows
+        for negated, _, chunk, hits, contributions in rows
     )
 
 
