@@ -40,7 +40,8 @@ def test_bench_sweep_writes_figures_and_ratios(tmp_path: Path) -> None:
     report = json.loads(out.read_text())
     assert report["dataset"] == "beir_sample" and report["preset"] == "hybrid"
     assert report["n_queries"] > 0 and report["repeats"] == 2
-    assert set(report["policy"]) == {"plain", "sweep"} and report["target_ratio"] == 1.2
+    assert set(report["policy"]) == {"plain", "sweep"} and report["target_ratio"] == 1.3
+    assert len(report["load_average"]) == 2 and all(len(a) == 3 for a in report["load_average"])
     assert len(report["plain_samples_s"]) == 2
     assert min(report["plain_samples_s"]) > 0
     assert report["plain_s"] == pytest.approx(sum(report["plain_samples_s"]) / 2)  # median of 2

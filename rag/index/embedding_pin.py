@@ -72,14 +72,17 @@ def pinned_for(config: PipelineConfig, collection: object | None) -> PipelineCon
 
 
 def _say_once(note: str, name: str, directory: Path | None) -> None:
+    # every run_slice pins its config, so a sweep asks this once per query and point: what this
+    # process already said (or found on disk) is answered from memory, without opening the marker
+    if (name, note) in _SAID:
+        return
     marker = directory / _NOTE_FILE if directory is not None else None
     try:
         if marker is not None and marker.is_file() and marker.read_text("utf-8") == note:
+            _SAID.add((name, note))
             return
     except OSError:
         pass
-    if (name, note) in _SAID:
-        return
     _SAID.add((name, note))
     _log.warning("%s", note)
     if marker is not None:
