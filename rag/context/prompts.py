@@ -7,8 +7,8 @@ import re
 from collections.abc import Sequence
 
 from rag.context.base import BuiltContext
-from rag.generate.base import Message
-from rag.generate.fence import data_rule, fence
+from rag.llm.base import Message
+from rag.llm.fence import data_rule, fence
 
 INSUFFICIENT = "The provided context does not contain enough information to answer this."
 
