@@ -1,5 +1,6 @@
 """Prompt templates per query class (Adaptive) with Axiom's [Source N] citation format, EchoMind's
-insufficient-context sentence and Axiom's retry-with-feedback prompt."""
+insufficient-context sentence and Axiom's retry-with-feedback prompt. Beside the context builder,
+which sizes the context to the system prompt; the answerer (rag.generate) builds its messages here."""
 
 from __future__ import annotations
 

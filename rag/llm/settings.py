@@ -1,4 +1,5 @@
-"""Generation section: which answerer, the OpenAI-compatible endpoint and its failure handling (Adaptive)."""
+"""Generation section: which answerer, the OpenAI-compatible endpoint and its failure handling (Adaptive).
+It lives in rag.llm because every LLM stage builds its client from it (`make_client(config.generation)`)."""
 
 from __future__ import annotations
 
