@@ -1,7 +1,7 @@
 """Does every seed preset answer with the LLM within a per-query time limit? Each preset answers
 the first bundled questions with generation.mode=llm against OPENAI_BASE_URL (the local SmolLM2
 server: `python -m rag llm serve`); per query the wall time, who wrote the answer, and each LLM
-stage's budget and use (rag.generate.deadline, StageRecord.llm_budget) are written to JSON.
+stage's budget and use (rag.llm.deadline, StageRecord.llm_budget) are written to JSON.
 
     python -m benchmarks.llm_budget --preset axiom --preset echomind ... --questions 4 \
         --out benchmarks/results/llm_budget_smollm2.json

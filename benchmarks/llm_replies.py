@@ -1,5 +1,5 @@
 """How usable, and how right, an LLM's replies are at each stage that parses one — with
-structured replies (rag.generate.structured) and without, in the same run.
+structured replies (rag.llm.structured) and without, in the same run.
 
 Each task calls the stage's own function on labelled inputs, so a reply that parses can also be
 checked: intents against `datasets/intents.csv`, Self-RAG grades and LLM rerank against BEIR
@@ -25,10 +25,10 @@ from eval.data.beir import BeirDataset
 from rag.context.compress import Compressor, compression_signal, llm_compression
 from rag.context.select import llm_selection
 from rag.context.self_rag import relevance_pair_signal
-from rag.generate.base import ChatModel
-from rag.generate.judge_check import p_above_chance
-from rag.generate.usability import UsabilityTally, counting
 from rag.grounding.model_checks import support_signal
+from rag.llm.base import ChatModel
+from rag.llm.judge_check import p_above_chance
+from rag.llm.usability import UsabilityTally, counting
 from rag.query.classify import classify
 from rag.query.expand import EXPANDERS
 from rag.query.intent.llm import IntentLLMError, llm_intent

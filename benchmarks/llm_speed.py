@@ -11,7 +11,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from statistics import median
 
-from rag.generate.local_server import LocalLLMServer
+from rag.llm.local_server import LocalLLMServer
 
 PROMPT = ("Here is a passage from a product handbook. " * 20
           + "\n\nWrite a long, detailed explanation of what a handbook is for.")
@@ -72,6 +72,6 @@ def _alias(model: Path | None) -> str:
 
 
 def _bundled() -> Path:
-    from rag.generate.local_server import bundled_model
+    from rag.llm.local_server import bundled_model
 
     return bundled_model()

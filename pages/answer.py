@@ -21,9 +21,9 @@ from rag.context.base import BuiltContext
 from rag.context.compress import COMPRESSORS
 from rag.context.expand import EXPANSIONS
 from rag.context.order import ORDERINGS
-from rag.generate.settings import GenerationMode
 from rag.generate.stage import GenerateOutput
 from rag.grounding.retry import GroundedAnswer
+from rag.llm.settings import GenerationMode
 from rag.memory import MemoryStore
 from rag.trace import Trace
 from rag.turn import finish_turn, start_turn

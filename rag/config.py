@@ -20,9 +20,9 @@ from rag.chunking.settings import ChunkingConfig
 from rag.context.settings import ContextConfig
 from rag.documents.settings import DocumentsConfig
 from rag.embed.settings import EmbeddingConfig
-from rag.generate.settings import GenerationConfig
 from rag.grounding.settings import GroundingConfig
 from rag.index.settings import IndexConfig
+from rag.llm.settings import GenerationConfig
 from rag.paths import PRESETS_DIR, data_dir
 from rag.query.settings import QueryConfig
 from rag.rerank.settings import RerankConfig

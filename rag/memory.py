@@ -18,7 +18,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal
 
-from rag.generate.base import ChatModel, LLMError, Message
+from rag.llm.base import ChatModel, LLMError, Message
 from rag.paths import data_dir
 from rag.privacy import normalize_user
 from rag.text import split_sentences

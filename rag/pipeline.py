@@ -35,8 +35,8 @@ from types import MappingProxyType
 from typing import Any, Protocol, cast
 
 from rag.config import PipelineConfig, with_overrides
-from rag.generate.deadline import allowance, llm_deadline, stage_budget
 from rag.index.embedding_pin import pinned_for
+from rag.llm.deadline import allowance, llm_deadline, stage_budget
 from rag.privacy import normalize_user
 from rag.retrieve.base import Candidate, RankedList, SearchQuery
 from rag.retrieve.search import SearchableCollection

@@ -73,7 +73,7 @@ def _empty() -> Mapping[str, Any]:
 
 class ConversationTurn(Protocol):
     """One earlier message of a conversation (rag.memory's messages fit). Read-only, so frozen
-    dataclasses (rag.generate.base.Message) fit too."""
+    dataclasses (rag.llm.base.Message) fit too."""
 
     @property
     def role(self) -> str: ...

@@ -41,7 +41,7 @@ _SECRET_KEYS = ("api_key", "apikey", "authorization", "password", "secret", "tok
 
 @dataclass(frozen=True)
 class LLMBudgetUse:
-    """An LLM stage's time budget (its share of generation.deadline_s, rag.generate.deadline)
+    """An LLM stage's time budget (its share of generation.deadline_s, rag.llm.deadline)
     and what its calls used of it."""
 
     budget_s: float | None  # None: no deadline ran

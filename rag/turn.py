@@ -16,11 +16,11 @@ from rag.abstain.stage import AbstainDecision
 from rag.config import PipelineConfig
 from rag.context.base import BuiltContext
 from rag.generate.stage import GenerateOutput
-from rag.generate.streaming import StreamingRun
 from rag.grounding.retry import GroundedAnswer
 from rag.memory import MemoryStore, running_summary
 from rag.pipeline import run_query
 from rag.retrieve.search import SearchableCollection
+from rag.streaming import StreamingRun
 from rag.trace import Trace
 
 

@@ -51,7 +51,7 @@ from typing import Any, Literal
 
 import pytest
 
-from rag.generate.judge_probes import RELEVANCE_PROBES, SUPPORT_PROBES
+from rag.llm.judge_probes import RELEVANCE_PROBES, SUPPORT_PROBES
 
 Kind = Literal["reply", "status", "hang", "hang_mid_stream", "pings", "invalid_json", "empty",
                "echo_key"]
@@ -162,7 +162,7 @@ class FakeOpenAI:
         judge: Callable[[dict[str, Any]], str | None] | None = competent_judge,
     ) -> None:
         self.responder = responder
-        # answers the judge check's probes (rag.generate.judge_probes) outside the script;
+        # answers the judge check's probes (rag.llm.judge_probes) outside the script;
         # None sends them through the script like any request
         self.judge = judge
         self.probe_requests: list[Received] = []

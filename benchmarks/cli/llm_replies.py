@@ -20,9 +20,9 @@ from benchmarks.llm_replies import (
     summary_lines,
 )
 from eval.data.beir import load_beir
-from rag.generate.llm import Endpoint, LLMClient
-from rag.generate.local_server import LocalLLMServer
-from rag.generate.settings import GenerationConfig
+from rag.llm.client import Endpoint, LLMClient
+from rag.llm.local_server import LocalLLMServer
+from rag.llm.settings import GenerationConfig
 
 DATA = Path(__file__).resolve().parents[2] / "datasets"
 

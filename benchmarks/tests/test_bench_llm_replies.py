@@ -20,8 +20,8 @@ from benchmarks.llm_replies import (
     summary_lines,
 )
 from eval.data.beir import load_beir
-from rag.generate.llm import Endpoint, LLMClient
-from rag.generate.settings import GenerationConfig
+from rag.llm.client import Endpoint, LLMClient
+from rag.llm.settings import GenerationConfig
 
 DATA = Path(__file__).resolve().parents[2] / "datasets"
 

@@ -32,7 +32,7 @@ from eval.scoring.metrics import DEFAULT_METRICS, parse_metric
 from eval.scoring.stats import paired_test
 from eval.testsets.store import resolve_qa
 from rag.config import PipelineConfig, load_preset, parse_set_options, with_overrides
-from rag.generate.usability import UsabilityTally, counting
+from rag.llm.usability import UsabilityTally, counting
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -6,7 +6,7 @@ EchoMind's LLM rerank and compression, generation, Axiom's LLM grounding, and ra
 relevance in the abstain stage. The LLM intent router is on by default; the LLM classifier,
 router and Self-RAG grader stay as each preset has them (each is one more call per query or
 passage). The usability figures come from
-rag.generate.usability: one tally per preset, ragas's LLM metrics added per sample.
+rag.llm.usability: one tally per preset, ragas's LLM metrics added per sample.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from typing import Any
 
 from eval.scoring.answers import LLM_METRICS, RagasJudge, ragas_judge
 from eval.scoring.metrics import MetricScores
-from rag.generate.local_server import connected_llm
-from rag.generate.usability import UsabilityTally
+from rag.llm.local_server import connected_llm
+from rag.llm.usability import UsabilityTally
 
 LLM_STAGES: Mapping[str, Any] = {
     "query.enabled": True,

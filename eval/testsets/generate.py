@@ -35,10 +35,10 @@ from rag.chunking.base import Chunk
 from rag.context.select import SELECT_PROMPT, parse_selection, selection_schema
 from rag.context.tokens import EstimateCounter
 from rag.documents.base import Document
-from rag.generate.base import ChatModel, LLMError, Message
-from rag.generate.fence import data_rule, fence
-from rag.generate.llm import make_client
-from rag.generate.structured import json_object, object_schema
+from rag.llm.base import ChatModel, LLMError, Message
+from rag.llm.client import make_client
+from rag.llm.fence import data_rule, fence
+from rag.llm.structured import json_object, object_schema
 from rag.text import split_sentences
 
 if TYPE_CHECKING:

@@ -10,7 +10,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from eval.scoring.guard import GuardScore
-from rag.generate.base import Message
+from rag.llm.base import Message
 from rag.query.intent import INTENTS, IntentResult
 from rag.query.intent.evaluate import IntentEvaluation
 from rag.query.spell import SpellResult

@@ -17,8 +17,8 @@ from typing import Literal, Protocol
 
 import numpy as np
 
-from rag.generate.base import ChatModel, LLMError, Message
-from rag.generate.usability import record_reply
+from rag.llm.base import ChatModel, LLMError, Message
+from rag.llm.usability import record_reply
 from rag.text import content_words, strip_citations
 
 

@@ -16,11 +16,11 @@ from typing import Literal
 from rag.abstain.relevance import AnswerRelevance, TextVectors, answer_relevance, cosines
 from rag.abstain.settings import AbstainConfig
 from rag.config import PipelineConfig
+from rag.context.prompts import INSUFFICIENT
 from rag.context.stage import built_context
-from rag.generate.llm import make_client
-from rag.generate.prompts import INSUFFICIENT
 from rag.generate.stage import generated
 from rag.grounding.retry import GroundedAnswer
+from rag.llm.client import make_client
 from rag.query.understand import Understanding
 from rag.stages import STAGES, PipelineState, StageEnv, StageResult, StageSpec
 

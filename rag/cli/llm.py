@@ -10,7 +10,7 @@ import signal
 from pathlib import Path
 from typing import Any
 
-from rag.generate.local_server import LocalLLMError, LocalLLMServer, connected_llm
+from rag.llm.local_server import LocalLLMError, LocalLLMServer, connected_llm
 
 
 def add_parser(subparsers: Any) -> None:  # Any: argparse's subparsers type is private

@@ -8,7 +8,7 @@ from types import MappingProxyType
 from typing import Literal, Protocol
 
 from rag.chunking.base import Chunk
-from rag.generate.base import Message
+from rag.llm.base import Message
 from rag.steps import StepReport, StepStatus
 
 BlockOrigin = Literal["retrieved", "parent", "document", "summary"]

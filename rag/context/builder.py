@@ -15,8 +15,8 @@ from rag.context.expand import EXPANSIONS
 from rag.context.order import dedupe_sentences, order_blocks
 from rag.context.settings import ContextConfig
 from rag.context.tokens import TokenCounter, default_counter
-from rag.generate.base import ChatModel, Message
-from rag.generate.judge_check import check_judge
+from rag.llm.base import ChatModel, Message
+from rag.llm.judge_check import check_judge
 from rag.retrieve.base import Candidate
 
 

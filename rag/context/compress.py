@@ -8,10 +8,10 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 
 from rag.context.base import ContextBlock, StepReport, context_step
-from rag.generate.base import ChatModel, LLMError, Message
-from rag.generate.fence import data_rule, fence
-from rag.generate.judge_probes import RELEVANCE_PROBES
-from rag.generate.usability import record_reply
+from rag.llm.base import ChatModel, LLMError, Message
+from rag.llm.fence import data_rule, fence
+from rag.llm.judge_probes import RELEVANCE_PROBES
+from rag.llm.usability import record_reply
 from rag.registry import Registry
 from rag.text import content_words, split_sentences
 
@@ -143,7 +143,7 @@ def compression_signal(compressor: Compressor, question: str, relevant: str, irr
 
 
 def compression_probe(compressor: Compressor) -> Callable[[ChatModel], Iterator[float | None]]:
-    """The judge check's probe for an LLM compressor (rag.generate.judge_check)."""
+    """The judge check's probe for an LLM compressor (rag.llm.judge_check)."""
     def probe(chat: ChatModel) -> Iterator[float | None]:
         for p in RELEVANCE_PROBES:
             yield compression_signal(compressor, p.question, p.relevant, p.irrelevant, chat)

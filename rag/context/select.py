@@ -12,10 +12,10 @@ from dataclasses import replace
 
 from rag.context.base import ContextBlock, StepReport
 from rag.context.compress import COMPRESSORS, compress_each, offline_instead
-from rag.generate.base import ChatModel, Message
-from rag.generate.fence import data_rule, fence
-from rag.generate.structured import ReplySchema, json_object, object_schema
-from rag.generate.usability import record_reply
+from rag.llm.base import ChatModel, Message
+from rag.llm.fence import data_rule, fence
+from rag.llm.structured import ReplySchema, json_object, object_schema
+from rag.llm.usability import record_reply
 from rag.text import split_sentences
 
 SELECT_PROMPT = """Question: {question}

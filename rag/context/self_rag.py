@@ -16,13 +16,13 @@ from typing import Literal
 
 from rag.config import PipelineConfig
 from rag.context.enrich_settings import VerifyConfig
-from rag.generate.base import ChatModel, LLMError, Message
-from rag.generate.fence import data_rule, fence
-from rag.generate.judge_check import check_judge
-from rag.generate.judge_probes import RELEVANCE_PROBES
-from rag.generate.llm import make_client
-from rag.generate.structured import GRADES_0_10, choice_schema
-from rag.generate.usability import record_reply
+from rag.llm.base import ChatModel, LLMError, Message
+from rag.llm.client import make_client
+from rag.llm.fence import data_rule, fence
+from rag.llm.judge_check import check_judge
+from rag.llm.judge_probes import RELEVANCE_PROBES
+from rag.llm.structured import GRADES_0_10, choice_schema
+from rag.llm.usability import record_reply
 from rag.retrieve.base import Candidate
 from rag.stages import STAGES, PipelineState, StageEnv, StageResult, StageSpec
 from rag.text import content_words
@@ -166,7 +166,7 @@ def relevance_pair_signal(chat: ChatModel, question: str, relevant: str, irrelev
 
 
 def relevance_probe(chat: ChatModel) -> Iterator[float | None]:
-    """The judge check's probe for Self-RAG grades (rag.generate.judge_check)."""
+    """The judge check's probe for Self-RAG grades (rag.llm.judge_check)."""
     for probe in RELEVANCE_PROBES:
         yield relevance_pair_signal(chat, probe.question, probe.relevant, probe.irrelevant)
 

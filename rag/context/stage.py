@@ -5,13 +5,13 @@ from __future__ import annotations
 from rag.config import PipelineConfig
 from rag.context.base import BuiltContext, ChunkTable
 from rag.context.builder import build_context
-from rag.generate.base import Message, Role
-from rag.generate.llm import make_client
-from rag.generate.prompts import choose_template, system_prompt
-from rag.generate.streaming import SINK
+from rag.context.prompts import choose_template, system_prompt
 from rag.injection import detect_in_document
+from rag.llm.base import Message, Role
+from rag.llm.client import make_client
 from rag.query.understand import Understanding
 from rag.stages import STAGES, PipelineState, StageEnv, StageResult, StageSpec, StageStatus
+from rag.streaming import SINK
 
 
 def query_class(state: PipelineState) -> str | None:

@@ -1,1 +1,1 @@
-"""Generation: OpenAI-compatible client (retries, breaker, fallback), offline extractive answerer, prompts."""
+"""Generation: the answerer (LLM or offline extractive), answer clean-up and whole-sentence quotes."""

@@ -7,14 +7,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from rag.context.base import BuiltContext
-from rag.generate.base import AnswerMode, Attempt, GeneratedAnswer, LLMError, Message, Quote
+from rag.context.prompts import build_messages, choose_template
+from rag.generate.base import AnswerMode, GeneratedAnswer, Quote
 from rag.generate.cleanup import cited_numbers, clean_response
 from rag.generate.extractive import extractive_answer
-from rag.generate.llm import LLMClient
-from rag.generate.prompts import build_messages, choose_template
-from rag.generate.settings import GenerationConfig
-from rag.generate.usability import record_reply
 from rag.generate.whole_sentences import DocumentTexts
+from rag.llm.base import Attempt, LLMError, Message
+from rag.llm.client import LLMClient
+from rag.llm.settings import GenerationConfig
+from rag.llm.usability import record_reply
 
 
 @dataclass(frozen=True)

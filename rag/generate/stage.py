@@ -12,10 +12,10 @@ from rag.context.settings import ContextConfig
 from rag.context.stage import built_context, query_class
 from rag.generate.answer import AnswerPlan, AnswerStream, plan_answer
 from rag.generate.base import GeneratedAnswer
-from rag.generate.llm import make_client
-from rag.generate.streaming import SINK
 from rag.index.document_texts import kept_texts
+from rag.llm.client import make_client
 from rag.stages import STAGES, PipelineState, StageEnv, StageResult, StageSpec, StageStatus
+from rag.streaming import SINK
 
 
 @dataclass(frozen=True)

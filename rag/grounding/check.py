@@ -9,10 +9,8 @@ import re
 from dataclasses import replace
 
 from rag.context.base import BuiltContext
-from rag.generate.base import ChatModel
+from rag.context.prompts import INSUFFICIENT
 from rag.generate.cleanup import cited_numbers
-from rag.generate.judge_check import check_judge
-from rag.generate.prompts import INSUFFICIENT
 from rag.grounding.base import ConfidenceLevel, GroundingReport, SentenceCheck, Sufficiency, Verdict
 from rag.grounding.lexical import best_span, overlap
 from rag.grounding.model_checks import (
@@ -23,6 +21,8 @@ from rag.grounding.model_checks import (
     support_probe,
 )
 from rag.grounding.settings import GroundingConfig
+from rag.llm.base import ChatModel
+from rag.llm.judge_check import check_judge
 from rag.text import Sentence, content_words, numbers, split_sentences
 
 _LEADING_CITATIONS = re.compile(r"^(?:\[Source \d+\]\s*)+\.?\s*")

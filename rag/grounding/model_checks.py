@@ -10,11 +10,11 @@ from typing import Protocol
 import numpy as np
 
 from rag.context.base import ContextBlock
-from rag.generate.base import ChatModel, LLMError, Message
-from rag.generate.fence import data_rule, fence
-from rag.generate.judge_probes import SUPPORT_PROBES
-from rag.generate.structured import as_lines, numbered_schema
-from rag.generate.usability import record_reply
+from rag.llm.base import ChatModel, LLMError, Message
+from rag.llm.fence import data_rule, fence
+from rag.llm.judge_probes import SUPPORT_PROBES
+from rag.llm.structured import as_lines, numbered_schema
+from rag.llm.usability import record_reply
 from rag.text import split_sentences
 
 
@@ -102,7 +102,7 @@ def support_signal(chat: ChatModel, claim: str, context: str, supported: bool) -
 
 
 def support_probe(chat: ChatModel) -> Iterator[float | None]:
-    """The judge check's probe for LLM grounding (rag.generate.judge_check)."""
+    """The judge check's probe for LLM grounding (rag.llm.judge_check)."""
     for probe in SUPPORT_PROBES:
         yield support_signal(chat, probe.claim, probe.context, probe.supported)
 

@@ -11,9 +11,9 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from rag.generate.base import ChatModel, LLMError, Message
-from rag.generate.structured import choice_schema
-from rag.generate.usability import record_reply
+from rag.llm.base import ChatModel, LLMError, Message
+from rag.llm.structured import choice_schema
+from rag.llm.usability import record_reply
 
 QueryClass = Literal["SUMMARY", "COMPARISON", "LIST", "ANALYTICAL", "FACTUAL"]
 CLASSES: tuple[QueryClass, ...] = ("SUMMARY", "COMPARISON", "LIST", "ANALYTICAL", "FACTUAL")

@@ -17,9 +17,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from rag.generate.base import ChatModel, LLMError, Message
-from rag.generate.cleanup import without_repeats
-from rag.generate.usability import record_reply
+from rag.llm.base import ChatModel, LLMError, Message
+from rag.llm.repeats import without_repeats
+from rag.llm.usability import record_reply
 from rag.query.settings import ExpandConfig
 from rag.registry import Registry
 from rag.retrieve.base import SearchQuery

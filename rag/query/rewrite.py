@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from rag.generate.base import ChatModel, LLMError, Message
-from rag.generate.usability import record_reply
+from rag.llm.base import ChatModel, LLMError, Message
+from rag.llm.usability import record_reply
 from rag.query.entities import extract_entities
 from rag.query.settings import RewriteConfig
 from rag.text import QUESTION_WORDS, content_words, words

@@ -13,9 +13,9 @@ import re
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from rag.generate.base import ChatModel, LLMError, Message
-from rag.generate.structured import json_object, object_schema
-from rag.generate.usability import record_reply
+from rag.llm.base import ChatModel, LLMError, Message
+from rag.llm.structured import json_object, object_schema
+from rag.llm.usability import record_reply
 from rag.query.classify import QueryClass
 from rag.query.entities import extract_entities
 from rag.query.settings import RouteConfig

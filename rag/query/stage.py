@@ -18,9 +18,9 @@ from typing import Literal, TypeGuard
 from rag.config import PipelineConfig
 from rag.embed import get_embedder
 from rag.embed.settings import EmbeddingConfig
-from rag.generate.base import ChatModel, Message
-from rag.generate.llm import make_client
 from rag.index.embedding_pin import pinned_for
+from rag.llm.base import ChatModel, Message
+from rag.llm.client import make_client
 from rag.privacy import normalize_user, scope_key, visible_to
 from rag.query.cache import SemanticCache, cache_for
 from rag.query.guard import GuardVerdict, RateLimiter, guard
@@ -184,26 +184,11 @@ def remember_answer(state: PipelineState, config: PipelineConfig) -> bool:
     # a declined run's answer is the decline message: not an answer to serve again
     if cache is None or found is None or state.halted or not state.answer or state.withheld:
         return False
+    from rag.cached_outputs import cited_outputs  # late: keeps the query package light
+
     cache.store(found.cache_query, state.answer, tuple(c.chunk_id for c in state.candidates),
-                outputs=_cited_outputs(state))
+                outputs=cited_outputs(state))
     return True
-
-
-CACHED_STAGES = ("context", "generate", "ground")  # what a cache hit serves with the answer
-
-
-def _cited_outputs(state: PipelineState) -> dict[str, object]:
-    """The context (its cited blocks only, numbers kept), generate and ground outputs of a run."""
-    from rag.context.base import BuiltContext  # late: keeps the query package light
-    from rag.generate.stage import GenerateOutput
-
-    outputs = {stage: state.artifacts[stage] for stage in CACHED_STAGES if stage in state.artifacts}
-    context, generated = outputs.get("context"), outputs.get("generate")
-    if isinstance(context, BuiltContext) and isinstance(generated, GenerateOutput) \
-            and generated.answer.cited:
-        cited = set(generated.answer.cited)
-        outputs["context"] = replace(context, blocks=tuple(b for b in context.blocks if b.n in cited))
-    return outputs
 
 
 STAGES.add("guard", StageSpec("guard", run_guard, GuardVerdict, _guard_off,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from rag.generate.base import ChatModel, Message
+from rag.llm.base import ChatModel, Message
 from rag.query.cache import CacheLookup, SemanticCache
 from rag.query.classify import QueryClassification, classify
 from rag.query.expand import Expansion, expand

@@ -8,11 +8,11 @@ import re
 import time
 from collections.abc import Iterator, Sequence
 
-from rag.generate.base import ChatModel, LLMError, Message
-from rag.generate.fence import data_rule, fence
-from rag.generate.judge_probes import RELEVANCE_PROBES
-from rag.generate.structured import GRADES_0_10, as_lines, numbered_schema
-from rag.generate.usability import record_reply
+from rag.llm.base import ChatModel, LLMError, Message
+from rag.llm.fence import data_rule, fence
+from rag.llm.judge_probes import RELEVANCE_PROBES
+from rag.llm.structured import GRADES_0_10, as_lines, numbered_schema
+from rag.llm.usability import record_reply
 from rag.rerank.base import RerankCallFailed, ScoreBatch
 
 RERANK_PROMPT = """Question: {question}

@@ -14,7 +14,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 
-from rag.generate.base import ChatModel
+from rag.llm.base import ChatModel
 from rag.rerank import build_scorer
 from rag.rerank.base import (
     RerankCallFailed,

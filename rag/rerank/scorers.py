@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from rag.generate.base import ChatModel
+from rag.llm.base import ChatModel
 from rag.registry import Registry
 from rag.rerank.base import RerankUnavailable, Scorer
 
@@ -35,7 +35,7 @@ def _llm(cfg: RerankConfig, chat: ChatModel | None) -> Scorer:
             "rerank.method is 'llm' but no LLM endpoint is configured: set OPENAI_BASE_URL "
             "(and OPENAI_API_KEY), or use rerank.method: cross_encoder with rerank.model set"
         )
-    from rag.generate.judge_check import check_judge
+    from rag.llm.judge_check import check_judge
     from rag.rerank.llm import RANKING_PROBE, ranking_probe
 
     judge = check_judge(chat, "ranking", ranking_probe, 0.25, RANKING_PROBE)

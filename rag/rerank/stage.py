@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from rag.config import PipelineConfig
-from rag.generate.base import ChatModel
-from rag.generate.llm import make_client
+from rag.llm.base import ChatModel
+from rag.llm.client import make_client
 from rag.rerank.base import RerankResult
 from rag.rerank.rerank import rerank
 from rag.stages import STAGES, PipelineState, StageEnv, StageResult, StageSpec

@@ -18,8 +18,8 @@ from rag.context.base import BuiltContext
 from rag.context.graph_stage import GraphOutput
 from rag.context.self_rag import Verification
 from rag.generate.stage import GenerateOutput
-from rag.generate.usability import UsabilityTally, counting
 from rag.grounding.retry import GroundedAnswer
+from rag.llm.usability import UsabilityTally, counting
 from rag.pipeline import ConversationTurn, ranked_candidates, run_query
 from rag.query.adaptive_router import AdaptivePlan
 from rag.query.understand import Understanding

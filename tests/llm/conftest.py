@@ -8,8 +8,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from rag.generate.breaker import reset_breakers
-from rag.generate.local_server import LocalLLMServer, llama_cpp_available
+from rag.llm.breaker import reset_breakers
+from rag.llm.local_server import LocalLLMServer, llama_cpp_available
 
 
 @pytest.fixture(scope="session")

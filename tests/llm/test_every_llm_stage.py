@@ -17,9 +17,9 @@ from eval.scoring.answers import qa_traces
 from rag.config import available_presets, load_preset, with_overrides
 from rag.context.base import BuiltContext
 from rag.generate.base import GeneratedAnswer
-from rag.generate.local_server import LocalLLMServer
 from rag.generate.stage import GenerateOutput
-from rag.generate.usability import counting
+from rag.llm.local_server import LocalLLMServer
+from rag.llm.usability import counting
 from rag.paths import SAMPLES_DIR
 from rag.trace import Trace
 
@@ -38,7 +38,7 @@ SMALL = {"generation.model": "smollm2-135m-instruct", "generation.max_tokens": 6
 # the question and the answer)
 ALWAYS = {"expand.multi_query", "expand.hyde", "expand.step_back", "expand.rag_fusion",
           "rerank.grades", "context.compress", "generate.answer"}
-# a judging stage asks the model its probes first (rag.generate.judge_check): a model that fails
+# a judging stage asks the model its probes first (rag.llm.judge_check): a model that fails
 # them is not asked to judge, and the check stands for the stage in the tally
 JUDGE_CHECK = {"rerank.grades": "judge_check.ranking", "context.compress": "judge_check.compression (llm)"}
 

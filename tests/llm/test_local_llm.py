@@ -12,10 +12,10 @@ import httpx2
 import pytest
 
 from rag.config import load_preset, with_overrides
-from rag.generate.local_server import LocalLLMServer, connected_llm, free_port, served_models
 from rag.generate.stage import GenerateOutput
-from rag.generate.streaming import StreamingRun
+from rag.llm.local_server import LocalLLMServer, connected_llm, free_port, served_models
 from rag.pipeline import run_query
+from rag.streaming import StreamingRun
 
 ROOT = Path(__file__).resolve().parents[2]
 

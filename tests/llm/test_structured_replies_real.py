@@ -8,11 +8,11 @@ from pathlib import Path
 
 from benchmarks.llm_replies import grounding_items, intent_items, query_items, run_items
 from eval.data.beir import load_beir
-from rag.generate.base import Message
-from rag.generate.llm import Endpoint, LLMClient
-from rag.generate.local_server import LocalLLMServer
-from rag.generate.settings import GenerationConfig
-from rag.generate.structured import choice_schema
+from rag.llm.base import Message
+from rag.llm.client import Endpoint, LLMClient
+from rag.llm.local_server import LocalLLMServer
+from rag.llm.settings import GenerationConfig
+from rag.llm.structured import choice_schema
 
 DATA = Path(__file__).resolve().parents[2] / "datasets"
 # the tasks whose stage asks for a schema (copy compression and query expansions do not)

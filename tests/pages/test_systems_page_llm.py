@@ -16,7 +16,7 @@ from rag.systems import SYSTEMS
 
 PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "systems.py")
 # The LLM stages each system's preset has on that ask the model on this query, by the parser
-# names rag.generate.usability records (every system also generates; adaptive's HyDE is for
+# names rag.llm.usability records (every system also generates; adaptive's HyDE is for
 # queries under 5 words only, axiom's and vexora's LLM grounding only for sentences the lexical
 # check leaves undecided).
 OWN_LLM_STAGES = {

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from fake_openai import FakeOpenAI, reply, status
 
-from rag.generate.base import Message
-from rag.generate.llm import Endpoint, LLMClient
-from rag.generate.settings import GenerationConfig
+from rag.llm.base import Message
+from rag.llm.client import Endpoint, LLMClient
+from rag.llm.settings import GenerationConfig
 from rag.memory import MemoryStore, UnknownConversationError, running_summary
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 
-from rag.generate.base import ChatModel, LLMError, Message
-from rag.generate.structured import choice_schema
-from rag.generate.usability import record_reply
+from rag.llm.base import ChatModel, LLMError, Message
+from rag.llm.structured import choice_schema
+from rag.llm.usability import record_reply
 from rag.query.intent.exemplars import INTENTS
 
 INTENT_PROMPT = """Classify the user's message to a document assistant into exactly one intent.

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Literal
 
-from rag.generate.base import ChatModel
+from rag.llm.base import ChatModel
 from rag.query.intent.evaluate import calibrated_threshold
 from rag.query.intent.exemplars import NEEDS_RETRIEVAL
 from rag.query.intent.llm import IntentLLMError, llm_intent

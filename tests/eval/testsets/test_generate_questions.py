@@ -25,8 +25,8 @@ from eval.testsets.generate import (
 )
 from rag.chunking.base import Chunk
 from rag.config import load_preset, with_overrides
-from rag.generate.llm import Endpoint, LLMClient
-from rag.generate.settings import GenerationConfig
+from rag.llm.client import Endpoint, LLMClient
+from rag.llm.settings import GenerationConfig
 from rag.paths import SAMPLES_DIR
 
 DOCS = {

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import pytest
 from fake_openai import fake_openai, llm  # noqa: F401  (re-exported fixtures)
 
-from rag.generate.breaker import reset_breakers
+from rag.llm.breaker import reset_breakers
 
 
 @pytest.fixture(autouse=True)

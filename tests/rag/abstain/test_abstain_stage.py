@@ -14,7 +14,7 @@ from fake_openai import FakeOpenAI, reply, status
 
 from rag.abstain.settings import AbstainConfig
 from rag.abstain.stage import AbstainDecision, AbstainSignals, decide
-from rag.generate.prompts import INSUFFICIENT
+from rag.context.prompts import INSUFFICIENT
 from rag.grounding.retry import GroundedAnswer
 from rag.index import Collection
 from rag.memory import MemoryStore

@@ -15,8 +15,8 @@ from rag.abstain.relevance import (
 )
 from rag.embed import get_embedder
 from rag.embed.settings import EmbeddingConfig
-from rag.generate.base import Completion, LLMError, Message
-from rag.generate.structured import ReplySchema
+from rag.llm.base import Completion, LLMError, Message
+from rag.llm.structured import ReplySchema
 
 QUESTION = "How long do deleted notes stay in the Trash?"
 

@@ -15,10 +15,10 @@ from rag.context.expand import block_for
 from rag.context.order import ORDERINGS, dedupe_sentences, order_blocks
 from rag.context.settings import BudgetSplit
 from rag.context.tokens import EstimateCounter, default_counter
-from rag.generate.base import Message
-from rag.generate.llm import Endpoint, LLMClient
-from rag.generate.settings import GenerationConfig
-from rag.generate.usability import counting
+from rag.llm.base import Message
+from rag.llm.client import Endpoint, LLMClient
+from rag.llm.settings import GenerationConfig
+from rag.llm.usability import counting
 
 
 def blocks(*texts: str) -> list[ContextBlock]:

@@ -11,9 +11,9 @@ from rag.context.base import ContextBlock
 from rag.context.compress import COMPRESSORS
 from rag.context.expand import block_for
 from rag.context.select import parse_selection, selection_schema
-from rag.generate.llm import Endpoint, LLMClient
-from rag.generate.settings import GenerationConfig
-from rag.generate.usability import counting
+from rag.llm.client import Endpoint, LLMClient
+from rag.llm.settings import GenerationConfig
+from rag.llm.usability import counting
 
 QUESTION = "How tall is the Eiffel Tower?"
 

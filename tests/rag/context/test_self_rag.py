@@ -7,8 +7,8 @@ from fake_openai import FakeOpenAI, reply, status
 from rag.chunking.base import Chunk
 from rag.context.enrich_settings import VerifyConfig
 from rag.context.self_rag import lexical_relevance, verify_chunks
-from rag.generate.llm import make_client
-from rag.generate.settings import GenerationConfig
+from rag.llm.client import make_client
+from rag.llm.settings import GenerationConfig
 from rag.retrieve.base import Candidate
 
 QUERY = "How do I install the desktop application?"

@@ -11,8 +11,8 @@ from rag.generate.cleanup import (
     normalize_citations,
     split_suggestions,
     strip_preamble,
-    without_repeats,
 )
+from rag.llm.repeats import without_repeats
 
 
 @pytest.mark.parametrize(

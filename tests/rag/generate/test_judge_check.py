@@ -13,13 +13,13 @@ from fake_openai import FakeOpenAI, competent_judge, reply
 from rag.config import PipelineConfig
 from rag.context.builder import build_context
 from rag.context.self_rag import verify_chat
-from rag.generate.deadline import llm_deadline
-from rag.generate.judge_check import binomial_tail, check_judge, forget_checks, needed
-from rag.generate.judge_probes import RELEVANCE_PROBES, SUPPORT_PROBES
-from rag.generate.llm import Endpoint, LLMClient
-from rag.generate.settings import GenerationConfig
-from rag.generate.usability import counting
 from rag.grounding.model_checks import SUPPORT_PROBE, support_probe
+from rag.llm.client import Endpoint, LLMClient
+from rag.llm.deadline import llm_deadline
+from rag.llm.judge_check import binomial_tail, check_judge, forget_checks, needed
+from rag.llm.judge_probes import RELEVANCE_PROBES, SUPPORT_PROBES
+from rag.llm.settings import GenerationConfig
+from rag.llm.usability import counting
 from rag.rerank import build_scorer
 from rag.rerank.base import RerankUnavailable
 from rag.rerank.settings import RerankConfig
@@ -114,7 +114,7 @@ def test_a_trusted_model_reranks_with_its_grades() -> None:
 def test_another_model_served_under_the_same_url_and_name_is_checked_anew(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import rag.generate.judge_check as judge_check
+    import rag.llm.judge_check as judge_check
 
     listed = ["small-model"]
     monkeypatch.setattr(judge_check, "served_models", lambda *_a, **_k: tuple(listed))

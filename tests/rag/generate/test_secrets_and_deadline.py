@@ -13,9 +13,9 @@ from fake_openai import TEST_KEY, FakeOpenAI, echo_key, hang, pings, reply
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rag.generate.deadline import Redactor, llm_deadline
 from rag.generate.stage import GenerateOutput
 from rag.index import Collection
+from rag.llm.deadline import Redactor, llm_deadline
 from rag.memory import MemoryStore
 from rag.pipeline import run_query
 from rag.turn import finish_turn, start_turn

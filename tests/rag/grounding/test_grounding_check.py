@@ -7,13 +7,13 @@ import pytest
 from answer_helpers import BERLIN, PARIS, context
 from fake_openai import FakeOpenAI, reply, status
 
-from rag.generate.llm import Endpoint, LLMClient
-from rag.generate.prompts import INSUFFICIENT
-from rag.generate.settings import GenerationConfig
+from rag.context.prompts import INSUFFICIENT
 from rag.grounding.check import answer_sentences, check_answer
 from rag.grounding.lexical import best_span, overlap
 from rag.grounding.model_checks import parse_verdicts, read_verdicts
 from rag.grounding.settings import GroundingConfig
+from rag.llm.client import Endpoint, LLMClient
+from rag.llm.settings import GenerationConfig
 
 CTX = context("How tall is the Eiffel Tower and when was it completed?", PARIS, BERLIN)
 OFFLINE = GroundingConfig(model_check="none")

@@ -15,8 +15,8 @@ from fake_openai import FakeOpenAI
 from rag.embed import get_embedder
 from rag.embed.embedder import TextEmbedder
 from rag.embed.settings import EmbeddingConfig
-from rag.generate.llm import LLMClient, endpoints_from
-from rag.generate.settings import GenerationConfig
+from rag.llm.client import LLMClient, endpoints_from
+from rag.llm.settings import GenerationConfig
 
 
 @contextmanager

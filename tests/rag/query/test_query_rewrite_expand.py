@@ -9,7 +9,7 @@ from fake_openai import FakeOpenAI, empty, reply, status
 from query_helpers import chat_client, local_server
 
 from rag.embed.embedder import TextEmbedder
-from rag.generate.base import Message
+from rag.llm.base import Message
 from rag.query.expand import EXPANDERS, echo_intent, expand
 from rag.query.rewrite import reference, rewrite
 from rag.query.settings import ExpandConfig, RewriteConfig

@@ -9,7 +9,7 @@ from fake_openai import FakeOpenAI
 from query_helpers import local_server
 
 from rag.embed.embedder import TextEmbedder
-from rag.generate.base import Message
+from rag.llm.base import Message
 from rag.query.cache import SemanticCache
 from rag.query.intent import EXEMPLARS, SemanticRouter
 from rag.query.settings import QueryConfig

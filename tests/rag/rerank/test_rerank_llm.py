@@ -7,8 +7,8 @@ from fake_openai import FakeOpenAI, hang, reply, status
 from fake_openai import fake_openai as fake_openai  # the fixture
 from rerank_helpers import candidates
 
-from rag.generate.llm import LLMClient, endpoints_from
-from rag.generate.settings import GenerationConfig
+from rag.llm.client import LLMClient, endpoints_from
+from rag.llm.settings import GenerationConfig
 from rag.rerank.base import RerankCallFailed
 from rag.rerank.llm import parse_grades
 from rag.rerank.rerank import rerank

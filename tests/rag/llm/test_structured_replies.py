@@ -10,10 +10,11 @@ import random
 import pytest
 from fake_openai import FakeOpenAI, reply, status
 
-from rag.generate.base import LLMError, Message
-from rag.generate.llm import Endpoint, LLMClient
-from rag.generate.settings import GenerationConfig
-from rag.generate.structured import (
+from rag.grounding.model_checks import read_verdicts
+from rag.llm.base import LLMError, Message
+from rag.llm.client import Endpoint, LLMClient
+from rag.llm.settings import GenerationConfig
+from rag.llm.structured import (
     GRADES_0_10,
     as_lines,
     choice_schema,
@@ -21,7 +22,6 @@ from rag.generate.structured import (
     numbered_schema,
     refusal_of_format,
 )
-from rag.grounding.model_checks import read_verdicts
 from rag.query.intent.llm import parse_intent
 from rag.rerank.llm import parse_grades
 

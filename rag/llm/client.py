@@ -19,11 +19,11 @@ if TYPE_CHECKING:  # the SDK takes seconds to import: loaded on the first call t
     import openai
     import openai.types.chat
 
-from rag.generate.base import Attempt, Completion, FailureKind, LLMError, Message
-from rag.generate.breaker import CircuitBreaker, breaker_for
-from rag.generate.deadline import Redactor, current_deadline, record_call
-from rag.generate.settings import GenerationConfig
-from rag.generate.structured import FORMAT_SUPPORT, ReplyFormat, ReplySchema, refusal_of_format
+from rag.llm.base import Attempt, Completion, FailureKind, LLMError, Message
+from rag.llm.breaker import CircuitBreaker, breaker_for
+from rag.llm.deadline import Redactor, current_deadline, record_call
+from rag.llm.settings import GenerationConfig
+from rag.llm.structured import FORMAT_SUPPORT, ReplyFormat, ReplySchema, refusal_of_format
 
 RETRYABLE: frozenset[FailureKind] = frozenset({"rate_limit", "server", "timeout", "connection"})
 MIN_SECRET_CHARS = 8  # no provider issues shorter keys
@@ -113,7 +113,7 @@ class LLMClient:
              schema: ReplySchema | None = None) -> Completion:
         """A complete answer, or LLMError naming the last failure and listing every attempt.
         With `schema` (and generation.structured_replies on) the endpoint is asked to constrain
-        the reply to it, where it can (rag.generate.structured)."""
+        the reply to it, where it can (rag.llm.structured)."""
         use_schema = schema if self.settings.structured_replies else None
         stream = LLMStream(self, messages, max_tokens, streaming=False, schema=use_schema)
         for _ in stream:

@@ -14,7 +14,7 @@ from rag.paths import PROJECT_ROOT
 
 STARTER = """
 import subprocess, sys, time
-from rag.generate.local_server import _die_with_parent
+from rag.llm.local_server import _die_with_parent
 child = subprocess.Popen(["sleep", "300"], preexec_fn=_die_with_parent)
 print(child.pid, flush=True)
 time.sleep(300)

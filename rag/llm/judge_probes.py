@@ -1,4 +1,4 @@
-"""Labelled probes for the judge check (rag.generate.judge_check): plain cases that any model fit
+"""Labelled probes for the judge check (rag.llm.judge_check): plain cases that any model fit
 to judge gets right. Written for this purpose — not drawn from any evaluation set — and kept
 short, so checking a slow local model takes seconds, not minutes."""
 

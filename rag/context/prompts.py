@@ -1,5 +1,6 @@
 """Prompt templates per query class (Adaptive) with Axiom's [Source N] citation format, EchoMind's
-insufficient-context sentence and Axiom's retry-with-feedback prompt."""
+insufficient-context sentence and Axiom's retry-with-feedback prompt. Beside the context builder,
+which sizes the context to the system prompt; the answerer (rag.generate) builds its messages here."""
 
 from __future__ import annotations
 
@@ -7,8 +8,8 @@ import re
 from collections.abc import Sequence
 
 from rag.context.base import BuiltContext
-from rag.generate.base import Message
-from rag.generate.fence import data_rule, fence
+from rag.llm.base import Message
+from rag.llm.fence import data_rule, fence
 
 INSUFFICIENT = "The provided context does not contain enough information to answer this."
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from answer_helpers import BERLIN, PARIS, context
 
+from rag.context.prompts import TEMPLATES, build_messages, choose_template, system_prompt
 from rag.context.settings import ContextConfig
-from rag.generate.base import Message
-from rag.generate.prompts import TEMPLATES, build_messages, choose_template, system_prompt
+from rag.llm.base import Message
 
 
 @pytest.mark.parametrize(

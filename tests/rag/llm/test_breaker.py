@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rag.generate.breaker import CircuitBreaker, breaker_for, reset_breakers
+from rag.llm.breaker import CircuitBreaker, breaker_for, reset_breakers
 
 
 def make(failures: int = 3, cooldown: float = 10.0) -> tuple[CircuitBreaker, list[float]]:

@@ -1,5 +1,5 @@
 """Can this model judge? A stage that lets an LLM's grades or verdicts replace its offline method
-checks the model first, once, on labelled probes of that judgement (rag.generate.judge_probes):
+checks the model first, once, on labelled probes of that judgement (rag.llm.judge_probes):
 a model whose right answers are not above chance — a one-sided binomial test at 5 % — does not
 judge, the stage runs its offline form, and its trace says why.
 
@@ -27,11 +27,11 @@ from pathlib import Path
 
 import httpx2
 
-from rag.generate.base import ChatModel
-from rag.generate.deadline import without_deadline
-from rag.generate.llm import Endpoint, LLMClient
-from rag.generate.local_server import served_models
-from rag.generate.usability import UsabilityTally, counting, record_reply
+from rag.llm.base import ChatModel
+from rag.llm.client import Endpoint, LLMClient
+from rag.llm.deadline import without_deadline
+from rag.llm.local_server import served_models
+from rag.llm.usability import UsabilityTally, counting, record_reply
 from rag.paths import cache_dir
 
 ALPHA = 0.05

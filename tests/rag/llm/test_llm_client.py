@@ -8,10 +8,11 @@ import random
 import pytest
 from fake_openai import Behaviour, FakeOpenAI, empty, hang, hang_mid_stream, invalid_json, reply, status
 
-from rag.generate.base import GeneratedAnswer, LLMError, Message
-from rag.generate.llm import Endpoint, LLMClient, endpoints_from, make_client
-from rag.generate.settings import GenerationConfig
+from rag.generate.base import GeneratedAnswer
 from rag.generate.stage import GenerateOutput
+from rag.llm.base import LLMError, Message
+from rag.llm.client import Endpoint, LLMClient, endpoints_from, make_client
+from rag.llm.settings import GenerationConfig
 from rag.trace import StageRecord, Trace
 
 KEY = "sk-test-DO-NOT-LEAK-1234567890"

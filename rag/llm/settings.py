@@ -1,4 +1,5 @@
-"""Generation section: which answerer, the OpenAI-compatible endpoint and its failure handling (Adaptive)."""
+"""Generation section: which answerer, the OpenAI-compatible endpoint and its failure handling (Adaptive).
+It lives in rag.llm because every LLM stage builds its client from it (`make_client(config.generation)`)."""
 
 from __future__ import annotations
 
@@ -77,7 +78,7 @@ class GenerationConfig(BaseModel):
     # (OpenAI json_schema, llama.cpp grammars): a small model then cannot answer off-format.
     structured_replies: bool = True
     # An LLM judges (rerank grades, Self-RAG grades, grounding verdicts, compression) only after
-    # it was right above chance on labelled probes (rag.generate.judge_check).
+    # it was right above chance on labelled probes (rag.llm.judge_check).
     check_judges: bool = True
     template: TemplateName = "auto"
     stream: bool = True
