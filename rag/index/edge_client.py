@@ -23,7 +23,7 @@ import portalocker
 import qdrant_edge as edge
 
 from rag.index.edge_filters import to_edge
-from rag.index.filters import Filter
+from rag.index.filters import Filter, point_id
 from rag.index.points import (
     DENSE,
     FLOAT_FIELDS,
@@ -35,7 +35,6 @@ from rag.index.points import (
     SparseQuery,
     StoredRecord,
     StoreSchema,
-    point_id,
 )
 
 _log = logging.getLogger(__name__)

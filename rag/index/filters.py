@@ -4,11 +4,17 @@ Qdrant server), so neither engine's client is imported to build one."""
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rag.privacy import normalize_user
 from rag.retrieve.settings import FilterConfig
+
+
+def point_id(chunk_id: str) -> str:
+    """Qdrant ids are ints or UUIDs; a chunk id maps to a stable UUID (the id stays in the payload)."""
+    return str(uuid.uuid5(uuid.NAMESPACE_URL, chunk_id))
 
 
 @dataclass(frozen=True)
@@ -79,8 +85,6 @@ def build_filter(
     if since is not None:
         must.append(AtLeast("created_at", since))
     if hidden:
-        from rag.index.points import point_id  # late: keeps this module light
-
         return Filter(must=tuple(must), must_not=(HasId(tuple(point_id(c) for c in hidden)),))
     return Filter(must=tuple(must)) if must else None
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -16,11 +15,6 @@ SPARSE = "sparse"
 # Payload fields the store filters on (rag.index.filters), indexed in every back end.
 KEYWORD_FIELDS = ("doc_id", "source", "doc_type", "level", "tags", "owner", "visibility")
 FLOAT_FIELDS = ("created_at",)
-
-
-def point_id(chunk_id: str) -> str:
-    """Qdrant ids are ints or UUIDs; a chunk id maps to a stable UUID (the id stays in the payload)."""
-    return str(uuid.uuid5(uuid.NAMESPACE_URL, chunk_id))
 
 
 @dataclass(frozen=True)

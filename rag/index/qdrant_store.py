@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from rag.index.filters import Filter
+from rag.index.filters import Filter, point_id
 from rag.index.points import (
     DENSE,
     SPARSE,
@@ -22,7 +22,6 @@ from rag.index.points import (
     ScoredPayload,
     SparseQuery,
     StoreClient,
-    point_id,
 )
 from rag.index.store_lease import LEASE, session
 from rag.paths import data_dir

@@ -12,7 +12,7 @@ from qdrant_client import QdrantClient, models
 
 from rag.index.edge_client import HNSW_EF_CONSTRUCT, HNSW_EF_SEARCH, HNSW_M
 from rag.index.fastembed_hidden import fastembed_hidden
-from rag.index.filters import AtLeast, Condition, Filter, HasId, MatchAny
+from rag.index.filters import AtLeast, Condition, Filter, HasId, MatchAny, point_id
 from rag.index.points import (
     DENSE,
     FLOAT_FIELDS,
@@ -24,7 +24,6 @@ from rag.index.points import (
     SparseQuery,
     StoredRecord,
     StoreSchema,
-    point_id,
 )
 
 _UPSERT_BATCH = 256

@@ -142,7 +142,7 @@ def _build_the_old_way(name: str) -> None:
 
 
 def point_id_of(chunk_id: str) -> str:
-    from rag.index.points import point_id
+    from rag.index.filters import point_id
 
     return point_id(chunk_id)
 

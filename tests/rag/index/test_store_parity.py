@@ -15,8 +15,8 @@ import pytest
 from qdrant_client import QdrantClient
 
 from rag.index.edge_client import EdgeClient
-from rag.index.filters import Filter, build_filter, visibility_filter
-from rag.index.points import DENSE, SPARSE, Point, SparseQuery, StoreClient, point_id
+from rag.index.filters import Filter, build_filter, point_id, visibility_filter
+from rag.index.points import DENSE, SPARSE, Point, SparseQuery, StoreClient
 from rag.index.server_client import ServerClient
 from rag.retrieve.settings import FilterConfig
 
