@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from tqdm.auto import tqdm
 
 from rag.embed.base import EmbeddingBackend
 from rag.embed.cache import EmbeddingCache, text_hash
@@ -78,6 +77,8 @@ class TextEmbedder:
         size = self.cfg.batch_size
         batches = [order[i : i + size] for i in range(0, len(order), size)]
         fresh: dict[str, np.ndarray] = {}
+        from tqdm.auto import tqdm  # late: tqdm.auto pulls asyncio; a one-query embed shows no bar
+
         bar = tqdm(
             total=len(order),
             desc=f"embedding ({self.model_id})",

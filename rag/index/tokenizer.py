@@ -12,11 +12,19 @@ class StemmingUnavailableError(ValueError):
     """Stemming was asked for but PyStemmer is not installed."""
 
 
+# Lucene's English stop list (33 words), the one bm25s ships as bm25s.stopwords.STOPWORDS_EN;
+# written out because importing that module imports bm25s and scipy (~0.2 s) on every query.
+# tests/rag/index/test_tokenizer.py checks the two lists stay equal.
+_LUCENE_ENGLISH = frozenset((
+    "a", "an", "and", "are", "as", "at", "be", "but", "by", "for", "if", "in", "into", "is", "it",
+    "no", "not", "of", "on", "or", "such", "that", "the", "their", "then", "there", "these",
+    "they", "this", "to", "was", "will", "with",
+))
+
+
 def english_stopwords() -> frozenset[str]:
     """Lucene's English stop list (33 words), as shipped by bm25s."""
-    from bm25s.stopwords import STOPWORDS_EN
-
-    return frozenset(STOPWORDS_EN)
+    return _LUCENE_ENGLISH
 
 
 def _stemmer() -> Callable[[list[str]], list[str]]:

@@ -15,7 +15,6 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
-from tqdm.auto import tqdm
 
 from rag.chunking.base import Chunk
 from rag.documents.base import Document
@@ -130,6 +129,8 @@ class CollectionWriter:
             indices, values = document_vector(toks, avgdl, params)
             payload = chunk_payload(doc, chunk, access, created)
             points.append(Point(chunk.chunk_id, vector, indices, values, payload))
+        from tqdm.auto import tqdm  # late: tqdm.auto pulls asyncio, which a query never needs
+
         with tqdm(
             total=len(points), desc=f"indexing {cat.name}", unit="chunk", disable=not progress
         ) as bar:

@@ -13,9 +13,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING, cast
 
-import httpx2
-
-if TYPE_CHECKING:  # the SDK takes seconds to import: loaded on the first call that needs it
+if TYPE_CHECKING:  # the SDK (and its transport, httpx2) take long to import: loaded on first need
     import openai
     import openai.types.chat
 
@@ -59,6 +57,7 @@ def endpoints_from(settings: GenerationConfig, env: Mapping[str, str] | None = N
 
 def classify(exc: BaseException) -> FailureKind:
     """Map an SDK / transport / parsing exception to a failure kind."""
+    import httpx2
     import openai
 
     if isinstance(exc, openai.RateLimitError):
@@ -75,6 +74,7 @@ def classify(exc: BaseException) -> FailureKind:
 @cache
 def call_errors() -> tuple[type[BaseException], ...]:
     """What one call can raise that we classify; anything else is a bug and propagates."""
+    import httpx2
     import openai
 
     return (

@@ -25,8 +25,6 @@ from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-import httpx2
-
 from rag.llm.base import ChatModel
 from rag.llm.client import Endpoint, LLMClient
 from rag.llm.deadline import without_deadline
@@ -76,6 +74,8 @@ SERVED_TTL_S = 60.0  # how long a long-lived process (the app) trusts what an en
 def _served(endpoint: Endpoint) -> str:
     """A fingerprint of the models the endpoint lists ("?" when it does not say), asked at most
     once a minute."""
+    import httpx2  # late: only a configured endpoint is asked; a plain query never imports it
+
     known = _SERVED.get(endpoint.base_url)
     if known is not None and time.monotonic() - known[0] < SERVED_TTL_S:
         return known[1]

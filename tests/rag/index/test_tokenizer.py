@@ -7,12 +7,18 @@ import sys
 import pytest
 
 from rag.index.settings import TokenizerConfig
-from rag.index.tokenizer import StemmingUnavailableError, Tokenizer
+from rag.index.tokenizer import StemmingUnavailableError, Tokenizer, english_stopwords
 
 
 def test_default_lowercases_and_drops_english_stopwords_and_single_letters() -> None:
     tokens = Tokenizer(TokenizerConfig())("The APT tool and a Debian package")
     assert tokens == ["apt", "tool", "debian", "package"]
+
+
+def test_english_stopwords_are_the_list_bm25s_ships() -> None:
+    from bm25s.stopwords import STOPWORDS_EN
+
+    assert english_stopwords() == frozenset(STOPWORDS_EN)
 
 
 def test_switching_off_lowercase_and_stopwords_keeps_them() -> None:
