@@ -77,14 +77,15 @@ class TextEmbedder:
         size = self.cfg.batch_size
         batches = [order[i : i + size] for i in range(0, len(order), size)]
         fresh: dict[str, np.ndarray] = {}
-        from tqdm.auto import tqdm  # late: tqdm.auto pulls asyncio; a one-query embed shows no bar
-
-        bar = tqdm(
-            total=len(order),
-            desc=f"embedding ({self.model_id})",
-            unit="text",
-            disable=not self.show_progress or len(order) < _PROGRESS_MIN,
-        )
+        shown = self.show_progress and len(order) >= _PROGRESS_MIN
+        # late imports: tqdm.auto (a notebook widget where there is one) pulls asyncio; a disabled
+        # bar (a query's one text) does the same with the plain class, importing less
+        if shown:
+            from tqdm.auto import tqdm as bar_class
+        else:
+            from tqdm.std import tqdm as bar_class  # type: ignore[assignment]
+        bar = bar_class(total=len(order), desc=f"embedding ({self.model_id})", unit="text",
+                   disable=not shown)
         with bar:
             for batch in batches:
                 encoded = self.backend.encode([text for _, text in batch])
