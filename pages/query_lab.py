@@ -23,6 +23,7 @@ from pages.ui import resources
 from pages.ui.configs import page_config
 from pages.ui.entry import through_app
 from rag.config import with_overrides
+from rag.index.embedding_pin import pinned_for
 from rag.pipeline import initial_state, run_slice
 from rag.query.expand import EXPANDERS
 from rag.query.guard import GuardVerdict
@@ -194,7 +195,8 @@ else:
         f"{'Hit' if lookup.hit else 'Miss'}: {lookup.reason}"
         + (f" · nearest cached query: {lookup.matched_query!r}" if lookup.matched_query else "")
         + f" · {lookup.entries} entries")
-    cache = semantic_cache(config, None)  # the page asks as nobody: the anonymous scope
+    # the page asks as nobody (the anonymous scope), with the graph the run pinned
+    cache = semantic_cache(pinned_for(config, collection), None)
     if cache is not None and st.button("Remember this query in the cache", key="ql_remember"):
         cache.store(found.cache_query, f"(stored from the Query Lab for {found.cache_query!r})")
         st.rerun()

@@ -18,7 +18,6 @@ from typing import Literal, TypeGuard
 from rag.config import PipelineConfig
 from rag.embed import get_embedder
 from rag.embed.settings import EmbeddingConfig
-from rag.index.embedding_pin import pinned_for
 from rag.llm.base import ChatModel, Message
 from rag.llm.client import make_client
 from rag.privacy import normalize_user, scope_key, visible_to
@@ -92,12 +91,11 @@ def chat_model(config: PipelineConfig) -> ChatModel | None:
 
 
 def semantic_cache(config: PipelineConfig, user: str | None) -> SemanticCache | None:
-    """The semantic cache of this config and `user`'s scope (None: anonymous), or None when off."""
+    """The semantic cache of this config and `user`'s scope (None: anonymous), or None when off.
+    `config` is pinned to its collection's graph (rag.index.embedding_pin), as a run's is: the
+    namespace and the embedder depend on it."""
     if not config.query.cache.enabled:
         return None
-    # the graph the collection embeds with, as a run pins it: a page asking with the unpinned
-    # config (onnx_variant auto) would otherwise name another namespace than the run's
-    config = pinned_for(config, None)
     namespace = cache_namespace(config, user)
     return cache_for(namespace, config.query.cache, get_embedder(config.embedding))
 
