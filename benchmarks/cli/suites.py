@@ -1,5 +1,5 @@
-"""`python -m benchmarks retrieval|embed|ingest_speed|roofline|sweep|privacy|scale|tune|llm-replies|llm-speed …
---out FILE.json`: benchmarks."""
+"""`python -m benchmarks retrieval|embed|ingest_speed|roofline|sweep|privacy|scale|tune|llm-replies|
+llm-speed … --out FILE.json`: benchmarks."""
 
 from __future__ import annotations
 
