@@ -54,8 +54,11 @@ def recall_at_depth(
 def oracle_ndcg(qrels: Qrels, run: PresetRun, k: int = 10) -> tuple[float, float]:
     """(oracle, actual) mean nDCG@k over the run's scored queries."""
     key = f"ndcg@{k}"
+    # only the run's relevant documents: scored by relevance they rank above every other, which
+    # add no gain, so leaving those out changes no nDCG (and spares sorting them per sweep point)
     oracle_results = {
-        o.qid: {d: float(qrels.get(o.qid, {}).get(d, 0)) for d in o.ranking}
+        o.qid: {d: float(rel) for d in o.ranking
+                if (rel := qrels.get(o.qid, {}).get(d, 0)) > 0}
         for o in run.outcomes if o.error is None
     }
     oracle = evaluate(qrels, oracle_results, [key])[key]

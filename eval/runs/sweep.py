@@ -7,6 +7,11 @@ select, through rag.pipeline.run_tail, the same stages a full run uses — over 
 its own depth. Points that change the lists themselves (a chunk size, an embedding model, query
 understanding) get their own head run (and collection), so any field can be swept, the cheap
 ones cheaply.
+
+A point whose tail is fuse → select alone (no post-step, authority or rerank on) with a method
+that has a scores-only twin (rag.retrieve.fusion.scores) skips the tail's stages: it fuses chunk
+ids and scores straight into the document ranking, with no Candidate, breakdown or trace per
+query; tests/eval/runs/test_sweep.py checks its metrics equal plain runs of the same configs.
 """
 
 from __future__ import annotations
@@ -30,9 +35,14 @@ from eval.scoring.metrics import DEFAULT_METRICS
 from rag.chunking.base import Chunk
 from rag.config import PipelineConfig, with_overrides
 from rag.index import Collection
-from rag.pipeline import head_key, run_tail
+from rag.pipeline import STAGES, head_key, run_tail
+from rag.retrieve.fusion.scores import FUSION_SCORES, cut_ids, ranked_ids
 from rag.retrieve.search import clear_candidate_cache
 from rag.retrieve.stage import SelectOutput
+from rag.stages import stage_slice
+
+# the tail stages between fuse and select: all off is what lets a point skip the tail's stages
+_BETWEEN = tuple(n for n in stage_slice("fuse", "select") if n not in ("fuse", "select"))
 
 
 @dataclass(frozen=True)
@@ -107,8 +117,60 @@ def point_config(
 
 
 def list_group(config: PipelineConfig) -> str:
-    """Points with equal keys share one head run (depth excluded: its lists are cut)."""
-    return head_key(with_overrides(config, {"retrieval.depth": 1, "retrieval.top_k": 1}))
+    """Points with equal keys share one head run (depth excluded: its lists are cut). A copy,
+    not with_overrides: the config is valid already and only its dump is hashed."""
+    retrieval = config.retrieval.model_copy(update={"depth": 1, "top_k": 1})
+    return head_key(config.model_copy(update={"retrieval": retrieval}))
+
+
+@dataclass(frozen=True)
+class _IdLists:
+    """One query's lists reduced to what scores-only fusion reads: chunk ids best first per list,
+    and each chunk's document."""
+
+    lists: Mapping[str, tuple[str, ...]]
+    doc_of: Mapping[str, str]
+
+
+def _id_lists(cached: Sequence[QueryLists]) -> dict[str, _IdLists]:
+    """Per qid, for queries whose head left nothing else for the tail to read (no error, no
+    routing overrides, no halt); the others always run the tail."""
+    out = {}
+    for item in cached:
+        head = item.head
+        if item.error is not None or head is None or head.overrides or head.halted:
+            continue
+        doc_of = {c.chunk.chunk_id: c.chunk.doc_id for r in item.lists.values()
+                  for c in r.candidates}
+        lists = {name: tuple(c.chunk.chunk_id for c in r.candidates)
+                 for name, r in item.lists.items()}
+        out[item.qid] = _IdLists(lists, doc_of)
+    return out
+
+
+def scores_only(config: PipelineConfig) -> bool:
+    """True when the tail at `config` is fuse → select alone, with a scores-only fusion twin."""
+    if config.fusion.method not in FUSION_SCORES:
+        return False
+    for name in _BETWEEN:
+        spec = STAGES.find(name)
+        if spec is not None and (spec.off_reason is None or spec.off_reason(config) is None):
+            return False
+    return True
+
+
+def _scores_ranking(ids: _IdLists, config: PipelineConfig, limit: int) -> dict[str, float]:
+    """A query's document ranking from scores-only fusion: the lists cut to the point's depth,
+    fused, the first top_k chunks, each document at its best (first) chunk's score (MaxP, as
+    eval.runs.doc_scores.doc_ranking), the first `limit` documents."""
+    lists = cut_ids(ids.lists, config.retrieval.depth, config.fusion.depths)
+    scores = FUSION_SCORES.get(config.fusion.method)(lists, config.fusion)
+    ranking: dict[str, float] = {}
+    for cid in ranked_ids(scores, config.retrieval.top_k):
+        doc = ids.doc_of[cid]
+        if doc not in ranking and len(ranking) < limit:
+            ranking[doc] = scores[cid]
+    return ranking
 
 
 def _ranking(
@@ -132,18 +194,31 @@ def rescore(
     seed: int,
     label: str,
     now: datetime | None = None,
+    id_lists: Mapping[str, _IdLists] | None = None,
 ) -> PresetRun:
     """Score one grid point from cached heads: the tail (fuse … select) over each query's lists
-    cut to the point's depth, mapped to documents; every query at the same `now`."""
+    cut to the point's depth, mapped to documents; every query at the same `now`. With
+    `id_lists` (from _id_lists(cached)) and a scores-only point, those queries skip the tail's
+    stages and give the same ranking."""
     limit = deepest_cutoff(metrics)
     clock = now or datetime.now(UTC)
+    fast = id_lists if id_lists is not None and scores_only(config) else {}
     outcomes = []
     for item in cached:
         if item.error is not None:
             outcomes.append(QueryOutcome(item.qid, {}, item.latency_ms, item.error))
             continue
         start = time.perf_counter()
-        ranking, error = _ranking(item, config, collection, limit, clock)
+        ids = fast.get(item.qid)
+        ranking: dict[str, float] | None = None
+        error: str | None = None
+        if ids is not None:
+            try:
+                ranking = _scores_ranking(ids, config, limit)
+            except ValueError:  # e.g. no weight for a list: the tail records it as a run does
+                ranking = None
+        if ranking is None:
+            ranking, error = _ranking(item, config, collection, limit, clock)
         fuse_ms = (time.perf_counter() - start) * 1000
         outcomes.append(QueryOutcome(item.qid, ranking, item.latency_ms + fuse_ms, error))
     return summarize(label, dataset, outcomes, metrics, n_resamples, seed)
@@ -200,11 +275,12 @@ def run_sweep(
             cached = chunk_unit_lists(cached)
         started = time.perf_counter()
         recalls: dict[tuple[int, ...], dict[int, float]] = {}
+        id_lists = _id_lists(cached)
         for i in members:
             label = f"{base.name} " + " ".join(f"{k}={v}" for k, v in points[i].items())
             cut = configs[i].retrieval.depth
             run = rescore(scored_on, configs[i], cached, collection, metrics, n_resamples, seed,
-                          label.strip())
+                          label.strip(), id_lists=id_lists)
             diagnosis = _diagnose(scored_on, cached, run, cut, recalls)
             results[i] = SweepPoint(points[i], run, diagnosis)
         rescoring_s += time.perf_counter() - started

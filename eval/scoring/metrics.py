@@ -80,7 +80,9 @@ def parse_metric(text: str) -> MetricSpec:
 
 def trec_ranking(scores: Mapping[str, float]) -> list[str]:
     """Doc ids best first: score descending, ties by doc id descending (trec_eval's order)."""
-    return sorted(scores, key=lambda doc_id: (scores[doc_id], doc_id), reverse=True)
+    # (score, doc id) tuples compare natively (no key call per doc); doc ids are unique, so
+    # the order is the same as sorting ids by that key
+    return [doc_id for _, doc_id in sorted(((s, d) for d, s in scores.items()), reverse=True)]
 
 
 def _ndcg(gains: Sequence[int], judged: Mapping[str, int], k: int) -> float:
