@@ -28,7 +28,7 @@ import yaml
 from eval.data.evalsets import chunk_unit_lists
 from eval.data.shapes import BeirDataset, Qrels
 from eval.diagnostics.ceiling import DEPTHS, Ceiling, ceiling, recall_at_depth
-from eval.runs.beir_index import beir_collection, eval_config
+from eval.runs.beir_index import beir_collection, collection_name, eval_config
 from eval.runs.candidates import QueryLists, retrieve_all
 from eval.runs.preset_run import PresetRun, QueryOutcome, deepest_cutoff, doc_ranking, summarize
 from eval.scoring.metrics import DEFAULT_METRICS
@@ -36,7 +36,7 @@ from rag.chunking.base import Chunk
 from rag.config import PipelineConfig, with_overrides
 from rag.index import Collection
 from rag.pipeline import STAGES, head_key, run_tail
-from rag.retrieve.fusion.scores import FUSION_SCORES, cut_ids, ranked_ids
+from rag.retrieve.fusion.scores import FUSION_SCORES, PooledIds, best_first, cuts, pool_ids
 from rag.retrieve.search import clear_candidate_cache
 from rag.retrieve.stage import SelectOutput
 from rag.stages import stage_slice
@@ -113,7 +113,10 @@ def point_config(
     """The base config with a grid point applied; top_k follows depth (eval scores everything
     the preset fused), so a point may lower the depth below the preset's top_k."""
     depth = point.get("retrieval.depth", base.retrieval.depth)
-    return eval_config(with_overrides(base, {"retrieval.top_k": depth, **point}), dataset)
+    # the base's collection name, right unless the point changes index settings (then
+    # eval_config renames it): one validation per point instead of two
+    anchored = {"retrieval.top_k": depth, "index.collection": collection_name(dataset, base)}
+    return eval_config(with_overrides(base, {**anchored, **point}), dataset)
 
 
 def list_group(config: PipelineConfig) -> str:
@@ -125,11 +128,11 @@ def list_group(config: PipelineConfig) -> str:
 
 @dataclass(frozen=True)
 class _IdLists:
-    """One query's lists reduced to what scores-only fusion reads: chunk ids best first per list,
-    and each chunk's document."""
+    """One query's lists reduced to what scores-only fusion reads: chunk ids pooled once
+    (rag.retrieve.fusion.scores.pool_ids), and each pooled chunk's document."""
 
-    lists: Mapping[str, tuple[str, ...]]
-    doc_of: Mapping[str, str]
+    pooled: PooledIds
+    doc_of: tuple[str, ...]  # pool index -> doc_id
 
 
 def _id_lists(cached: Sequence[QueryLists]) -> dict[str, _IdLists]:
@@ -140,11 +143,11 @@ def _id_lists(cached: Sequence[QueryLists]) -> dict[str, _IdLists]:
         head = item.head
         if item.error is not None or head is None or head.overrides or head.halted:
             continue
-        doc_of = {c.chunk.chunk_id: c.chunk.doc_id for r in item.lists.values()
+        doc_id = {c.chunk.chunk_id: c.chunk.doc_id for r in item.lists.values()
                   for c in r.candidates}
-        lists = {name: tuple(c.chunk.chunk_id for c in r.candidates)
-                 for name, r in item.lists.items()}
-        out[item.qid] = _IdLists(lists, doc_of)
+        pooled = pool_ids({name: [c.chunk.chunk_id for c in r.candidates]
+                           for name, r in item.lists.items()})
+        out[item.qid] = _IdLists(pooled, tuple(doc_id[cid] for cid in pooled.ids))
     return out
 
 
@@ -163,13 +166,16 @@ def _scores_ranking(ids: _IdLists, config: PipelineConfig, limit: int) -> dict[s
     """A query's document ranking from scores-only fusion: the lists cut to the point's depth,
     fused, the first top_k chunks, each document at its best (first) chunk's score (MaxP, as
     eval.runs.doc_scores.doc_ranking), the first `limit` documents."""
-    lists = cut_ids(ids.lists, config.retrieval.depth, config.fusion.depths)
-    scores = FUSION_SCORES.get(config.fusion.method)(lists, config.fusion)
+    read = cuts(ids.pooled, config.retrieval.depth, config.fusion.depths)
+    fused = FUSION_SCORES.get(config.fusion.method)(ids.pooled, read, config.fusion)
+    scores = fused.scores
     ranking: dict[str, float] = {}
-    for cid in ranked_ids(scores, config.retrieval.top_k):
-        doc = ids.doc_of[cid]
-        if doc not in ranking and len(ranking) < limit:
-            ranking[doc] = scores[cid]
+    for i in best_first(fused, config.retrieval.top_k).tolist():
+        doc = ids.doc_of[i]
+        if doc not in ranking:  # later chunks of a document score lower: MaxP keeps the first
+            if len(ranking) == limit:
+                break
+            ranking[doc] = float(scores[i])
     return ranking
 
 

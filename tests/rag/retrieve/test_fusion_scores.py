@@ -9,7 +9,7 @@ from retrieve_helpers import ranked
 
 from rag.retrieve.base import RankedList
 from rag.retrieve.fusion import FUSION, fuse
-from rag.retrieve.fusion.scores import FUSION_SCORES, cut_ids, ranked_ids
+from rag.retrieve.fusion.scores import FUSION_SCORES, Fused, best_first, cuts, pool_ids
 from rag.retrieve.settings import FusionConfig
 
 
@@ -24,6 +24,17 @@ def _random_lists(rng: random.Random, names: list[str], pool: int, depth: int) -
 
 def _ids(lists: list[RankedList]) -> dict[str, tuple[str, ...]]:
     return {r.retriever: tuple(c.chunk_id for c in r.candidates) for r in lists}
+
+
+def _twin(lists: list[RankedList], config: FusionConfig, depth: int = 10_000
+          ) -> tuple[dict[str, float], list[str]]:
+    """The twin's scores by chunk id (fused chunks only) and its ranking, lists read to depth."""
+    pooled = pool_ids(_ids(lists))
+    fused: Fused = FUSION_SCORES.get(config.method)(pooled, cuts(pooled, depth, config.depths),
+                                                    config)
+    best = best_first(fused)
+    return ({pooled.ids[i]: float(fused.scores[i]) for i in best},
+            [pooled.ids[i] for i in best])
 
 
 CONFIGS = [
@@ -45,23 +56,30 @@ def test_twin_scores_and_ranking_equal_full_fusion(config: FusionConfig, names: 
     for _ in range(20):
         lists = _random_lists(rng, names, pool=40, depth=rng.randint(0, 30))
         full = fuse(lists, config)
-        depth = rng.randint(1, 30)
-        cut = cut_ids(_ids(lists), 10_000, config.depths)
-        scores = FUSION_SCORES.get(config.method)(cut, config)
+        scores, order = _twin(lists, config)
         assert {c.chunk_id: c.score for c in full} == scores  # exactly, not approximately
-        assert ranked_ids(scores) == [c.chunk_id for c in full]
+        assert order == [c.chunk_id for c in full]
+        depth = rng.randint(1, 30)
         shallow = fuse([RankedList(r.retriever, r.candidates[:depth]) for r in lists], config)
-        top = ranked_ids(FUSION_SCORES.get(config.method)(
-            cut_ids(_ids(lists), depth, config.depths), config), 5)
-        assert top == [c.chunk_id for c in shallow[:5]]
+        cut_scores, cut_order = _twin(lists, config, depth)
+        assert cut_order == [c.chunk_id for c in shallow]
+        assert cut_scores == {c.chunk_id: c.score for c in shallow}
 
 
 def test_ties_rank_by_chunk_id_like_full_fusion() -> None:
     lists = [ranked("bm25", [("b", 1.0), ("a", 0.5)]), ranked("dense", [("a", 1.0), ("b", 0.5)])]
     config = FusionConfig(method="rrf", k=60)
-    scores = FUSION_SCORES.get("rrf")(_ids(lists), config)
+    scores, order = _twin(lists, config)
     assert scores["a"] == scores["b"]
-    assert ranked_ids(scores) == ["a", "b"] == [c.chunk_id for c in fuse(lists, config)]
+    assert order == ["a", "b"] == [c.chunk_id for c in fuse(lists, config)]
+
+
+def test_top_k_keeps_the_best() -> None:
+    lists = [ranked("bm25", [("a", 3.0), ("b", 2.0), ("c", 1.0)])]
+    pooled = pool_ids(_ids(lists))
+    fused = FUSION_SCORES.get("rrf")(pooled, cuts(pooled, 3, {}), FusionConfig(method="rrf"))
+    assert [pooled.ids[i] for i in best_first(fused, 2)] == ["a", "b"]
+    assert best_first(FUSION_SCORES.get("rrf")(pool_ids({}), {}, FusionConfig())).size == 0
 
 
 def test_every_twin_is_a_registered_fusion_method() -> None:
@@ -69,6 +87,6 @@ def test_every_twin_is_a_registered_fusion_method() -> None:
 
 
 def test_twins_reject_what_full_fusion_rejects() -> None:
-    lists = _ids([ranked("bm25", [("a", 1.0)]), ranked("sparse2", [("a", 1.0)])])
+    lists = [ranked("bm25", [("a", 1.0)]), ranked("sparse2", [("a", 1.0)])]
     with pytest.raises(ValueError, match="no weight for list 'sparse2'"):
-        FUSION_SCORES.get("weighted_rrf")(lists, FusionConfig(method="weighted_rrf"))
+        _twin(lists, FusionConfig(method="weighted_rrf"))
