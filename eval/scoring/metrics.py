@@ -135,11 +135,12 @@ def query_metrics(
     judged: Mapping[str, int], scores: Mapping[str, float], specs: Sequence[MetricSpec]
 ) -> dict[str, float]:
     """Every metric in `specs` for one query; raises ValueError on a non-finite score."""
-    bad = next((d for d, s in scores.items() if not math.isfinite(s)), None)
-    if bad is not None:
+    if not all(map(math.isfinite, scores.values())):  # the common case without a generator
+        bad = next(d for d, s in scores.items() if not math.isfinite(s))
         raise ValueError(f"score of doc {bad!r} is {scores[bad]!r}, not a finite number")
     ranking = trec_ranking(scores)
-    gains = [judged.get(doc_id, 0) for doc_id in ranking]
+    relevance = judged.get
+    gains = [relevance(doc_id, 0) for doc_id in ranking]
     n_rel = sum(r > 0 for r in judged.values())
     out = {}
     for spec in specs:
