@@ -17,6 +17,7 @@ if TYPE_CHECKING:  # the SDK (and its transport, httpx2) take long to import: lo
     import openai
     import openai.types.chat
 
+from rag.llm import read_speed
 from rag.llm.base import Attempt, Completion, FailureKind, LLMError, Message
 from rag.llm.breaker import CircuitBreaker, breaker_for
 from rag.llm.deadline import Redactor, current_deadline, record_call
@@ -319,11 +320,17 @@ class LLMStream:
         if watchdog is not None:
             watchdog.daemon = True
             watchdog.start()
+        sent = time.perf_counter()
+        first = True
         try:
             for chunk in stream:
                 if chunk.choices and chunk.choices[0].finish_reason:
                     self.finish_reason = chunk.choices[0].finish_reason
                 if chunk.choices and chunk.choices[0].delta.content:
+                    if first:
+                        first = False
+                        read_speed.record(endpoint.base_url, model, self._prompt_chars(),
+                                          time.perf_counter() - sent)
                     yield chunk.choices[0].delta.content
         except Exception as exc:  # whatever reading a stream closed under it raises
             if passed.is_set():
@@ -334,6 +341,9 @@ class LLMStream:
                 watchdog.cancel()
         if passed.is_set() and not self.finish_reason:
             raise _DeadlineHit(hit)
+
+    def _prompt_chars(self) -> int:
+        return sum(len(str(m.get("content") or "")) for m in self._messages)
 
     def _create_structured(
         self, endpoint: Endpoint, messages: list[openai.types.chat.ChatCompletionMessageParam],

@@ -13,6 +13,7 @@ from test_judge_check import yes_man
 
 from rag.generate.stage import GenerateOutput
 from rag.index import Collection
+from rag.llm import read_speed
 from rag.pipeline import run_query
 from rag.trace import Trace
 
@@ -101,3 +102,37 @@ def test_a_streamed_answer_the_budget_cuts_keeps_its_whole_sentences(
     assert answer.text.startswith("Deleted notes stay in the Trash for 30 days")
     assert "gone for" not in answer.text  # the sentence the budget cut is dropped
     assert any("time budget ended the answer" in w for w in answer.warnings)
+
+
+def test_a_slow_reader_gets_less_context_instead_of_a_timeout(llm: FakeOpenAI, collection: Collection) -> None:
+    config = answer_config(collection.name, **{
+        "generation.timeout_s": 60, "generation.deadline_s": 10.0, "generation.stream": True,
+        "context.top_k": 5})
+    read_speed.forget()
+    trace = run_query(QUESTION, config, collection)  # no speed measured yet: the whole context
+    full = trace.output(GenerateOutput).answer
+    sent_blocks = full.messages[-1].content.count("[Source ")
+    assert sent_blocks >= 3 and not any("context cut" in w for w in full.warnings)
+    read_speed.forget()
+    # an endpoint measured at 100 characters a second reads ~500 characters in half of 10 s
+    read_speed.record(llm.base_url, config.generation.model, 10_000, 100.0)
+    trace = run_query(QUESTION, config, collection)
+    generate = trace.stage("generate")
+    assert generate is not None
+    cut = [w for w in generate.warnings if "context cut to" in w]
+    assert cut and f"of {sent_blocks} blocks" in cut[0], generate.warnings
+    answer = trace.output(GenerateOutput).answer
+    assert answer.mode == "llm"
+    assert 1 <= answer.messages[-1].content.count("[Source ") < sent_blocks
+    read_speed.forget()
+
+
+def test_reading_speed_is_measured_on_streamed_calls_of_long_prompts() -> None:
+    read_speed.forget()
+    read_speed.record("http://x/v1", "m", 100, 0.5)  # too short a prompt to tell
+    assert read_speed.chars_per_second("http://x/v1", "m") is None
+    for seconds in (2.0, 4.0, 1.0):
+        read_speed.record("http://x/v1", "m", 4000, seconds)
+    assert read_speed.chars_per_second("http://x/v1", "m") == pytest.approx(2000.0)
+    assert read_speed.chars_per_second("http://x/v1", "other") is None
+    read_speed.forget()
