@@ -12,7 +12,7 @@ from rag.context.settings import ContextConfig
 from rag.context.stage import built_context, query_class
 from rag.generate.answer import AnswerPlan, AnswerStream, plan_answer, planned_with
 from rag.generate.base import GeneratedAnswer
-from rag.generate.fit_time import fit_to_time
+from rag.generate.fit_time import Speeds, fit_to_time
 from rag.index.document_texts import kept_texts
 from rag.llm import read_speed
 from rag.llm.client import LLMClient, make_client
@@ -52,9 +52,10 @@ def fitted_to_time(plan: AnswerPlan, client: LLMClient, settings: GenerationConf
     """The plan re-made with less context when the primary endpoint could not read it in time."""
     deadline = current_deadline()
     primary = client.endpoints[0]
+    speeds = Speeds(*(read_speed.chars_per_second(activity, primary.base_url, primary.model)
+                      for activity in ("reading", "writing")))
     fit = fit_to_time(plan.context, sum(len(m.content) for m in plan.messages),
-                      deadline.remaining() if deadline else None,
-                      read_speed.chars_per_second(primary.base_url, primary.model))
+                      deadline.remaining() if deadline else None, plan.max_tokens, speeds)
     if not fit.note:
         return plan, ()
     return planned_with(plan.query, fit.context, settings, plan.template, plan.feedback), (fit.note,)

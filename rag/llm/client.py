@@ -321,17 +321,19 @@ class LLMStream:
             watchdog.daemon = True
             watchdog.start()
         sent = time.perf_counter()
-        first = True
+        first: float | None = None
+        written = 0
         try:
             for chunk in stream:
                 if chunk.choices and chunk.choices[0].finish_reason:
                     self.finish_reason = chunk.choices[0].finish_reason
-                if chunk.choices and chunk.choices[0].delta.content:
-                    if first:
-                        first = False
-                        read_speed.record(endpoint.base_url, model, self._prompt_chars(),
-                                          time.perf_counter() - sent)
-                    yield chunk.choices[0].delta.content
+                if chunk.choices and (piece := chunk.choices[0].delta.content):
+                    if first is None:
+                        first = time.perf_counter()
+                        read_speed.record("reading", endpoint.base_url, model, self._prompt_chars(),
+                                          first - sent)
+                    written += len(piece)
+                    yield piece
         except Exception as exc:  # whatever reading a stream closed under it raises
             if passed.is_set():
                 raise _DeadlineHit(hit) from exc
@@ -341,6 +343,8 @@ class LLMStream:
                 watchdog.cancel()
         if passed.is_set() and not self.finish_reason:
             raise _DeadlineHit(hit)
+        if first is not None:
+            read_speed.record("writing", endpoint.base_url, model, written, time.perf_counter() - first)
 
     def _prompt_chars(self) -> int:
         return sum(len(str(m.get("content") or "")) for m in self._messages)

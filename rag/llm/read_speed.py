@@ -1,36 +1,38 @@
-"""How fast an endpoint reads a prompt, measured on the streamed calls it has answered in this
-process: prompt characters per second until the first token. A small local model on two cores
-reads a few thousand characters a second, so a long context can use up generation's whole budget
-before the first word; knowing the speed lets the generate stage send less context instead of
-timing out (rag.generate.fit_time)."""
+"""How fast an endpoint reads a prompt and writes an answer, measured on the streamed calls it has
+answered in this process: prompt characters per second until the first token, answer characters
+per second after it. A small local model on two cores reads a few hundred characters a second,
+so a long context can use up generation's whole budget before the first word; knowing both
+speeds lets the generate stage send less context instead of timing out (rag.generate.fit_time)."""
 
 from __future__ import annotations
 
-import statistics
 import threading
 from collections import deque
+from typing import Literal
 
 KEEP = 8  # the most recent measurements per endpoint: the server's load changes
-MIN_PROMPT_CHARS = 400  # a short prompt's first token is mostly latency, not reading
+MIN_CHARS = {"reading": 400, "writing": 40}  # less is mostly latency, not reading or writing
 
+Activity = Literal["reading", "writing"]
 _lock = threading.Lock()
-_speeds: dict[tuple[str, str], deque[float]] = {}
+_speeds: dict[tuple[str, str, Activity], deque[float]] = {}
 
 
-def record(base_url: str, model: str, prompt_chars: int, seconds_to_first_token: float) -> None:
-    """One streamed call's reading speed (ignored when the prompt was too short to tell)."""
-    if prompt_chars < MIN_PROMPT_CHARS or seconds_to_first_token <= 0:
+def record(activity: Activity, base_url: str, model: str, chars: int, seconds: float) -> None:
+    """One streamed call's speed at reading its prompt or writing its answer (ignored when there
+    were too few characters to tell)."""
+    if chars < MIN_CHARS[activity] or seconds <= 0:
         return
     with _lock:
-        _speeds.setdefault((base_url, model), deque(maxlen=KEEP)).append(
-            prompt_chars / seconds_to_first_token)
+        _speeds.setdefault((base_url, model, activity), deque(maxlen=KEEP)).append(chars / seconds)
 
 
-def chars_per_second(base_url: str, model: str) -> float | None:
-    """The median measured speed, or None before any measurement."""
+def chars_per_second(activity: Activity, base_url: str, model: str) -> float | None:
+    """The slowest of the recent measurements, or None before any: a local server's speed swings
+    with the machine's load, and planning for a fast moment is what runs into the deadline."""
     with _lock:
-        seen = _speeds.get((base_url, model))
-        return statistics.median(seen) if seen else None
+        seen = _speeds.get((base_url, model, activity))
+        return min(seen) if seen else None
 
 
 def forget() -> None:
