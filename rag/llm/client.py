@@ -336,6 +336,9 @@ class LLMStream:
                     yield piece
         except Exception as exc:  # whatever reading a stream closed under it raises
             if passed.is_set():
+                if first is None:  # still reading when time ran out: its speed was at most this
+                    read_speed.record("reading", endpoint.base_url, model, self._prompt_chars(),
+                                      time.perf_counter() - sent)
                 raise _DeadlineHit(hit) from exc
             raise
         finally:

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from answer_helpers import answer_config, lumen_collection
-from fake_openai import TEST_KEY, FakeOpenAI, hang, hang_mid_stream
+from fake_openai import TEST_KEY, FakeOpenAI, hang, hang_mid_stream, pings
 from test_judge_check import yes_man
 
 from rag.generate.fit_time import reading_time
@@ -154,4 +154,21 @@ def test_a_streamed_call_measures_reading_and_writing(llm: FakeOpenAI, collectio
     config = answer_config(collection.name, **{"generation.stream": True})
     run_query(QUESTION, config, collection)
     assert read_speed.chars_per_second("reading", llm.base_url, config.generation.model)
+    read_speed.forget()
+
+
+def test_a_call_still_reading_at_its_deadline_counts_as_slow_reading(
+    llm: FakeOpenAI, collection: Collection
+) -> None:
+    config = answer_config(collection.name, **{
+        "generation.timeout_s": 60, "generation.retries": 0, "generation.deadline_s": 3.0,
+        "generation.stream": True})
+    run_query(QUESTION, config, collection)  # models loaded: the clock is left for the call
+    read_speed.forget()
+    llm.script(pings(30))  # a server reading a long prompt: keep-alive pings, no token
+    trace = run_query(QUESTION, config, collection)
+    assert trace.output(GenerateOutput).answer.mode == "extractive"
+    prompt_chars = sum(len(m.content) for m in trace.output(GenerateOutput).answer.messages)
+    speed = read_speed.chars_per_second("reading", llm.base_url, config.generation.model)
+    assert speed is not None and speed <= prompt_chars / 2.5  # read for ~3 s and not done
     read_speed.forget()
