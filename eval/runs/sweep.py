@@ -36,7 +36,7 @@ from rag.chunking.base import Chunk
 from rag.config import PipelineConfig, with_overrides
 from rag.index import Collection
 from rag.pipeline import STAGES, head_key, run_tail
-from rag.retrieve.fusion.scores import FUSION_SCORES, PooledIds, best_first, cuts, pool_ids
+from rag.retrieve.fusion.scores import FUSION_SCORES, PooledIds, best_first, cuts, pool_batch
 from rag.retrieve.search import clear_candidate_cache
 from rag.retrieve.stage import SelectOutput
 from rag.stages import stage_slice
@@ -128,27 +128,27 @@ def list_group(config: PipelineConfig) -> str:
 
 @dataclass(frozen=True)
 class _IdLists:
-    """One query's lists reduced to what scores-only fusion reads: chunk ids pooled once
-    (rag.retrieve.fusion.scores.pool_ids), and each pooled chunk's document."""
+    """The queries whose head left nothing else for the tail to read (no error, no routing
+    overrides, no halt), their lists pooled once (rag.retrieve.fusion.scores.pool_batch), and
+    each pooled chunk's document."""
 
     pooled: PooledIds
     doc_of: tuple[str, ...]  # pool index -> doc_id
 
 
-def _id_lists(cached: Sequence[QueryLists]) -> dict[str, _IdLists]:
-    """Per qid, for queries whose head left nothing else for the tail to read (no error, no
-    routing overrides, no halt); the others always run the tail."""
-    out = {}
+def _id_lists(cached: Sequence[QueryLists]) -> _IdLists:
+    lists: dict[str, dict[str, list[str]]] = {}
+    doc_id: dict[str, str] = {}
     for item in cached:
         head = item.head
         if item.error is not None or head is None or head.overrides or head.halted:
-            continue
-        doc_id = {c.chunk.chunk_id: c.chunk.doc_id for r in item.lists.values()
-                  for c in r.candidates}
-        pooled = pool_ids({name: [c.chunk.chunk_id for c in r.candidates]
-                           for name, r in item.lists.items()})
-        out[item.qid] = _IdLists(pooled, tuple(doc_id[cid] for cid in pooled.ids))
-    return out
+            continue  # these always run the tail
+        lists[item.qid] = {name: [c.chunk.chunk_id for c in r.candidates]
+                           for name, r in item.lists.items()}
+        doc_id.update((c.chunk.chunk_id, c.chunk.doc_id) for r in item.lists.values()
+                      for c in r.candidates)
+    pooled = pool_batch(lists)
+    return _IdLists(pooled, tuple(doc_id[cid] for cid in pooled.ids))
 
 
 def scores_only(config: PipelineConfig) -> bool:
@@ -162,21 +162,26 @@ def scores_only(config: PipelineConfig) -> bool:
     return True
 
 
-def _scores_ranking(ids: _IdLists, config: PipelineConfig, limit: int) -> dict[str, float]:
-    """A query's document ranking from scores-only fusion: the lists cut to the point's depth,
-    fused, the first top_k chunks, each document at its best (first) chunk's score (MaxP, as
-    eval.runs.doc_scores.doc_ranking), the first `limit` documents."""
-    read = cuts(ids.pooled, config.retrieval.depth, config.fusion.depths)
-    fused = FUSION_SCORES.get(config.fusion.method)(ids.pooled, read, config.fusion)
-    scores = fused.scores
-    ranking: dict[str, float] = {}
-    for i in best_first(fused, config.retrieval.top_k).tolist():
-        doc = ids.doc_of[i]
-        if doc not in ranking:  # later chunks of a document score lower: MaxP keeps the first
-            if len(ranking) == limit:
-                break
-            ranking[doc] = float(scores[i])
-    return ranking
+def _scores_rankings(ids: _IdLists, config: PipelineConfig, limit: int) -> dict[str, dict[str, float]]:
+    """Each pooled query's document ranking from scores-only fusion, all queries at once: the
+    lists cut to the point's depth, fused, the first top_k chunks, each document at its best
+    (first) chunk's score (MaxP, as eval.runs.doc_scores.doc_ranking), the first `limit`."""
+    pooled = ids.pooled
+    read = cuts(pooled, config.retrieval.depth, config.fusion.depths)
+    fused = FUSION_SCORES.get(config.fusion.method)(pooled, read, config.fusion)
+    scores = fused.scores.tolist()
+    out = {}
+    for qid, top in zip(pooled.queries, best_first(pooled, fused, config.retrieval.top_k),
+                        strict=True):
+        ranking: dict[str, float] = {}
+        for i in top.tolist():
+            doc = ids.doc_of[i]
+            if doc not in ranking:  # later chunks of a document score lower: MaxP keeps the first
+                if len(ranking) == limit:
+                    break
+                ranking[doc] = scores[i]
+        out[qid] = ranking
+    return out
 
 
 def _ranking(
@@ -200,31 +205,33 @@ def rescore(
     seed: int,
     label: str,
     now: datetime | None = None,
-    id_lists: Mapping[str, _IdLists] | None = None,
+    id_lists: _IdLists | None = None,
 ) -> PresetRun:
     """Score one grid point from cached heads: the tail (fuse … select) over each query's lists
     cut to the point's depth, mapped to documents; every query at the same `now`. With
-    `id_lists` (from _id_lists(cached)) and a scores-only point, those queries skip the tail's
-    stages and give the same ranking."""
+    `id_lists` (from _id_lists(cached)) and a scores-only point, its queries skip the tail's
+    stages, fused together, and get the same rankings."""
     limit = deepest_cutoff(metrics)
     clock = now or datetime.now(UTC)
-    fast = id_lists if id_lists is not None and scores_only(config) else {}
+    fast: dict[str, dict[str, float]] = {}
+    fast_ms = 0.0
+    if id_lists is not None and id_lists.pooled.queries and scores_only(config):
+        start = time.perf_counter()
+        try:
+            fast = _scores_rankings(id_lists, config, limit)
+        except ValueError:  # e.g. no weight for a list: the tail records it per query, as a run
+            fast = {}
+        fast_ms = (time.perf_counter() - start) * 1000 / len(id_lists.pooled.queries)
     outcomes = []
     for item in cached:
         if item.error is not None:
             outcomes.append(QueryOutcome(item.qid, {}, item.latency_ms, item.error))
             continue
+        if item.qid in fast:  # its share of the batch's time
+            outcomes.append(QueryOutcome(item.qid, fast[item.qid], item.latency_ms + fast_ms))
+            continue
         start = time.perf_counter()
-        ids = fast.get(item.qid)
-        ranking: dict[str, float] | None = None
-        error: str | None = None
-        if ids is not None:
-            try:
-                ranking = _scores_ranking(ids, config, limit)
-            except ValueError:  # e.g. no weight for a list: the tail records it as a run does
-                ranking = None
-        if ranking is None:
-            ranking, error = _ranking(item, config, collection, limit, clock)
+        ranking, error = _ranking(item, config, collection, limit, clock)
         fuse_ms = (time.perf_counter() - start) * 1000
         outcomes.append(QueryOutcome(item.qid, ranking, item.latency_ms + fuse_ms, error))
     return summarize(label, dataset, outcomes, metrics, n_resamples, seed)

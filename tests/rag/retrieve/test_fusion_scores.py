@@ -9,7 +9,14 @@ from retrieve_helpers import ranked
 
 from rag.retrieve.base import RankedList
 from rag.retrieve.fusion import FUSION, fuse
-from rag.retrieve.fusion.scores import FUSION_SCORES, Fused, best_first, cuts, pool_ids
+from rag.retrieve.fusion.scores import (
+    FUSION_SCORES,
+    Fused,
+    best_first,
+    cuts,
+    pool_batch,
+    pool_ids,
+)
 from rag.retrieve.settings import FusionConfig
 
 
@@ -32,7 +39,7 @@ def _twin(lists: list[RankedList], config: FusionConfig, depth: int = 10_000
     pooled = pool_ids(_ids(lists))
     fused: Fused = FUSION_SCORES.get(config.method)(pooled, cuts(pooled, depth, config.depths),
                                                     config)
-    best = best_first(fused)
+    best = best_first(pooled, fused)[0]
     return ({pooled.ids[i]: float(fused.scores[i]) for i in best},
             [pooled.ids[i] for i in best])
 
@@ -78,8 +85,22 @@ def test_top_k_keeps_the_best() -> None:
     lists = [ranked("bm25", [("a", 3.0), ("b", 2.0), ("c", 1.0)])]
     pooled = pool_ids(_ids(lists))
     fused = FUSION_SCORES.get("rrf")(pooled, cuts(pooled, 3, {}), FusionConfig(method="rrf"))
-    assert [pooled.ids[i] for i in best_first(fused, 2)] == ["a", "b"]
-    assert best_first(FUSION_SCORES.get("rrf")(pool_ids({}), {}, FusionConfig())).size == 0
+    assert [pooled.ids[i] for i in best_first(pooled, fused, 2)[0]] == ["a", "b"]
+    empty = pool_ids({})
+    assert best_first(empty, FUSION_SCORES.get("rrf")(empty, {}, FusionConfig()))[0].size == 0
+
+
+def test_a_batch_ranks_each_query_as_alone() -> None:
+    rng = random.Random(7)
+    config = FusionConfig(method="weighted_rrf", k=3, weights={"bm25": 0.3, "dense": 0.7})
+    queries = {f"q{i}": _random_lists(rng, ["bm25", "dense"], pool=15, depth=rng.randint(0, 12))
+               for i in range(8)}
+    batch = pool_batch({q: _ids(lists) for q, lists in queries.items()})
+    fused = FUSION_SCORES.get("weighted_rrf")(batch, cuts(batch, 6, {}), config)
+    for qid, best in zip(batch.queries, best_first(batch, fused, 4), strict=True):
+        alone = fuse([RankedList(r.retriever, r.candidates[:6]) for r in queries[qid]], config)
+        assert [batch.ids[i] for i in best] == [c.chunk_id for c in alone[:4]]
+        assert [float(fused.scores[i]) for i in best] == [c.score for c in alone[:4]]
 
 
 def test_every_twin_is_a_registered_fusion_method() -> None:
