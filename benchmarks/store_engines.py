@@ -60,6 +60,11 @@ class EnginePoint:
     dense_filtered: Latency
     hybrid_filtered: Latency
     dense_unfiltered: Latency
+    # the same calls in this process's CPU time (all its threads): what the wall times come to
+    # without waiting for a core, on a machine others share
+    cpu_dense_filtered: Latency
+    cpu_hybrid_filtered: Latency
+    cpu_dense_unfiltered: Latency
     queries: int
     load_average: tuple[float, float, float]
 
@@ -135,25 +140,30 @@ def measure(corpus: Path, queries: Path, size: int, backend: str, engine: str,
         _ingest(documents, config, embedder)
     ingest = time.perf_counter() - started
     collection = open_collection("engines")
-    if built and len(collection.manifest.chunk_ids) != len(documents):
+    if built and len(collection.manifest.documents) != len(documents):
         raise RuntimeError(f"--reuse: the collection in the work folder holds "
-                           f"{len(collection.manifest.chunk_ids)} chunks, not {len(documents)}")
+                           f"{len(collection.manifest.documents)} passages, not {len(documents)}")
     texts = list(load_queries(queries).values())[:max_queries]
     vectors = [inner.embed_query(t) for t in texts]  # outside the timings
     mine_only = FilterConfig(owner="u1")
-    dense_f, hybrid_f, dense_u = [], [], []
+    dense_f: list[float] = []
+    hybrid_f: list[float] = []
+    dense_u: list[float] = []
+    cpu_f: list[float] = []
+    cpu_h: list[float] = []
+    cpu_u: list[float] = []
     for text, vector in zip(texts, vectors, strict=True):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         dense = collection.dense_search(vector, DEPTH, mine_only)
-        t1 = time.perf_counter()
+        t1, c1 = time.perf_counter(), time.process_time()
         sparse = collection.sparse_search(text, DEPTH, mine_only)
         rrf([dense, sparse], k=RRF_K)
-        t2 = time.perf_counter()
+        t2, c2 = time.perf_counter(), time.process_time()
         collection.dense_search(vector, DEPTH)
-        t3 = time.perf_counter()
-        dense_f.append((t1 - t0) * 1000)
-        hybrid_f.append((t2 - t0) * 1000)
-        dense_u.append((t3 - t2) * 1000)
+        t3, c3 = time.perf_counter(), time.process_time()
+        for out, start, end in ((dense_f, t0, t1), (hybrid_f, t0, t2), (dense_u, t2, t3),
+                                (cpu_f, c0, c1), (cpu_h, c0, c2), (cpu_u, c2, c3)):  # fmt: skip
+            out.append((end - start) * 1000)
     return EnginePoint(
         engine=engine, passages=len(documents), private=private, embedding=inner.model_id,
         ingest_seconds=None if built else round(ingest, 2),
@@ -161,7 +171,9 @@ def measure(corpus: Path, queries: Path, size: int, backend: str, engine: str,
         index_build_seconds=None if built else round(sum(spent), 2),
         peak_rss_mb=None if built else round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
         dense_filtered=summarize(dense_f), hybrid_filtered=summarize(hybrid_f),
-        dense_unfiltered=summarize(dense_u), queries=len(texts),
+        dense_unfiltered=summarize(dense_u), cpu_dense_filtered=summarize(cpu_f),
+        cpu_hybrid_filtered=summarize(cpu_h), cpu_dense_unfiltered=summarize(cpu_u),
+        queries=len(texts),
         load_average=os.getloadavg(),
     )  # fmt: skip
 
@@ -182,7 +194,7 @@ def run_in_child(corpus: Path, queries: Path, size: int, backend: str, engine: s
     if done.returncode != 0:
         raise RuntimeError(f"{engine} at {size} failed:\n{done.stderr[-2000:]}")
     raw = json.loads(done.stdout.strip().splitlines()[-1])
-    latencies = {k: Latency(**raw[k]) for k in ("dense_filtered", "hybrid_filtered", "dense_unfiltered")}
+    latencies = {k: Latency(**v) for k, v in raw.items() if isinstance(v, dict)}
     return EnginePoint(**{**raw, **latencies, "load_average": tuple(raw["load_average"])})
 
 
@@ -217,7 +229,9 @@ def summary_lines(points: Sequence[EnginePoint]) -> list[str]:
         f"{p.engine:>10} {p.passages:>7}: ingest {p.ingest_seconds} s (embed {p.embed_seconds} s, "
         f"index build {p.index_build_seconds} s), peak RSS {p.peak_rss_mb} MB, filtered dense p50 "
         f"{p.dense_filtered.p50_ms} ms, hybrid p50 {p.hybrid_filtered.p50_ms} ms, unfiltered "
-        f"dense p50 {p.dense_unfiltered.p50_ms} ms (load {p.load_average[0]:.1f})"
+        f"dense p50 {p.dense_unfiltered.p50_ms} ms; CPU p50 {p.cpu_dense_filtered.p50_ms} / "
+        f"{p.cpu_hybrid_filtered.p50_ms} / {p.cpu_dense_unfiltered.p50_ms} ms "
+        f"(load {p.load_average[0]:.1f})"
         for p in points
     ]
 
