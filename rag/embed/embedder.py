@@ -72,6 +72,8 @@ class TextEmbedder:
         """Encode unique texts longest first, so each batch pads to similar lengths (as ST does).
         A backend with `encode_all` (onnx) takes them all at once and orders them by token count
         itself (tokenizing once); others get `batch_size` batches sorted by characters."""
+        if not missing:
+            return {}
         texts = [text for _, text in missing]
         shown = self.show_progress and len(texts) >= _PROGRESS_MIN
         # late imports: tqdm.auto (a notebook widget where there is one) pulls asyncio; a disabled
@@ -95,10 +97,12 @@ class TextEmbedder:
     def _encode_in_batches(self, texts: list[str], done: Callable[[int], object]) -> np.ndarray:
         order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
         size = self.cfg.batch_size
-        vectors = np.empty((len(texts), self.dim), dtype=np.float32)
+        blocks = []  # not sized by `self.dim` up front: an endpoint's backend asks it for that
         for start in range(0, len(order), size):
             batch = order[start : start + size]
-            vectors[batch] = self.backend.encode([texts[i] for i in batch])
+            blocks.append(np.asarray(self.backend.encode([texts[i] for i in batch])))
             self.stats.encode_calls += 1
             done(len(batch))
+        vectors = np.concatenate(blocks)
+        vectors[order] = vectors.copy()  # row k of `vectors` is text order[k]
         return vectors
