@@ -23,6 +23,7 @@ from typing import Protocol
 from rag.context.base import ContextBlock
 from rag.text import Sentence, ends_sentence, split_sentences
 
+LEAD_UNKNOWN = 1_000  # a sentence whose place in its section is not known
 MIN_WORDS = 3  # "A: Yes." or "Notes." alone answers nothing
 HEADING_MAX_WORDS = 8  # a line this short with no sentence-ending punctuation reads as a heading
 
@@ -52,6 +53,9 @@ class Unit:
     position: int  # order inside its document (or block)
     completed: bool  # extended beyond the block's span to the sentence's start or end
     located: bool = True  # start/end are document offsets (False: offsets in the block's text)
+    # its place among the statements of its section: 0 = the first after a heading, a question
+    # or the document's start (LEAD_UNKNOWN: a block cut from a text we do not have whole)
+    lead: int = LEAD_UNKNOWN
 
 
 def statement(text: str) -> str | None:
@@ -104,8 +108,22 @@ def _located(block: ContextBlock, document: str) -> list[tuple[int, int]]:
     return ranges
 
 
-def _from_document(block: ContextBlock, document: str,
-                   sentences: list[Sentence]) -> Iterator[Unit]:
+def section_leads(sentences: list[Sentence]) -> list[int]:
+    """Each sentence's place among the statements of its section: the count restarts after every
+    sentence that states nothing (a heading, a question, a lead-in) and at the document's start."""
+    leads, place = [], 0
+    for sentence in sentences:
+        if statement(sentence.text) is None:
+            leads.append(LEAD_UNKNOWN)
+            place = 0
+        else:
+            leads.append(place)
+            place += 1
+    return leads
+
+
+def _from_document(block: ContextBlock, document: str, sentences: list[Sentence],
+                   leads: list[int]) -> Iterator[Unit]:
     ranges = _located(block, document)
     for position, sentence in enumerate(sentences):
         inside = [(a, b) for a, b in ranges if sentence.start < b and a < sentence.end]
@@ -115,11 +133,14 @@ def _from_document(block: ContextBlock, document: str,
         if text is None:
             continue
         completed = not any(a <= sentence.start and sentence.end <= b for a, b in inside)
-        yield Unit(text, block.n, block.doc_id, sentence.start, sentence.end, position, completed)
+        yield Unit(text, block.n, block.doc_id, sentence.start, sentence.end, position, completed,
+                   lead=leads[position])
 
 
 def _from_block(block: ContextBlock) -> Iterator[Unit]:
     pieces = split_sentences(block.text)
+    # the block's text starts its section only when it starts the document
+    leads = section_leads(pieces) if block.start == 0 else [LEAD_UNKNOWN] * len(pieces)
     for position, sentence in enumerate(pieces):
         # the block's own text is all we know: its edges may be cuts
         at_edge_start = position == 0 and block.start > 0
@@ -130,7 +151,7 @@ def _from_block(block: ContextBlock) -> Iterator[Unit]:
         text = statement(sentence.text)
         if text is not None:
             yield Unit(text, block.n, block.doc_id, sentence.start, sentence.end, position, False,
-                       located=False)
+                       located=False, lead=leads[position])
 
 
 def _looks_started(sentence: Sentence) -> bool:
@@ -138,14 +159,18 @@ def _looks_started(sentence: Sentence) -> bool:
     return first.isupper() or not first.isalpha()
 
 
+SplitCache = dict[str, tuple[list[Sentence], list[int]]]
+
+
 def block_units(block: ContextBlock, documents: DocumentTexts | None,
-                cache: dict[str, list[Sentence]] | None = None) -> list[Unit]:
+                cache: SplitCache | None = None) -> list[Unit]:
     """The whole statement sentences of `block`, in document order; `cache` keeps each
-    document's split across the blocks of one answer."""
+    document's split (and its section leads) across the blocks of one answer."""
     document = documents.document_text(block.doc_id) if documents is not None else None
     if document is None or not _located(block, document):
         return list(_from_block(block))
     cache = {} if cache is None else cache
     if block.doc_id not in cache:
-        cache[block.doc_id] = split_sentences(document)
-    return list(_from_document(block, document, cache[block.doc_id]))
+        sentences = split_sentences(document)
+        cache[block.doc_id] = (sentences, section_leads(sentences))
+    return list(_from_document(block, document, *cache[block.doc_id]))

@@ -128,3 +128,30 @@ def test_with_no_whole_sentence_to_quote_the_answer_is_declined(
     abstain = trace.stage("abstain")
     assert abstain is not None and "no whole sentence to quote" in abstain.reason
     assert trace.answer and trace.answer != ""
+
+
+CHOOSING = ("Choosing a distribution\n\nUnstable has the most recent versions. Stable has the "
+            "oldest ones.\n\nWhat about testing?\n\nTesting lies in between the two.")
+MIRRORS = ("Mirrors\n\nMirrors carry every package of the archive. Every mirror syncs each "
+           "distribution four times a day, so its versions are the most recent ones.")
+
+
+def test_a_sentence_knows_its_place_in_its_section_which_restarts_after_headings_and_questions() -> None:
+    units = block_units(cut(CHOOSING, 0, len(CHOOSING), doc_id="c"), Texts(c=CHOOSING))
+    assert [(u.text.split()[0], u.lead) for u in units] == [("Unstable", 0), ("Stable", 1),
+                                                             ("Testing", 0)]
+
+
+def test_the_lead_of_a_section_answers_before_a_deeper_sentence_of_a_better_ranked_passage() -> None:
+    question = "Which distribution has the most recent versions?"
+    texts = Texts(m=MIRRORS, c=CHOOSING)
+    mirrors = cut(MIRRORS, 0, len(MIRRORS), n=1, rank=1, doc_id="m")
+    choosing = cut(CHOOSING, 0, len(CHOOSING), n=2, rank=2, doc_id="c")
+    # the mirror sentence has every question word but sits second in its section; the lead of
+    # the section about choosing has two of three: where a sentence stands counts too
+    found = extractive_answer(question, ctx(question, mirrors, choosing), k=1, documents=texts)
+    assert found.text == "Unstable has the most recent versions. [Source 2]"
+    # a lead sharing one word of three does not outvote a sentence with all of them
+    narrow = "Which distribution syncs four times a day?"
+    found = extractive_answer(narrow, ctx(narrow, mirrors, choosing), k=1, documents=texts)
+    assert found.text.startswith("Every mirror syncs each distribution")
