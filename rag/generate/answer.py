@@ -39,7 +39,13 @@ def plan_answer(
     feedback: str = "",
 ) -> AnswerPlan:
     """Template per query class (Adaptive), messages with the fitted history, generation token cap."""
-    template = choose_template(query, settings.template, intent)
+    return planned_with(query, context, settings, choose_template(query, settings.template, intent),
+                        feedback)
+
+
+def planned_with(query: str, context: BuiltContext, settings: GenerationConfig, template: str,
+                 feedback: str = "") -> AnswerPlan:
+    """The plan for this context with a template already chosen."""
     history = context.history[-settings.history_messages :] if settings.history_messages else ()
     messages = build_messages(
         query, context, template, suggest=settings.suggested_questions, feedback=feedback, history=history

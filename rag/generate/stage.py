@@ -10,10 +10,14 @@ from rag.config import PipelineConfig
 from rag.context.builder import build_context
 from rag.context.settings import ContextConfig
 from rag.context.stage import built_context, query_class
-from rag.generate.answer import AnswerPlan, AnswerStream, plan_answer
+from rag.generate.answer import AnswerPlan, AnswerStream, plan_answer, planned_with
 from rag.generate.base import GeneratedAnswer
+from rag.generate.fit_time import Speeds, fit_to_time
 from rag.index.document_texts import kept_texts
-from rag.llm.client import make_client
+from rag.llm import read_speed
+from rag.llm.client import LLMClient, make_client
+from rag.llm.deadline import current_deadline
+from rag.llm.settings import GenerationConfig
 from rag.stages import STAGES, PipelineState, StageEnv, StageResult, StageSpec, StageStatus
 from rag.streaming import SINK
 
@@ -43,10 +47,27 @@ def answer_plan(
     return plan, warnings
 
 
+def fitted_to_time(plan: AnswerPlan, client: LLMClient, settings: GenerationConfig
+                   ) -> tuple[AnswerPlan, tuple[str, ...]]:
+    """The plan re-made with less context when the primary endpoint could not read it in time."""
+    deadline = current_deadline()
+    primary = client.endpoints[0]
+    speeds = Speeds(*(read_speed.chars_per_second(activity, primary.base_url, primary.model)
+                      for activity in ("reading", "writing")))
+    fit = fit_to_time(plan.context, sum(len(m.content) for m in plan.messages),
+                      deadline.remaining() if deadline else None, plan.max_tokens, speeds)
+    if not fit.note:
+        return plan, ()
+    return planned_with(plan.query, fit.context, settings, plan.template, plan.feedback), (fit.note,)
+
+
 def run_generate(state: PipelineState, env: StageEnv) -> StageResult:
     settings = env.config.generation
     plan, warnings = answer_plan(state, env)
     client, note = make_client(settings)
+    if client is not None and settings.stream:
+        plan, fitted = fitted_to_time(plan, client, settings)
+        warnings += fitted
     stream = AnswerStream(plan, settings, client, note, kept_texts(env.stored_collection))
     sink = SINK.get()
     for token in stream:

@@ -110,6 +110,10 @@ class EdgeClient:
             raise FolderTakenError(f"{root} is already accessed by another process") from None
         self._shards: dict[str, edge.EdgeShard] = {}
         self._guard = threading.RLock()
+        self._search_params = {
+            exact: edge.SearchParams(hnsw_ef=self.params.ef_search, exact=exact)
+            for exact in (False, True)
+        }
 
     # -- shards ------------------------------------------------------------------------------
     def path(self, collection: str) -> Path:
@@ -227,13 +231,13 @@ class EdgeClient:
             query=edge.Query.Nearest(vector, using=using),
             filter=to_edge(qfilter),
             with_payload=True,
-            params=edge.SearchParams(hnsw_ef=self.params.ef_search, exact=exact),
+            params=self._search_params[exact],
         )
         out = []
         for hit in self._shard(collection).query(request):
             payload = hit.payload  # each read of the property converts the whole payload again
             if payload:
-                out.append(ScoredPayload(str(payload["chunk_id"]), float(hit.score), payload))
+                out.append(ScoredPayload(str(payload["chunk_id"]), hit.score, payload))
         return out
 
     def close(self) -> None:

@@ -4,7 +4,8 @@ write has not committed yet (rag.index.journal) applied inside the store."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
@@ -29,18 +30,22 @@ class CollectionSearch:
         """Whether any point is private, read from the points themselves (never from a flag a
         crash could leave stale): counted once per manifest version, and taken as True while a
         write is pending, since its points may be arriving right now."""
-        cat = self.catalogue
-        if journal.pending(cat.directory) is not None:
+        if journal.pending(self.catalogue.directory) is not None:
             return True
+        return self._private_points()
+
+    def _private_points(self) -> bool:
+        cat = self.catalogue
         if self._private is None or self._private[0] is not cat.manifest:
             found = cat.store.count(visibility_filter("private")) > 0
             self._private = (cat.manifest, found)
         return self._private[1]
 
     def _filter(self, filters: FilterConfig | None, since: float | None) -> Filter | None:
-        intent = journal.pending(self.catalogue.directory)
+        intent = journal.pending(self.catalogue.directory)  # read once: holds_private reads it too
         hidden = sorted(intent.touched - self.catalogue.manifest.chunk_ids) if intent else ()
-        return build_filter(filters, since, privacy=self.holds_private(), hidden=hidden)
+        privacy = intent is not None or self._private_points()
+        return build_filter(filters, since, privacy=privacy, hidden=hidden)
 
     def matching_ids(self, filters: FilterConfig | None) -> set[str] | None:
         """Ids of the chunks `filters` lets through (None: the filter excludes nothing)."""
@@ -68,7 +73,7 @@ class CollectionSearch:
         if cat.is_empty:
             return RankedList("dense", ())
         hits = cat.store.search_dense(query_vector, depth, self._filter(filters, since))
-        return _ranked("dense", self._listed([(h.score, h.payload) for h in hits]))
+        return self._ranked("dense", [(h.score, h.payload) for h in hits])
 
     def sparse(
         self,
@@ -85,21 +90,24 @@ class CollectionSearch:
         hits = cat.sparse.search(cat.tokenizer(query), depth, self._filter(filters, since))
         payloads = cat.store.payloads([h.chunk_id for h in hits])
         scored = [(h.score, payloads[h.chunk_id]) for h in hits if h.chunk_id in payloads]
-        return _ranked("bm25", self._listed(scored))
+        return self._ranked("bm25", scored)
 
-    def _listed(self, scored: list[tuple[float, dict[str, Any]]]) -> list[tuple[float, dict[str, Any]]]:
-        """Only chunks the manifest lists, whatever an older crash left in the store."""
+    def _ranked(self, retriever: str, scored: list[tuple[float, dict[str, Any]]]) -> RankedList:
+        """The hits as candidates, ranked 1.. in order, keeping only chunks the manifest lists
+        (whatever an older crash left in the store)."""
         listed = self.catalogue.manifest.chunk_ids
-        return [(score, payload) for score, payload in scored if payload.get("chunk_id") in listed]
-
-
-def _ranked(retriever: str, scored: list[tuple[float, dict[str, Any]]]) -> RankedList:
-    candidates = tuple(
-        Candidate(
-            chunk=chunk_from_payload(payload),
-            score=score,
-            hits={retriever: RetrieverHit(retriever=retriever, rank=rank, raw_score=score)},
+        kept = [(score, payload) for score, payload in scored if payload.get("chunk_id") in listed]
+        candidates = tuple(
+            Candidate(
+                chunk=chunk_from_payload(payload),
+                score=score,
+                hits={retriever: RetrieverHit(retriever, rank, score)},
+                contributions=_NONE,  # one shared empty mapping, not two new ones per candidate
+                stage_scores=_NONE,
+            )
+            for rank, (score, payload) in enumerate(kept, start=1)
         )
-        for rank, (score, payload) in enumerate(scored, start=1)
-    )
-    return RankedList(retriever, candidates)
+        return RankedList(retriever, candidates)
+
+
+_NONE: Mapping[str, float] = MappingProxyType({})

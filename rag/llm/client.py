@@ -17,6 +17,7 @@ if TYPE_CHECKING:  # the SDK (and its transport, httpx2) take long to import: lo
     import openai
     import openai.types.chat
 
+from rag.llm import read_speed
 from rag.llm.base import Attempt, Completion, FailureKind, LLMError, Message
 from rag.llm.breaker import CircuitBreaker, breaker_for
 from rag.llm.deadline import Redactor, current_deadline, record_call
@@ -319,14 +320,25 @@ class LLMStream:
         if watchdog is not None:
             watchdog.daemon = True
             watchdog.start()
+        sent = time.perf_counter()
+        first: float | None = None
+        written = 0
         try:
             for chunk in stream:
                 if chunk.choices and chunk.choices[0].finish_reason:
                     self.finish_reason = chunk.choices[0].finish_reason
-                if chunk.choices and chunk.choices[0].delta.content:
-                    yield chunk.choices[0].delta.content
+                if chunk.choices and (piece := chunk.choices[0].delta.content):
+                    if first is None:
+                        first = time.perf_counter()
+                        read_speed.record("reading", endpoint.base_url, model, self._prompt_chars(),
+                                          first - sent)
+                    written += len(piece)
+                    yield piece
         except Exception as exc:  # whatever reading a stream closed under it raises
             if passed.is_set():
+                if first is None:  # still reading when time ran out: its speed was at most this
+                    read_speed.record("reading", endpoint.base_url, model, self._prompt_chars(),
+                                      time.perf_counter() - sent)
                 raise _DeadlineHit(hit) from exc
             raise
         finally:
@@ -334,6 +346,11 @@ class LLMStream:
                 watchdog.cancel()
         if passed.is_set() and not self.finish_reason:
             raise _DeadlineHit(hit)
+        if first is not None:
+            read_speed.record("writing", endpoint.base_url, model, written, time.perf_counter() - first)
+
+    def _prompt_chars(self) -> int:
+        return sum(len(str(m.get("content") or "")) for m in self._messages)
 
     def _create_structured(
         self, endpoint: Endpoint, messages: list[openai.types.chat.ChatCompletionMessageParam],

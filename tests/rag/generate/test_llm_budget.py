@@ -8,11 +8,13 @@ from typing import Any
 
 import pytest
 from answer_helpers import answer_config, lumen_collection
-from fake_openai import TEST_KEY, FakeOpenAI, hang, hang_mid_stream
+from fake_openai import TEST_KEY, FakeOpenAI, hang, hang_mid_stream, pings
 from test_judge_check import yes_man
 
+from rag.generate.fit_time import reading_time
 from rag.generate.stage import GenerateOutput
 from rag.index import Collection
+from rag.llm import read_speed
 from rag.pipeline import run_query
 from rag.trace import Trace
 
@@ -101,3 +103,72 @@ def test_a_streamed_answer_the_budget_cuts_keeps_its_whole_sentences(
     assert answer.text.startswith("Deleted notes stay in the Trash for 30 days")
     assert "gone for" not in answer.text  # the sentence the budget cut is dropped
     assert any("time budget ended the answer" in w for w in answer.warnings)
+
+
+def test_a_slow_reader_gets_less_context_instead_of_a_timeout(
+    llm: FakeOpenAI, collection: Collection
+) -> None:
+    config = answer_config(collection.name, **{
+        "generation.timeout_s": 60, "generation.deadline_s": 10.0, "generation.stream": True,
+        "context.top_k": 5})
+    read_speed.forget()
+    trace = run_query(QUESTION, config, collection)  # no speed measured yet: the whole context
+    full = trace.output(GenerateOutput).answer
+    sent_blocks = full.messages[-1].content.count("[Source ")
+    assert sent_blocks >= 3 and not any("context cut" in w for w in full.warnings)
+    read_speed.forget()
+    # an endpoint measured reading 100 characters a second reads at most ~800 in 10 s
+    read_speed.record("reading", llm.base_url, config.generation.model, 10_000, 100.0)
+    trace = run_query(QUESTION, config, collection)
+    generate = trace.stage("generate")
+    assert generate is not None
+    cut = [w for w in generate.warnings if "context cut to" in w]
+    assert cut and f"of {sent_blocks} blocks" in cut[0], generate.warnings
+    answer = trace.output(GenerateOutput).answer
+    assert answer.mode == "llm"
+    assert 1 <= answer.messages[-1].content.count("[Source ") < sent_blocks
+    read_speed.forget()
+
+
+def test_speeds_are_measured_on_streamed_calls_and_the_slowest_recent_one_counts() -> None:
+    read_speed.forget()
+    read_speed.record("reading", "http://x/v1", "m", 100, 0.5)  # too short a prompt to tell
+    assert read_speed.chars_per_second("reading", "http://x/v1", "m") is None
+    for seconds in (2.0, 4.0, 1.0):
+        read_speed.record("reading", "http://x/v1", "m", 4000, seconds)
+    assert read_speed.chars_per_second("reading", "http://x/v1", "m") == pytest.approx(1000.0)
+    assert read_speed.chars_per_second("writing", "http://x/v1", "m") is None
+    assert read_speed.chars_per_second("reading", "http://x/v1", "other") is None
+    read_speed.forget()
+
+
+def test_the_answer_s_writing_time_is_set_aside_before_reading() -> None:
+    # 160 tokens ~ 640 characters at 64 characters/s: 10 s of a 30 s budget go to writing
+    assert reading_time(30.0, 160, 64.0) == pytest.approx(0.8 * 20.0)
+    assert reading_time(30.0, 800, 64.0) == pytest.approx(0.25 * 30.0)  # the floor
+    assert reading_time(30.0, 16, 10_000.0) == pytest.approx(0.8 * 30.0, abs=0.01)  # the ceiling
+
+
+def test_a_streamed_call_measures_reading_and_writing(llm: FakeOpenAI, collection: Collection) -> None:
+    read_speed.forget()
+    config = answer_config(collection.name, **{"generation.stream": True})
+    run_query(QUESTION, config, collection)
+    assert read_speed.chars_per_second("reading", llm.base_url, config.generation.model)
+    read_speed.forget()
+
+
+def test_a_call_still_reading_at_its_deadline_counts_as_slow_reading(
+    llm: FakeOpenAI, collection: Collection
+) -> None:
+    config = answer_config(collection.name, **{
+        "generation.timeout_s": 60, "generation.retries": 0, "generation.deadline_s": 3.0,
+        "generation.stream": True})
+    run_query(QUESTION, config, collection)  # models loaded: the clock is left for the call
+    read_speed.forget()
+    llm.script(pings(30))  # a server reading a long prompt: keep-alive pings, no token
+    trace = run_query(QUESTION, config, collection)
+    assert trace.output(GenerateOutput).answer.mode == "extractive"
+    prompt_chars = sum(len(m.content) for m in trace.output(GenerateOutput).answer.messages)
+    speed = read_speed.chars_per_second("reading", llm.base_url, config.generation.model)
+    assert speed is not None and speed <= prompt_chars / 2.5  # read for ~3 s and not done
+    read_speed.forget()
