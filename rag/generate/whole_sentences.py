@@ -8,9 +8,12 @@ and it is still cited as the block. Without the document text, a piece at the bl
 does not read as whole is dropped. Either way, a sentence the *document* itself starts or ends
 mid-way (a passage cut out of a longer text) is dropped.
 
-Only statements are offered: headings, question lines ("Q: …?", anything ending in "?"), list
-lead-ins ending in ":", table rules and code fences are skipped; list markers and answer labels
-("A:") are cut from the front; line breaks inside a sentence (PDF wrapping) become spaces.
+Only statements are offered: headings (also a numbered title run into the text), question lines
+("Q: …?", anything ending in "?"), list lead-ins ending in ":", table rules, a table row
+flattened into one line, pointers elsewhere ("See Section 7.9 …") and code fences are skipped;
+list markers and answer labels ("A:") are cut from the front; line breaks inside a sentence (PDF
+wrapping) become spaces. Each sentence knows its place in its section (`Unit.lead`: 0 for the
+first statement after a heading, a question or the document's start).
 """
 
 from __future__ import annotations
@@ -33,6 +36,13 @@ _ANSWER_LABEL = re.compile(r"^\s*(?:a|answer)\s*[:.)]\s*", re.I)
 _LIST_MARKER = re.compile(r"^\s*(?:[-*•+>]|\d{1,3}[.)]|[a-z][.)])\s+", re.I)
 _TABLE = re.compile(r"^\s*\|")
 _FENCE = re.compile(r"^\s*(```|~~~)")
+# a numbered section title an HTML or PDF page runs into the text ("4.4.7. chroots",
+# "Handling security-related bugs 5.8.5.1."): three-level numbers, so "Lumen Notes 4.0." stays
+_NUMBERED_TITLE = re.compile(r"^\d+(?:\.\d+)+\.?\s|\s\d+(?:\.\d+){2,}\.?$")
+# a pointer to another place answers nothing itself ("See Section 7.9, …", "For details, see …")
+_CROSS_REFERENCE = re.compile(
+    r"^(?:see|refer to|for (?:more|further) (?:information|details)|for details)\b", re.I)
+TABLE_CELLS = 3  # a "sentence" with this many " | " is a table flattened into one line, not a sentence
 
 
 class DocumentTexts(Protocol):
@@ -58,8 +68,22 @@ class Unit:
     lead: int = LEAD_UNKNOWN
 
 
+def opens_section(text: str) -> bool:
+    """A heading or a question: what the statements after it answer."""
+    first_line = text.strip().splitlines()[0] if text.strip() else ""
+    cleaned = " ".join(text.split()).rstrip("*_ ")
+    return bool(_HEADING.match(first_line) or _QUESTION_LABEL.match(first_line)
+                or cleaned.endswith("?") or _numbered_title(cleaned)
+                or (0 < len(cleaned.split()) <= HEADING_MAX_WORDS and not ends_sentence(cleaned)))
+
+
+def _numbered_title(cleaned: str) -> bool:
+    return len(cleaned.split()) <= HEADING_MAX_WORDS and bool(_NUMBERED_TITLE.search(cleaned))
+
+
 def statement(text: str) -> str | None:
-    """The sentence as quoted, or None when it states nothing (heading, question, lead-in …)."""
+    """The sentence as quoted, or None when it states nothing (heading, question, lead-in,
+    a pointer to another section, a flattened table row …)."""
     first_line = text.strip().splitlines()[0] if text.strip() else ""
     if (not first_line or _HEADING.match(first_line) or _TABLE.match(first_line)
             or _FENCE.match(first_line) or _QUESTION_LABEL.match(first_line)):
@@ -70,6 +94,9 @@ def statement(text: str) -> str | None:
         return None
     if len(cleaned.split()) <= HEADING_MAX_WORDS and not ends_sentence(cleaned):
         return None  # a heading or a label
+    if (_numbered_title(cleaned) or _CROSS_REFERENCE.match(cleaned)
+            or cleaned.count(" | ") >= TABLE_CELLS):
+        return None
     return cleaned
 
 
@@ -109,16 +136,18 @@ def _located(block: ContextBlock, document: str) -> list[tuple[int, int]]:
 
 
 def section_leads(sentences: list[Sentence]) -> list[int]:
-    """Each sentence's place among the statements of its section: the count restarts after every
-    sentence that states nothing (a heading, a question, a lead-in) and at the document's start."""
+    """Each sentence's place among the statements of its section: the count restarts after a
+    heading or a question and at the document's start; what is neither and states nothing ("Yes.",
+    a lead-in, a pointer) is not counted."""
     leads, place = [], 0
     for sentence in sentences:
-        if statement(sentence.text) is None:
-            leads.append(LEAD_UNKNOWN)
-            place = 0
-        else:
+        if statement(sentence.text) is not None:
             leads.append(place)
             place += 1
+        else:
+            leads.append(LEAD_UNKNOWN)
+            if opens_section(sentence.text):
+                place = 0
     return leads
 
 
