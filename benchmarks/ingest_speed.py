@@ -113,7 +113,7 @@ def ingest_env(data: Path, pycache: Path | None) -> dict[str, str]:
 
 
 def run_ingest(docs: Path, data: Path, pycache: Path | None,
-               timings: Path | None = None) -> tuple[Round, str]:
+               timings: Path | None = None, checkout: Path = PROJECT_ROOT) -> tuple[Round, str]:
     """One whole `python -m rag ingest` on a fresh `data` folder: its Round and its stdout.
     With `timings`, the same CLI through benchmarks/ingest_stages.py, run as a script (not with
     -m, which would import the benchmarks package first), writing its stage times there."""
@@ -129,7 +129,7 @@ def run_ingest(docs: Path, data: Path, pycache: Path | None,
     load = os.getloadavg()[0]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    done = subprocess.run(command, cwd=PROJECT_ROOT, env=env, capture_output=True, text=True)
+    done = subprocess.run(command, cwd=checkout, env=env, capture_output=True, text=True)
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
@@ -229,8 +229,12 @@ def git_state() -> str:
 
 
 def ingest_speed(corpus: Path, work: Path, passages: int = 1000, rounds: int = 3,
-                 bytecode_cache: bool = True, command: str = "") -> dict[str, Any]:
-    """The whole measurement (module docstring); returns the results as a JSON-ready dict."""
+                 bytecode_cache: bool = True, command: str = "",
+                 others: dict[str, Path] | None = None) -> dict[str, Any]:
+    """The whole measurement (module docstring); returns the results as a JSON-ready dict.
+    `others`: more checkouts (label -> folder) whose `python -m rag ingest` runs in the same
+    rounds, right after this one's, so a before/after comparison sees the same machine load."""
+    others = {label: path.resolve() for label, path in (others or {}).items()}
     import torch
 
     from benchmarks.embed_throughput import reference_model
@@ -245,6 +249,9 @@ def ingest_speed(corpus: Path, work: Path, passages: int = 1000, rounds: int = 3
     warm = write_documents(rows[:WARM_DOCS], work / "warm-docs")
     pycache = work / "pycache" if bytecode_cache else None
     warm_round, _ = run_ingest(warm, work / "data-warm", pycache)  # builds, checks, compiles once
+    for label, path in others.items():  # each checkout's own bytecode cache
+        run_ingest(warm, work / "data-warm", work / f"pycache-{label}" if pycache else None,
+                   checkout=path)
 
     load_before = os.getloadavg()
     model_started = time.perf_counter()
@@ -260,6 +267,7 @@ def ingest_speed(corpus: Path, work: Path, passages: int = 1000, rounds: int = 3
                      round(load, 2))
 
     ingests: list[Round] = []
+    other_rounds: dict[str, list[Round]] = {label: [] for label in others}
     references: list[Round] = []
     outputs: list[str] = []
     for r in range(rounds):  # alternate who goes first, so a burst of load hits both alike
@@ -268,6 +276,10 @@ def ingest_speed(corpus: Path, work: Path, passages: int = 1000, rounds: int = 3
         measured, stdout = run_ingest(docs, work / f"data-{r}", pycache)
         ingests.append(measured)
         outputs.append(stdout)
+        for label, path in others.items():
+            other_rounds[label].append(run_ingest(
+                docs, work / f"data-{label}-{r}", work / f"pycache-{label}" if pycache else None,
+                checkout=path)[0])
         if not r % 2:
             references.append(reference_round())
     graph = chosen_graph(work / "data-0")
@@ -295,6 +307,13 @@ def ingest_speed(corpus: Path, work: Path, passages: int = 1000, rounds: int = 3
             "chunks_added": chunks,
             "reported_seconds": [reported(out)[1] for out in outputs],
             **ingest.summary(),
+        },
+        "other_checkouts": {
+            label: {"checkout": str(others[label]),
+                    "ratio_best": round(reference.best.wall_s / Side(tuple(got)).best.wall_s, 2),
+                    "ratio_median": round(reference.median_wall_s / Side(tuple(got)).median_wall_s, 2),
+                    **Side(tuple(got)).summary()}
+            for label, got in other_rounds.items()
         },
         "reference": {"what": REFERENCE, "model_load_s": round(model_load_s, 2),
                       "torch_threads": torch.get_num_threads(), **reference.summary()},

@@ -1,7 +1,8 @@
 """`python -m benchmarks ingest_speed --corpus C.jsonl --out FILE.json`: the whole `python -m rag
 ingest` of N real passages vs in-process fp32 sentence-transformers encode of them
 (benchmarks.ingest_speed). Options: --ingest-passages (1,000), --ingest-rounds (3),
---ingest-work (a scratch folder, emptied first), --no-bytecode-cache."""
+--ingest-work (a scratch folder, emptied first), --ingest-checkout LABEL=PATH (another checkout
+timed in the same rounds: a before/after under the same load), --no-bytecode-cache."""
 
 from __future__ import annotations
 
@@ -18,8 +19,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="ingest_speed: interleaved rounds of each side (best and median kept)")
     parser.add_argument("--ingest-work", type=Path, default=Path("/tmp/rag-ingest-speed"),
                         help="ingest_speed: scratch folder for the files and data folders (emptied)")
+    parser.add_argument("--ingest-checkout", action="append", default=[], metavar="LABEL=PATH",
+                        help="ingest_speed: another checkout whose ingest runs in the same rounds "
+                             "(e.g. before=/tmp/main-before), repeatable")
     parser.add_argument("--no-bytecode-cache", action="store_true",
                         help="ingest_speed: compile every module in every ingest process")
+
+
+def _checkout(item: str) -> tuple[str, Path]:
+    label, sep, path = item.partition("=")
+    if not sep or not label or not Path(path).is_dir():
+        raise ValueError(f"--ingest-checkout {item!r}: expected LABEL=PATH to a checkout folder")
+    return label, Path(path)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -30,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
     command = " ".join(["python -m benchmarks", *sys.argv[1:]])
     result = ingest_speed(args.corpus, args.ingest_work, passages=args.ingest_passages,
                           rounds=args.ingest_rounds, bytecode_cache=not args.no_bytecode_cache,
-                          command=command)
+                          command=command, others=dict(_checkout(item) for item in args.ingest_checkout))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
     print(f"{summary_line(result)}\nwrote {args.out}")

@@ -70,7 +70,7 @@ def _engines(args: argparse.Namespace, sizes: list[int]) -> int:
                                 reuse=args.reuse)
     command = (f"python -m benchmarks scale --corpus {args.corpus} --queries {args.queries} "
                f"--sizes {args.sizes} --engines {args.engines} --embedding-backend "
-               f"{args.embedding_backend} --max-queries {args.max_queries} --work {args.work} "
+               f"{args.embedding_backend} --max-queries {args.max_queries} --work {args.work}"
                f"{' --reuse' if args.reuse else ''} --out {args.out}")
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(engines_json(points, notes, args.corpus, command), encoding="utf-8")

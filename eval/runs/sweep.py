@@ -127,7 +127,7 @@ def list_group(config: PipelineConfig) -> str:
 
 
 @dataclass(frozen=True)
-class _IdLists:
+class PooledLists:
     """The queries whose head left nothing else for the tail to read (no error, no routing
     overrides, no halt), their lists pooled once (rag.retrieve.fusion.scores.pool_batch), and
     each pooled chunk's document."""
@@ -136,7 +136,8 @@ class _IdLists:
     doc_of: tuple[str, ...]  # pool index -> doc_id
 
 
-def _id_lists(cached: Sequence[QueryLists]) -> _IdLists:
+def pooled_lists(cached: Sequence[QueryLists]) -> PooledLists:
+    """The scores-only input of `rescore` for these heads, built once per list group."""
     lists: dict[str, dict[str, list[str]]] = {}
     doc_id: dict[str, str] = {}
     for item in cached:
@@ -148,7 +149,7 @@ def _id_lists(cached: Sequence[QueryLists]) -> _IdLists:
         doc_id.update((c.chunk.chunk_id, c.chunk.doc_id) for r in item.lists.values()
                       for c in r.candidates)
     pooled = pool_batch(lists)
-    return _IdLists(pooled, tuple(doc_id[cid] for cid in pooled.ids))
+    return PooledLists(pooled, tuple(doc_id[cid] for cid in pooled.ids))
 
 
 def scores_only(config: PipelineConfig) -> bool:
@@ -162,7 +163,7 @@ def scores_only(config: PipelineConfig) -> bool:
     return True
 
 
-def _scores_rankings(ids: _IdLists, config: PipelineConfig, limit: int) -> dict[str, dict[str, float]]:
+def _scores_rankings(ids: PooledLists, config: PipelineConfig, limit: int) -> dict[str, dict[str, float]]:
     """Each pooled query's document ranking from scores-only fusion, all queries at once: the
     lists cut to the point's depth, fused, the first top_k chunks, each document at its best
     (first) chunk's score (MaxP, as eval.runs.doc_scores.doc_ranking), the first `limit`."""
@@ -205,11 +206,11 @@ def rescore(
     seed: int,
     label: str,
     now: datetime | None = None,
-    id_lists: _IdLists | None = None,
+    id_lists: PooledLists | None = None,
 ) -> PresetRun:
     """Score one grid point from cached heads: the tail (fuse … select) over each query's lists
     cut to the point's depth, mapped to documents; every query at the same `now`. With
-    `id_lists` (from _id_lists(cached)) and a scores-only point, its queries skip the tail's
+    `id_lists` (from pooled_lists(cached)) and a scores-only point, its queries skip the tail's
     stages, fused together, and get the same rankings."""
     limit = deepest_cutoff(metrics)
     clock = now or datetime.now(UTC)
@@ -288,7 +289,7 @@ def run_sweep(
             cached = chunk_unit_lists(cached)
         started = time.perf_counter()
         recalls: dict[tuple[int, ...], dict[int, float]] = {}
-        id_lists = _id_lists(cached)
+        id_lists = pooled_lists(cached)
         for i in members:
             label = f"{base.name} " + " ".join(f"{k}={v}" for k, v in points[i].items())
             cut = configs[i].retrieval.depth

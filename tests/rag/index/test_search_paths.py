@@ -123,3 +123,46 @@ def test_sparse_search_equals_bm25okapi_over_what_the_filter_lets_through(
     assert [c.hits["bm25"].rank for c in ranked.candidates] == list(range(1, len(expected) + 1))
     if query == "zebra":
         assert not ranked.candidates
+
+
+def _view(ranked: Any) -> list[tuple[str, float, dict[str, Any]]]:
+    return [(c.chunk_id, c.score, dict(c.chunk.metadata)) for c in ranked.candidates]
+
+
+def test_a_warm_search_equals_a_cold_one(collection: Collection) -> None:
+    """Chunks come from a cache after the first search: a second search, and a search through a
+    freshly opened collection (empty cache), return the same lists."""
+    vector = get_embedder(index_config().embedding).embed_query("packages")
+    filters = FilterConfig(owner="ann")
+    first = (collection.dense_search(vector, 10, filters), collection.sparse_search("files", 10, filters))
+    again = (collection.dense_search(vector, 10, filters), collection.sparse_search("files", 10, filters))
+    cold = open_collection(collection.name)
+    fresh = (cold.dense_search(vector, 10, filters), cold.sparse_search("files", 10, filters))
+    for a, b, c in zip(first, again, fresh, strict=True):
+        assert a.candidates and _view(a) == _view(b) == _view(c)
+
+
+def test_a_write_that_changes_access_is_seen_by_the_next_search() -> None:
+    """The cached chunk of a document whose access changed (same text, so the same chunk ids)
+    is not served after the write: tags, owner and visibility are the new ones."""
+    collection = open_collection(unique_name("paths-access"), create=True)
+    try:
+        config = index_config()
+        collection.add_documents(passage_docs()[:5], config, progress=False)
+        vector = get_embedder(config.embedding).embed_query("packages dependencies")
+        before = collection.dense_search(vector, 10, FilterConfig(owner="ann"))
+        assert {c.chunk.metadata["visibility"] for c in before.candidates} == {"public"}
+        moved = passage_docs()[:1]
+        collection.add_documents(moved, config, access=Access(owner="ann", visibility="private",
+                                                              tags=("moved",)), progress=False)  # fmt: skip
+        for owner, sees in (("ann", True), ("bob", False)):
+            ranked = collection.dense_search(vector, 10, FilterConfig(owner=owner))
+            mine = [c for c in ranked.candidates if c.chunk.doc_id == moved[0].doc_id]
+            assert bool(mine) == sees
+            for c in mine:
+                assert c.chunk.metadata["owner"] == "ann" and "moved" in c.chunk.metadata["tags"]
+        sparse = collection.sparse_search("downloads packages", 10, FilterConfig(owner="ann"))
+        mine = [c for c in sparse.candidates if c.chunk.doc_id == moved[0].doc_id]
+        assert mine and all(c.chunk.metadata["visibility"] == "private" for c in mine)
+    finally:
+        delete_collection(collection.name)
