@@ -20,6 +20,7 @@ import dataclasses
 import json
 import os
 import resource
+import shutil
 import subprocess
 import sys
 import time
@@ -181,6 +182,8 @@ def measure(corpus: Path, queries: Path, size: int, backend: str, engine: str,
 def run_in_child(corpus: Path, queries: Path, size: int, backend: str, engine: str,
                  max_queries: int, work: Path, reuse: bool = False) -> EnginePoint:  # fmt: skip
     folder = work / f"{engine}-{size}"
+    if not reuse and folder.exists():  # a fresh data folder, or ingest would skip what is there
+        shutil.rmtree(folder)
     shared = work / "shared-cache" / CACHE_NAME
     (folder / "cache" / "embeddings").mkdir(parents=True, exist_ok=True)
     shared.parent.mkdir(parents=True, exist_ok=True)

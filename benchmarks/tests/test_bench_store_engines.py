@@ -44,3 +44,8 @@ def test_reuse_searches_the_collection_an_earlier_run_built(tmp_path: Path) -> N
     assert reused["passages"] == 30 and reused["private"] == built["private"] == 5
     assert reused["cpu_hybrid_filtered"]["n"] == 4 and "--reuse" in report["command"]
     assert "reused" in report["notes"][0]
+    (tmp_path / "work" / "edge-30" / "marker").write_text("left by an earlier run")
+    assert _bench(tmp_path, corpus, queries, "30", "--engines", "edge") == 0  # without: rebuilt
+    rebuilt = json.loads((tmp_path / "scale.json").read_text())["points"][0]
+    assert rebuilt["ingest_seconds"] > 0 and rebuilt["embed_seconds"] is not None
+    assert not (tmp_path / "work" / "edge-30" / "marker").exists()  # in a fresh data folder
