@@ -51,7 +51,7 @@ class Registry(Generic[T]):
         try:
             return self._entries[name]
         except KeyError:
-            valid = ", ".join(sorted(self._entries)) or "(none registered)"
+            valid = ", ".join(self.names()) or "(none registered)"
             raise UnknownStrategyError(
                 f"unknown {self.family} strategy {name!r}; valid: {valid}"
             ) from None
