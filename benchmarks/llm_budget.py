@@ -40,7 +40,7 @@ def query_row(preset: str, qid: str, trace: Trace, wall_s: float) -> dict[str, A
         "preset": preset, "qid": qid, "wall_s": round(wall_s, 2), "answer_mode": mode,
         "generate_status": record.status if record is not None else "absent",
         "generate_reason": record.reason if record is not None else "",
-        "context_cut": next((w for w in (record.warnings if record is not None else ()) if "context cut" in w), ""),
+        "context_cut": next((w for w in (record.warnings if record else ()) if "context cut" in w), ""),
         "generation_timed_out": timed_out,
         "halted": next((r.reason for r in trace.records if r.status == "cache_hit"), ""),
         "stages": {r.stage: {"status": r.status, "budget_s": r.llm_budget.budget_s,

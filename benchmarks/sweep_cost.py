@@ -5,7 +5,13 @@ untimed warm-up pass, so query embeddings come from the embedding disk cache (wa
 sides; the in-memory candidate cache is emptied before each side and the sweep's on-disk list
 cache is off, so both pay their searches (cold candidates). The plain run searches every query
 at the preset's depth, fuses and scores; the sweep searches once at the deepest depth, then
-re-scores each point from those lists (eval.runs.sweep). Sides alternate per repeat; medians count.
+re-scores each point from those lists (eval.runs.sweep). Sides are interleaved per round (the
+plain run first in even rounds, last in odd ones, so neither side always runs on a warmer
+machine); medians and minimums of the rounds are both reported, with the load average of each
+round: the machine is shared, and the minimum is the figure least disturbed by other work.
+
+    python -m benchmarks sweep --dataset datasets/beir_sample --preset hybrid --points 20 \
+        --repeats 7 --out benchmarks/results/bench_sweep_sample.json
 """
 
 from __future__ import annotations
@@ -40,7 +46,8 @@ POLICY = {
 @dataclass(frozen=True)
 class SweepTiming:
     """One sweep's grid and its median wall times (s); ratio = median total / median plain
-    run; paired_ratio = the median over rounds of total / the same round's plain run."""
+    run; paired_ratio = the median over rounds of total / the same round's plain run;
+    min_ratio = the fastest sweep / the fastest plain run."""
 
     grid: Mapping[str, list[Any]]
     points: int
@@ -51,6 +58,8 @@ class SweepTiming:
     ratio: float
     paired_ratio: float
     samples_s: tuple[float, ...]
+    min_total_s: float = 0.0
+    min_ratio: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -63,6 +72,9 @@ class SweepCost:
     plain_samples_s: tuple[float, ...]
     sweeps: Mapping[str, SweepTiming]
     load_average: tuple[tuple[float, float, float], ...] = ()  # os.getloadavg() before, after
+    plain_min_s: float = 0.0
+    round_load_average: tuple[float, ...] = ()  # 1-minute load average at the start of each round
+    command: str = ""
 
     def to_json(self) -> str:
         body = asdict(self)
@@ -106,8 +118,10 @@ def run_sweep_cost(
     repeats: int = 3,
     metrics: Sequence[str] = DEFAULT_METRICS,
     n_resamples: int = 1000,
+    command: str = "",
 ) -> SweepCost:
-    """Median wall time of a plain run and of each 20-point sweep, alternating per repeat."""
+    """Median and minimum wall time of a plain run and of each 20-point sweep, interleaved per
+    round; `command` is recorded with the figures."""
     if repeats < 1:
         raise ValueError(f"repeats must be >= 1, got {repeats}")
     grids = sweep_grids(points)
@@ -115,18 +129,23 @@ def run_sweep_cost(
     beir_collection(dataset, base)  # untimed: build the index if missing
     _plain(dataset, base, metrics, 10)  # untimed warm-up: model loaded, query embeddings cached
     plain: list[float] = []
+    loads: list[float] = []
     runs: dict[str, list[tuple[float, float, float]]] = {name: [] for name in grids}
-    for _ in range(repeats):
-        plain.append(_plain(dataset, base, metrics, n_resamples))
+    for round_ in range(repeats):
+        loads.append(os.getloadavg()[0])
+        if round_ % 2 == 0:
+            plain.append(_plain(dataset, base, metrics, n_resamples))
         for name, axes in grids.items():
             start = time.perf_counter()
             result = run_sweep(dataset, base, axes, metrics, n_resamples, use_cache=False)
             total = time.perf_counter() - start
             runs[name].append((total, result.retrieval_s, result.rescoring_s))
+        if round_ % 2 == 1:
+            plain.append(_plain(dataset, base, metrics, n_resamples))
     sweeps = {name: _timing(axes, runs[name], plain) for name, axes in grids.items()}
     return SweepCost(dataset.name, base.name, len(dataset.queries), repeats,
                      statistics.median(plain), tuple(plain), sweeps,
-                     (load_before, os.getloadavg()))
+                     (load_before, os.getloadavg()), min(plain), tuple(loads), command)
 
 
 def _timing(axes: Sequence[GridAxis], samples: Sequence[tuple[float, float, float]],
@@ -135,18 +154,20 @@ def _timing(axes: Sequence[GridAxis], samples: Sequence[tuple[float, float, floa
                                                                                 strict=True))
     paired = statistics.median(s[0] / p for s, p in zip(samples, plain, strict=True))
     n = int(np.prod([len(a.values) for a in axes]))
+    fastest = min(s[0] for s in samples)
     return SweepTiming({a.key: list(a.values) for a in axes}, n, retrieval, rescoring, total,
                        rescoring / n * 1000, total / statistics.median(plain), paired,
-                       tuple(s[0] for s in samples))
+                       tuple(s[0] for s in samples), fastest, fastest / min(plain))
 
 
 def summary_lines(cost: SweepCost) -> list[str]:
     lines = [(f"{cost.dataset}: {cost.n_queries} queries, preset {cost.preset}, "
-              f"median of {cost.repeats}: plain run {cost.plain_s:.2f} s, load average "
+              f"{cost.repeats} rounds: plain run median {cost.plain_s:.3f} s, min "
+              f"{cost.plain_min_s:.3f} s, load average "
               f"{' -> '.join(f'{a[0]:.1f}' for a in cost.load_average)}")]
     for name, t in cost.sweeps.items():
-        lines.append(f"  {name}: {t.points} points {t.total_s:.2f} s (retrieval "
-                     f"{t.retrieval_s:.2f} s, re-scoring {t.per_point_ms:.0f} ms/point) "
-                     f"= {t.ratio:.2f}x plain, paired {t.paired_ratio:.2f}x "
-                     f"(target <= {TARGET_RATIO}x)")
+        lines.append(f"  {name}: {t.points} points median {t.total_s:.3f} s (retrieval "
+                     f"{t.retrieval_s:.3f} s, re-scoring {t.per_point_ms:.1f} ms/point) "
+                     f"= {t.ratio:.2f}x plain, paired {t.paired_ratio:.2f}x, min "
+                     f"{t.min_total_s:.3f} s = {t.min_ratio:.2f}x (target <= {TARGET_RATIO}x)")
     return lines

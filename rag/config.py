@@ -55,6 +55,8 @@ class PipelineConfig(BaseModel):
     def _finite_numbers(cls, raw: Any) -> Any:
         """NaN and infinity pass pydantic's bounds (every comparison with NaN is false) and then
         silently drop or keep everything; no setting means them, so they are refused by name."""
+        if _all_finite(raw):  # the common case, without building every leaf's dotted path
+            return raw
         bad = [f"{path} is {'NaN' if math.isnan(value) else 'infinite'}" for path, value in _leaves(raw)
                if isinstance(value, float) and not math.isfinite(value)]
         if bad:
@@ -64,6 +66,18 @@ class PipelineConfig(BaseModel):
 
 class PresetError(ValueError):
     """A preset that cannot be loaded; the message names the field and the rule."""
+
+
+def _all_finite(raw: Any) -> bool:
+    """No float leaf of nested dicts and lists is NaN or infinite (every config derivation
+    checks this: a sweep derives one per grid point)."""
+    if isinstance(raw, float):
+        return math.isfinite(raw)
+    if isinstance(raw, dict):
+        return all(_all_finite(value) for value in raw.values())
+    if isinstance(raw, (list, tuple)):
+        return all(_all_finite(value) for value in raw)
+    return True
 
 
 def _leaves(raw: Any, prefix: str = "") -> list[tuple[str, Any]]:

@@ -20,7 +20,7 @@ import binascii
 import codecs
 import re
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 # -- word families (folded: lower case, no accents) --------------------------------------------
@@ -172,10 +172,18 @@ _SPREAD_SHARE = 0.6  # share of one-letter tokens that makes a text "spread out"
 
 def fold(text: str) -> str:
     """NFKC, invisible format characters dropped, case-folded, accents stripped (CJK untouched)."""
-    text = unicodedata.normalize("NFKC", text)
-    text = "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
+    if text.isascii():  # the normal forms leave ASCII alone, and it has no Cf or combining marks
+        return text.lower()
+    text = _without(unicodedata.normalize("NFKC", text), lambda ch: unicodedata.category(ch) == "Cf")
     decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return unicodedata.normalize("NFC", "".join(ch for ch in decomposed if not unicodedata.combining(ch)))
+    return unicodedata.normalize("NFC", _without(decomposed, unicodedata.combining))
+
+
+def _without(text: str, drop: Callable[[str], object]) -> str:
+    """`text` without the characters `drop` is true of, each kind of character tested once (a
+    document page is thousands of characters but a few dozen kinds)."""
+    gone = [ord(ch) for ch in set(text) if drop(ch)]
+    return text.translate(dict.fromkeys(gone)) if gone else text
 
 
 def _despace(text: str) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Iterator
 from typing import Generic, TypeVar
 
@@ -21,6 +22,7 @@ class Registry(Generic[T]):
     def __init__(self, family: str) -> None:
         self.family = family
         self._entries: dict[str, T] = {}
+        self._lazy: dict[str, str] = {}  # name -> module that registers it when imported
 
     def register(self, name: str) -> Callable[[T], T]:
         """Decorator: `@REGISTRY.register("rrf")` above a class or function."""
@@ -37,8 +39,15 @@ class Registry(Generic[T]):
         """Register without a decorator."""
         self.register(name)(entry)
 
+    def add_lazy(self, name: str, module: str) -> None:
+        """`name` is registered by `module`, imported on the first `get(name)`: an entry whose
+        module pulls in a heavy library costs nothing until it is used."""
+        self._lazy[name] = module
+
     def get(self, name: str) -> T:
         """The entry for `name`, or an error that lists every valid name."""
+        if name not in self._entries and name in self._lazy:
+            importlib.import_module(self._lazy[name])
         try:
             return self._entries[name]
         except KeyError:
@@ -48,10 +57,10 @@ class Registry(Generic[T]):
             ) from None
 
     def names(self) -> list[str]:
-        return sorted(self._entries)
+        return sorted({*self._entries, *self._lazy})
 
     def __contains__(self, name: object) -> bool:
-        return name in self._entries
+        return name in self._entries or name in self._lazy
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.names())

@@ -26,6 +26,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                             "edge,local-mode")
     group.add_argument("--work", type=Path, default=Path("/tmp/rag-bench-scale"),
                        help="folder for the collections (one data folder per size)")
+    group.add_argument("--reuse", action="store_true",
+                       help="with --engines: search a collection an earlier run left in --work "
+                            "instead of building it again (ingest/build figures are then null)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -63,11 +66,12 @@ def _engines(args: argparse.Namespace, sizes: list[int]) -> int:
     if unknown:
         raise SystemExit(f"--engines {','.join(unknown)}: expected some of {', '.join(ENGINES)}")
     points, notes = run_engines(args.corpus, args.queries, sizes, engines,
-                                args.embedding_backend, args.max_queries, args.work)
+                                args.embedding_backend, args.max_queries, args.work,
+                                reuse=args.reuse)
     command = (f"python -m benchmarks scale --corpus {args.corpus} --queries {args.queries} "
                f"--sizes {args.sizes} --engines {args.engines} --embedding-backend "
-               f"{args.embedding_backend} --max-queries {args.max_queries} --work {args.work} "
-               f"--out {args.out}")
+               f"{args.embedding_backend} --max-queries {args.max_queries} --work {args.work}"
+               f"{' --reuse' if args.reuse else ''} --out {args.out}")
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(engines_json(points, notes, args.corpus, command), encoding="utf-8")
     print("\n".join([*engine_lines(points), *notes, f"wrote {args.out}"]))

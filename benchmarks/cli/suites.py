@@ -1,5 +1,5 @@
-"""`python -m benchmarks retrieval|embed|roofline|sweep|privacy|scale|tune|llm-replies|llm-speed …
---out FILE.json`: benchmarks."""
+"""`python -m benchmarks retrieval|embed|ingest_speed|roofline|sweep|privacy|scale|tune|llm-replies|
+llm-speed … --out FILE.json`: benchmarks."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from pathlib import Path
 
 from benchmarks import BenchSettings, run_retrieval_bench
 from benchmarks.cli import embed as bench_embed
+from benchmarks.cli import ingest_speed as bench_ingest_speed
 from benchmarks.cli import llm_replies as bench_llm_replies
 from benchmarks.cli import roofline as bench_roofline
 from benchmarks.cli import scale as bench_scale
@@ -19,8 +20,8 @@ from benchmarks.retrieval import summary_lines
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m benchmarks",
                                      description="research benchmarks, written as JSON")
-    parser.add_argument("suite", choices=["retrieval", "embed", "roofline", "sweep", "privacy",
-                                          "scale", "tune", "llm-replies", "llm-speed"],
+    parser.add_argument("suite", choices=["retrieval", "embed", "ingest_speed", "roofline", "sweep",
+                                          "privacy", "scale", "tune", "llm-replies", "llm-speed"],
                         help="which benchmark")
     parser.add_argument("--corpus", type=Path, help="BEIR corpus.jsonl (retrieval)")
     parser.add_argument("--queries", type=Path, help="BEIR queries.jsonl (retrieval)")
@@ -54,6 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench_tune.add_arguments(parser)
     bench_roofline.add_arguments(parser)
     bench_llm_replies.add_arguments(parser)
+    bench_ingest_speed.add_arguments(parser)
     return parser
 
 
@@ -64,6 +66,8 @@ def run(args: argparse.Namespace) -> int:
         return _privacy(args)
     if args.suite == "embed":
         return bench_embed.run(args)
+    if args.suite == "ingest_speed":
+        return bench_ingest_speed.run(args)
     if args.suite == "roofline":
         return bench_roofline.run(args)
     if args.suite == "scale":

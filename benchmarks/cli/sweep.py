@@ -17,7 +17,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--dataset", type=Path, help="BEIR folder to sweep on")
     group.add_argument("--preset", default="hybrid", help="preset of the plain run and the sweeps")
     group.add_argument("--points", type=int, default=20, help="grid points per sweep (even)")
-    group.add_argument("--repeats", type=int, default=3, help="timed rounds; medians are kept")
+    group.add_argument("--repeats", type=int, default=7,
+                       help="timed rounds, plain and sweeps interleaved; medians and minimums kept")
     group.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples per run")
 
 
@@ -25,8 +26,12 @@ def run(args: argparse.Namespace) -> int:
     if args.dataset is None:
         raise SystemExit("bench sweep needs --dataset DIR (a BEIR folder)")
     dataset = limit_queries(load_beir(args.dataset), args.max_queries)
+    command = (f"python -m benchmarks sweep --dataset {args.dataset} --preset {args.preset} "
+               f"--points {args.points} --repeats {args.repeats} --resamples {args.resamples} "
+               + (f"--max-queries {args.max_queries} " if args.max_queries else "")
+               + f"--out {args.out}")
     cost = run_sweep_cost(dataset, load_preset(args.preset), args.points, args.repeats,
-                          n_resamples=args.resamples)
+                          n_resamples=args.resamples, command=command)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(cost.to_json(), encoding="utf-8")
     print("\n".join([*summary_lines(cost), f"wrote {args.out}"]))

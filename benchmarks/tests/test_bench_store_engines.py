@@ -30,3 +30,22 @@ def test_an_unknown_engine_is_refused_before_anything_runs(tmp_path: Path) -> No
     with pytest.raises(SystemExit, match="expected some of edge, local-mode"):
         _bench(tmp_path, corpus, queries, "10", "--engines", "edge,chroma")
     assert not (tmp_path / "work").exists()
+
+
+def test_reuse_searches_the_collection_an_earlier_run_built(tmp_path: Path) -> None:
+    corpus, queries = _write_corpus(tmp_path, 30)
+    assert _bench(tmp_path, corpus, queries, "30", "--engines", "edge") == 0
+    built = json.loads((tmp_path / "scale.json").read_text())["points"][0]
+    assert _bench(tmp_path, corpus, queries, "30", "--engines", "edge", "--reuse") == 0
+    report = json.loads((tmp_path / "scale.json").read_text())
+    reused = report["points"][0]
+    assert built["ingest_seconds"] > 0 and reused["ingest_seconds"] is None
+    assert reused["index_build_seconds"] is None and reused["peak_rss_mb"] is None
+    assert reused["passages"] == 30 and reused["private"] == built["private"] == 5
+    assert reused["cpu_hybrid_filtered"]["n"] == 4 and "--reuse" in report["command"]
+    assert "reused" in report["notes"][0]
+    (tmp_path / "work" / "edge-30" / "marker").write_text("left by an earlier run")
+    assert _bench(tmp_path, corpus, queries, "30", "--engines", "edge") == 0  # without: rebuilt
+    rebuilt = json.loads((tmp_path / "scale.json").read_text())["points"][0]
+    assert rebuilt["ingest_seconds"] > 0 and rebuilt["embed_seconds"] is not None
+    assert not (tmp_path / "work" / "edge-30" / "marker").exists()  # in a fresh data folder

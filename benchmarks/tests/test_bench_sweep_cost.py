@@ -43,6 +43,10 @@ def test_bench_sweep_writes_figures_and_ratios(tmp_path: Path) -> None:
     assert set(report["policy"]) == {"plain", "sweep"} and report["target_ratio"] == 1.3
     assert len(report["load_average"]) == 2 and all(len(a) == 3 for a in report["load_average"])
     assert len(report["plain_samples_s"]) == 2
+    assert report["plain_min_s"] == min(report["plain_samples_s"])
+    assert len(report["round_load_average"]) == 2
+    assert report["command"].startswith("python -m benchmarks sweep --dataset ")
+    assert f"--out {out}" in report["command"] and "--repeats 2" in report["command"]
     assert min(report["plain_samples_s"]) > 0
     assert report["plain_s"] == pytest.approx(sum(report["plain_samples_s"]) / 2)  # median of 2
     assert set(report["sweeps"]) == {"weighted_rrf_k_x_weights", "rrf_k"}
@@ -53,6 +57,8 @@ def test_bench_sweep_writes_figures_and_ratios(tmp_path: Path) -> None:
         assert sweep["retrieval_s"] + sweep["rescoring_s"] <= max(sweep["samples_s"])
         assert sweep["ratio"] == pytest.approx(sweep["total_s"] / report["plain_s"])
         assert sweep["paired_ratio"] > 0
+        assert sweep["min_total_s"] == min(sweep["samples_s"])
+        assert sweep["min_ratio"] == pytest.approx(sweep["min_total_s"] / report["plain_min_s"])
         assert sweep["per_point_ms"] == pytest.approx(sweep["rescoring_s"] / 4 * 1000)
 
 

@@ -54,10 +54,14 @@ def recall_at_depth(
 def oracle_ndcg(qrels: Qrels, run: PresetRun, k: int = 10) -> tuple[float, float]:
     """(oracle, actual) mean nDCG@k over the run's scored queries."""
     key = f"ndcg@{k}"
-    oracle_results = {
-        o.qid: {d: float(qrels.get(o.qid, {}).get(d, 0)) for d in o.ranking}
-        for o in run.outcomes if o.error is None
-    }
+    # only the run's relevant documents: scored by relevance they rank above every other, which
+    # add no gain, so leaving those out changes no nDCG (and spares sorting them per sweep point)
+    oracle_results: dict[str, dict[str, float]] = {}
+    for o in run.outcomes:
+        if o.error is None:
+            judged = qrels.get(o.qid, {})
+            oracle_results[o.qid] = {d: float(judged[d]) for d in o.ranking
+                                     if judged.get(d, 0) > 0}
     oracle = evaluate(qrels, oracle_results, [key])[key]
     actual = run.scores[key] if key in run.scores else evaluate(
         qrels, {o.qid: o.ranking for o in run.outcomes if o.error is None}, [key])[key]

@@ -56,10 +56,10 @@ def collection_name(dataset: BeirDataset, config: PipelineConfig) -> str:
 def eval_config(config: PipelineConfig, dataset: BeirDataset) -> PipelineConfig:
     """The preset pointed at the dataset's collection, returning everything it fused (top_k =
     depth) so deep metrics such as recall@100 see the whole ranking; depth is left as is."""
-    return with_overrides(config, {
-        "index.collection": collection_name(dataset, config),
-        "retrieval.top_k": config.retrieval.depth,
-    })
+    name = collection_name(dataset, config)
+    if config.index.collection == name and config.retrieval.top_k == config.retrieval.depth:
+        return config  # already so (a sweep point, eval.runs.sweep.point_config): not re-validated
+    return with_overrides(config, {"index.collection": name, "retrieval.top_k": config.retrieval.depth})
 
 
 def beir_collection(

@@ -21,7 +21,7 @@ from tqdm import tqdm
 from eval.data.shapes import BeirDataset
 from eval.runs.doc_scores import MAX, DocScore, doc_ranking
 from eval.scoring.metrics import DEFAULT_METRICS, MetricScores, evaluate, parse_metric, trec_ranking
-from eval.scoring.stats import bootstrap_ci
+from eval.scoring.stats import bootstrap_cis
 from rag.retrieve.base import Candidate
 from rag.retrieve.search import clear_candidate_cache
 
@@ -123,10 +123,9 @@ def summarize(
     scores = evaluate(dataset.qrels, results, metrics)
     failed = {o.qid for o in outcomes if o.error is not None}
     failed |= {qid for s in scores.values() for qid in s.failed}
-    ci95 = {}
-    for key, s in scores.items():
-        interval = bootstrap_ci([s.values[q] for q in sorted(s.values)], 0.95, n_resamples, seed)
-        ci95[key] = (interval.low, interval.high)
+    columns = [[s.values[q] for q in sorted(s.values)] for s in scores.values()]
+    intervals = bootstrap_cis(columns, 0.95, n_resamples, seed)
+    ci95 = {key: (i.low, i.high) for key, i in zip(scores, intervals, strict=True)}
     latencies = [o.latency_ms for o in outcomes if o.error is None]
     p50, p95 = np.percentile(latencies, [50, 95]) if latencies else (math.nan, math.nan)
     summary = RunSummary(

@@ -7,6 +7,11 @@ select, through rag.pipeline.run_tail, the same stages a full run uses — over 
 its own depth. Points that change the lists themselves (a chunk size, an embedding model, query
 understanding) get their own head run (and collection), so any field can be swept, the cheap
 ones cheaply.
+
+A point whose tail is fuse → select alone (no post-step, authority or rerank on) with a method
+that has a scores-only twin (rag.retrieve.fusion.scores) skips the tail's stages: it fuses chunk
+ids and scores straight into the document ranking, with no Candidate, breakdown or trace per
+query; tests/eval/runs/test_sweep.py checks its metrics equal plain runs of the same configs.
 """
 
 from __future__ import annotations
@@ -23,16 +28,21 @@ import yaml
 from eval.data.evalsets import chunk_unit_lists
 from eval.data.shapes import BeirDataset, Qrels
 from eval.diagnostics.ceiling import DEPTHS, Ceiling, ceiling, recall_at_depth
-from eval.runs.beir_index import beir_collection, eval_config
+from eval.runs.beir_index import beir_collection, collection_name, eval_config
 from eval.runs.candidates import QueryLists, retrieve_all
 from eval.runs.preset_run import PresetRun, QueryOutcome, deepest_cutoff, doc_ranking, summarize
 from eval.scoring.metrics import DEFAULT_METRICS
 from rag.chunking.base import Chunk
 from rag.config import PipelineConfig, with_overrides
 from rag.index import Collection
-from rag.pipeline import head_key, run_tail
+from rag.pipeline import STAGES, head_key, run_tail
+from rag.retrieve.fusion.scores import FUSION_SCORES, PooledIds, best_first, cuts, pool_batch
 from rag.retrieve.search import clear_candidate_cache
 from rag.retrieve.stage import SelectOutput
+from rag.stages import stage_slice
+
+# the tail stages between fuse and select: all off is what lets a point skip the tail's stages
+_BETWEEN = tuple(n for n in stage_slice("fuse", "select") if n not in ("fuse", "select"))
 
 
 @dataclass(frozen=True)
@@ -103,12 +113,76 @@ def point_config(
     """The base config with a grid point applied; top_k follows depth (eval scores everything
     the preset fused), so a point may lower the depth below the preset's top_k."""
     depth = point.get("retrieval.depth", base.retrieval.depth)
-    return eval_config(with_overrides(base, {"retrieval.top_k": depth, **point}), dataset)
+    # the base's collection name, right unless the point changes index settings (then
+    # eval_config renames it): one validation per point instead of two
+    anchored = {"retrieval.top_k": depth, "index.collection": collection_name(dataset, base)}
+    return eval_config(with_overrides(base, {**anchored, **point}), dataset)
 
 
 def list_group(config: PipelineConfig) -> str:
-    """Points with equal keys share one head run (depth excluded: its lists are cut)."""
-    return head_key(with_overrides(config, {"retrieval.depth": 1, "retrieval.top_k": 1}))
+    """Points with equal keys share one head run (depth excluded: its lists are cut). A copy,
+    not with_overrides: the config is valid already and only its dump is hashed."""
+    retrieval = config.retrieval.model_copy(update={"depth": 1, "top_k": 1})
+    return head_key(config.model_copy(update={"retrieval": retrieval}))
+
+
+@dataclass(frozen=True)
+class PooledLists:
+    """The queries whose head left nothing else for the tail to read (no error, no routing
+    overrides, no halt), their lists pooled once (rag.retrieve.fusion.scores.pool_batch), and
+    each pooled chunk's document."""
+
+    pooled: PooledIds
+    doc_of: tuple[str, ...]  # pool index -> doc_id
+
+
+def pooled_lists(cached: Sequence[QueryLists]) -> PooledLists:
+    """The scores-only input of `rescore` for these heads, built once per list group."""
+    lists: dict[str, dict[str, list[str]]] = {}
+    doc_id: dict[str, str] = {}
+    for item in cached:
+        head = item.head
+        if item.error is not None or head is None or head.overrides or head.halted:
+            continue  # these always run the tail
+        lists[item.qid] = {name: [c.chunk.chunk_id for c in r.candidates]
+                           for name, r in item.lists.items()}
+        doc_id.update((c.chunk.chunk_id, c.chunk.doc_id) for r in item.lists.values()
+                      for c in r.candidates)
+    pooled = pool_batch(lists)
+    return PooledLists(pooled, tuple(doc_id[cid] for cid in pooled.ids))
+
+
+def scores_only(config: PipelineConfig) -> bool:
+    """True when the tail at `config` is fuse → select alone, with a scores-only fusion twin."""
+    if config.fusion.method not in FUSION_SCORES:
+        return False
+    for name in _BETWEEN:
+        spec = STAGES.find(name)
+        if spec is not None and (spec.off_reason is None or spec.off_reason(config) is None):
+            return False
+    return True
+
+
+def _scores_rankings(ids: PooledLists, config: PipelineConfig, limit: int) -> dict[str, dict[str, float]]:
+    """Each pooled query's document ranking from scores-only fusion, all queries at once: the
+    lists cut to the point's depth, fused, the first top_k chunks, each document at its best
+    (first) chunk's score (MaxP, as eval.runs.doc_scores.doc_ranking), the first `limit`."""
+    pooled = ids.pooled
+    read = cuts(pooled, config.retrieval.depth, config.fusion.depths)
+    fused = FUSION_SCORES.get(config.fusion.method)(pooled, read, config.fusion)
+    scores = fused.scores.tolist()
+    out = {}
+    for qid, top in zip(pooled.queries, best_first(pooled, fused, config.retrieval.top_k),
+                        strict=True):
+        ranking: dict[str, float] = {}
+        for i in top.tolist():
+            doc = ids.doc_of[i]
+            if doc not in ranking:  # later chunks of a document score lower: MaxP keeps the first
+                if len(ranking) == limit:
+                    break
+                ranking[doc] = scores[i]
+        out[qid] = ranking
+    return out
 
 
 def _ranking(
@@ -132,15 +206,30 @@ def rescore(
     seed: int,
     label: str,
     now: datetime | None = None,
+    id_lists: PooledLists | None = None,
 ) -> PresetRun:
     """Score one grid point from cached heads: the tail (fuse … select) over each query's lists
-    cut to the point's depth, mapped to documents; every query at the same `now`."""
+    cut to the point's depth, mapped to documents; every query at the same `now`. With
+    `id_lists` (from pooled_lists(cached)) and a scores-only point, its queries skip the tail's
+    stages, fused together, and get the same rankings."""
     limit = deepest_cutoff(metrics)
     clock = now or datetime.now(UTC)
+    fast: dict[str, dict[str, float]] = {}
+    fast_ms = 0.0
+    if id_lists is not None and id_lists.pooled.queries and scores_only(config):
+        start = time.perf_counter()
+        try:
+            fast = _scores_rankings(id_lists, config, limit)
+        except ValueError:  # e.g. no weight for a list: the tail records it per query, as a run
+            fast = {}
+        fast_ms = (time.perf_counter() - start) * 1000 / len(id_lists.pooled.queries)
     outcomes = []
     for item in cached:
         if item.error is not None:
             outcomes.append(QueryOutcome(item.qid, {}, item.latency_ms, item.error))
+            continue
+        if item.qid in fast:  # its share of the batch's time
+            outcomes.append(QueryOutcome(item.qid, fast[item.qid], item.latency_ms + fast_ms))
             continue
         start = time.perf_counter()
         ranking, error = _ranking(item, config, collection, limit, clock)
@@ -200,11 +289,12 @@ def run_sweep(
             cached = chunk_unit_lists(cached)
         started = time.perf_counter()
         recalls: dict[tuple[int, ...], dict[int, float]] = {}
+        id_lists = pooled_lists(cached)
         for i in members:
             label = f"{base.name} " + " ".join(f"{k}={v}" for k, v in points[i].items())
             cut = configs[i].retrieval.depth
             run = rescore(scored_on, configs[i], cached, collection, metrics, n_resamples, seed,
-                          label.strip())
+                          label.strip(), id_lists=id_lists)
             diagnosis = _diagnose(scored_on, cached, run, cut, recalls)
             results[i] = SweepPoint(points[i], run, diagnosis)
         rescoring_s += time.perf_counter() - started

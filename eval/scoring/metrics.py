@@ -80,52 +80,64 @@ def parse_metric(text: str) -> MetricSpec:
 
 def trec_ranking(scores: Mapping[str, float]) -> list[str]:
     """Doc ids best first: score descending, ties by doc id descending (trec_eval's order)."""
-    return sorted(scores, key=lambda doc_id: (scores[doc_id], doc_id), reverse=True)
+    # (score, doc id) tuples compare natively (no key call per doc); doc ids are unique, so
+    # the order is the same as sorting ids by that key
+    return [doc_id for _, doc_id in sorted(((s, d) for d, s in scores.items()), reverse=True)]
 
 
-def _ndcg(gains: Sequence[int], judged: Mapping[str, int], k: int) -> float:
-    dcg = sum(g / math.log2(i + 2) for i, g in enumerate(gains[:k]) if g > 0)
+# Each metric reads `hits`: (0-based rank, gain) of the relevant documents in ranked order —
+# the only ranks that add anything — so a query costs its relevant documents, not its ranking.
+Hits = Sequence[tuple[int, int]]
+
+
+def _ndcg(hits: Hits, judged: Mapping[str, int], k: int) -> float:
+    dcg = sum(g / math.log2(i + 2) for i, g in hits if i < k)
     ideal = sorted((r for r in judged.values() if r > 0), reverse=True)[:k]
     idcg = sum(g / math.log2(i + 2) for i, g in enumerate(ideal))
     return dcg / idcg if idcg > 0 else 0.0
 
 
-def _recall(gains: Sequence[int], n_rel: int, k: int) -> float:
-    return sum(g > 0 for g in gains[:k]) / n_rel if n_rel else 0.0
+def _found(hits: Hits, k: int) -> int:
+    return sum(1 for i, _ in hits if i < k)
 
 
-def _precision(gains: Sequence[int], k: int) -> float:
-    return sum(g > 0 for g in gains[:k]) / k
+def _recall(hits: Hits, n_rel: int, k: int) -> float:
+    return _found(hits, k) / n_rel if n_rel else 0.0
 
 
-def _mrr(gains: Sequence[int], k: int) -> float:
-    return next((1.0 / (i + 1) for i, g in enumerate(gains[:k]) if g > 0), 0.0)
+def _precision(hits: Hits, k: int) -> float:
+    return _found(hits, k) / k
 
 
-def _map(gains: Sequence[int], n_rel: int, k: int) -> float:
+def _mrr(hits: Hits, k: int) -> float:
+    return 1.0 / (hits[0][0] + 1) if hits and hits[0][0] < k else 0.0
+
+
+def _map(hits: Hits, n_rel: int, k: int) -> float:
     if not n_rel:
         return 0.0
     found, total = 0, 0.0
-    for i, g in enumerate(gains[:k]):
-        if g > 0:
-            found += 1
-            total += found / (i + 1)
+    for i, _ in hits:
+        if i >= k:
+            break
+        found += 1
+        total += found / (i + 1)
     return total / n_rel
 
 
-def _hit(gains: Sequence[int], k: int) -> float:
-    return 1.0 if any(g > 0 for g in gains[:k]) else 0.0
+def _hit(hits: Hits, k: int) -> float:
+    return 1.0 if hits and hits[0][0] < k else 0.0
 
 
-# name -> f(gains in ranked order, judged relevances, number relevant, cutoff)
-_MetricFn = Callable[[Sequence[int], Mapping[str, int], int, int], float]
+# name -> f(hits in ranked order, judged relevances, number relevant, cutoff)
+_MetricFn = Callable[[Hits, Mapping[str, int], int, int], float]
 _METRICS: dict[str, _MetricFn] = {
-    "ndcg": lambda gains, judged, n_rel, k: _ndcg(gains, judged, k),
-    "recall": lambda gains, judged, n_rel, k: _recall(gains, n_rel, k),
-    "precision": lambda gains, judged, n_rel, k: _precision(gains, k),
-    "mrr": lambda gains, judged, n_rel, k: _mrr(gains, k),
-    "map": lambda gains, judged, n_rel, k: _map(gains, n_rel, k),
-    "hit": lambda gains, judged, n_rel, k: _hit(gains, k),
+    "ndcg": lambda hits, judged, n_rel, k: _ndcg(hits, judged, k),
+    "recall": lambda hits, judged, n_rel, k: _recall(hits, n_rel, k),
+    "precision": lambda hits, judged, n_rel, k: _precision(hits, k),
+    "mrr": lambda hits, judged, n_rel, k: _mrr(hits, k),
+    "map": lambda hits, judged, n_rel, k: _map(hits, n_rel, k),
+    "hit": lambda hits, judged, n_rel, k: _hit(hits, k),
 }
 
 
@@ -133,17 +145,18 @@ def query_metrics(
     judged: Mapping[str, int], scores: Mapping[str, float], specs: Sequence[MetricSpec]
 ) -> dict[str, float]:
     """Every metric in `specs` for one query; raises ValueError on a non-finite score."""
-    bad = next((d for d, s in scores.items() if not math.isfinite(s)), None)
-    if bad is not None:
+    if not all(map(math.isfinite, scores.values())):  # the common case without a generator
+        bad = next(d for d, s in scores.items() if not math.isfinite(s))
         raise ValueError(f"score of doc {bad!r} is {scores[bad]!r}, not a finite number")
     ranking = trec_ranking(scores)
-    gains = [judged.get(doc_id, 0) for doc_id in ranking]
+    relevance = judged.get
+    hits = [(i, g) for i, doc_id in enumerate(ranking) if (g := relevance(doc_id, 0)) > 0]
     n_rel = sum(r > 0 for r in judged.values())
     out = {}
     for spec in specs:
         k = spec.k if spec.k is not None else max(len(ranking), 1)
         # precision without a cutoff divides by the number retrieved
-        out[spec.key] = _METRICS[spec.name](gains, judged, n_rel, k)
+        out[spec.key] = _METRICS[spec.name](hits, judged, n_rel, k)
     return out
 
 

@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -20,6 +21,7 @@ import numpy as np
 
 TestMethod = Literal["randomization", "bootstrap"]
 _BLOCK = 1000  # resamples per block: bounds memory at 1000 x n_queries floats
+_KEPT_MAX = 1_000_000  # indices kept between calls (8 MB); larger draws are made per call
 
 
 @dataclass(frozen=True)
@@ -59,17 +61,30 @@ def _blocks(n_resamples: int) -> Iterator[int]:
         yield min(_BLOCK, n_resamples - start)
 
 
+def _draw_indices(n: int, n_resamples: int, seed: int) -> Iterator[np.ndarray]:
+    rng = np.random.default_rng(seed)
+    for size in _blocks(n_resamples):
+        yield rng.integers(0, n, size=(size, n))
+
+
+@functools.lru_cache(maxsize=4)
+def _kept_indices(n: int, n_resamples: int, seed: int) -> tuple[np.ndarray, ...]:
+    """The same draws, kept: every metric of every sweep point resamples the same n queries
+    with the same seed, so they are drawn once (read-only)."""
+    blocks = tuple(_draw_indices(n, n_resamples, seed))
+    for block in blocks:
+        block.setflags(write=False)
+    return blocks
+
+
 def bootstrap_means(values: Sequence[float], n_resamples: int = 2000, seed: int = 0) -> np.ndarray:
     """Means of `n_resamples` resamples (with replacement) of `values`; seeded."""
     array = _finite(values)
     if array.size == 0:
         return np.full(n_resamples, math.nan)
-    rng = np.random.default_rng(seed)
-    means = [
-        array[rng.integers(0, array.size, size=(size, array.size))].mean(axis=1)
-        for size in _blocks(n_resamples)
-    ]
-    return np.concatenate(means)
+    small = array.size * n_resamples <= _KEPT_MAX
+    draws = (_kept_indices if small else _draw_indices)(array.size, n_resamples, seed)
+    return np.concatenate([array[indices].mean(axis=1) for indices in draws])
 
 
 def bootstrap_ci(
@@ -84,6 +99,25 @@ def bootstrap_ci(
     tail = (1 - confidence) / 2 * 100
     low, high = np.percentile(means, [tail, 100 - tail])
     return Interval(float(low), float(high))
+
+
+def bootstrap_cis(
+    columns: Sequence[Sequence[float]], confidence: float = 0.95, n_resamples: int = 2000,
+    seed: int = 0,
+) -> list[Interval]:
+    """bootstrap_ci of each column (every metric of a run), the same intervals, with one
+    percentile call for all of them: a sweep scores every metric at every point."""
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence must be in (0, 1), got {confidence}")
+    means = [bootstrap_means(values, n_resamples, seed) for values in columns]
+    usable = [i for i, m in enumerate(means) if not np.isnan(m).any()]
+    out = [Interval(math.nan, math.nan)] * len(columns)
+    if usable:
+        tail = (1 - confidence) / 2 * 100
+        bounds = np.percentile(np.stack([means[i] for i in usable]), [tail, 100 - tail], axis=1)
+        for row, i in enumerate(usable):
+            out[i] = Interval(float(bounds[0, row]), float(bounds[1, row]))
+    return out
 
 
 def _randomization_p(diffs: np.ndarray, n_resamples: int, rng: np.random.Generator) -> float:

@@ -22,7 +22,7 @@ from eval.data.evalsets import chunk_unit_lists
 from eval.data.shapes import BeirDataset, Qrels
 from eval.runs.beir_index import beir_collection
 from eval.runs.candidates import QueryLists, retrieve_all
-from eval.runs.sweep import list_group, point_config, rescore
+from eval.runs.sweep import list_group, point_config, pooled_lists, rescore, scores_only
 from eval.tune.fitting import fitter_for
 from eval.tune.space import point_key
 from rag.chunking.base import Chunk
@@ -165,8 +165,11 @@ class PointScorer:
         if train is not None:
             config = self.fitted(point, train)
         started = time.perf_counter()
-        run = rescore(heads.dataset, config, [heads.items[q] for q in qids], heads.collection,
-                      self.metrics, 1, 0, config.name)
+        items = [heads.items[q] for q in qids]
+        # a scores-only point fuses these queries together, like a sweep point (eval.runs.sweep)
+        pooled = pooled_lists(items) if scores_only(config) else None
+        run = rescore(heads.dataset, config, items, heads.collection, self.metrics, 1, 0,
+                      config.name, id_lists=pooled)
         self.rescoring_s += time.perf_counter() - started
         self.tails += len(qids)
         for q in qids:

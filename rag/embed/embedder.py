@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -68,29 +69,36 @@ class TextEmbedder:
         return l2_normalize(vectors) if self.cfg.normalize else vectors
 
     def _encode_missing(self, missing: list[tuple[str, str]]) -> dict[str, np.ndarray]:
-        """Encode unique texts longest first, so each batch pads to similar lengths (as ST does):
-        by token count where the backend counts tokens (`token_counts`), else by characters."""
-        counts = getattr(self.backend, "token_counts", None)
-        lengths = counts([t for _, t in missing]) if callable(counts) else [len(t) for _, t in missing]
-        order = [item for _, item in sorted(zip(lengths, missing, strict=True),
-                                            key=lambda pair: -pair[0])]
-        size = self.cfg.batch_size
-        batches = [order[i : i + size] for i in range(0, len(order), size)]
-        fresh: dict[str, np.ndarray] = {}
-        shown = self.show_progress and len(order) >= _PROGRESS_MIN
+        """Encode unique texts longest first, so each batch pads to similar lengths (as ST does).
+        A backend with `encode_all` (onnx) takes them all at once and orders them by token count
+        itself (tokenizing once); others get `batch_size` batches sorted by characters."""
+        texts = [text for _, text in missing]
+        shown = self.show_progress and len(texts) >= _PROGRESS_MIN
         # late imports: tqdm.auto (a notebook widget where there is one) pulls asyncio; a disabled
         # bar (a query's one text) does the same with the plain class, importing less
         if shown:
             from tqdm.auto import tqdm as bar_class
         else:
             from tqdm.std import tqdm as bar_class  # type: ignore[assignment]
-        bar = bar_class(total=len(order), desc=f"embedding ({self.model_id})", unit="text",
-                   disable=not shown)
+        bar = bar_class(total=len(texts), desc=f"embedding ({self.model_id})", unit="text",
+                        disable=not shown)
+        encode_all = getattr(self.backend, "encode_all", None)
         with bar:
-            for batch in batches:
-                encoded = self.backend.encode([text for _, text in batch])
+            if callable(encode_all):
+                vectors = encode_all(texts, bar.update)
                 self.stats.encode_calls += 1
-                self.stats.encoded += len(batch)
-                fresh.update((sha, vector) for (sha, _), vector in zip(batch, encoded, strict=True))
-                bar.update(len(batch))
-        return fresh
+            else:
+                vectors = self._encode_in_batches(texts, bar.update)
+        self.stats.encoded += len(texts)
+        return {sha: vector for (sha, _), vector in zip(missing, vectors, strict=True)}
+
+    def _encode_in_batches(self, texts: list[str], done: Callable[[int], object]) -> np.ndarray:
+        order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
+        size = self.cfg.batch_size
+        vectors = np.empty((len(texts), self.dim), dtype=np.float32)
+        for start in range(0, len(order), size):
+            batch = order[start : start + size]
+            vectors[batch] = self.backend.encode([texts[i] for i in batch])
+            self.stats.encode_calls += 1
+            done(len(batch))
+        return vectors

@@ -11,7 +11,9 @@ re-splits ours and its import pulls in the model hub client.
 `encode` tokenizes a batch once, sorts it by token count and runs it in slices of at most 8
 texts, each padded only to its own longest text (dynamic padding), truncated at 256 tokens as
 sentence-transformers does; vectors come back in the caller's order. Sorting by tokens, not
-characters, leaves almost no padding (docs/embedding-cpu-check.md). Small slices keep a
+characters, leaves almost no padding (docs/embedding-cpu-check.md). An ingest hands all its
+texts to `encode_all` at once: tokenized once (TextEmbedder used to tokenize them a second time
+to sort its batches) and streamed through the workers without a wait after every 64 texts. Small slices keep a
 layer's working set (the attention scores of 8 x 12 heads x 256^2 tokens) in cache and
 onnxruntime's memory arena small: slices of 64 cost ~25 % more CPU and ~0.8 GB more resident
 memory. Vectors are the attention-masked mean of the last hidden state (MiniLM's pooling);
@@ -27,9 +29,9 @@ spin-waiting: spinning threads starve everything else on a shared machine.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -37,9 +39,6 @@ from rag.embed.base import EmbeddingModelError
 from rag.embed.local_models import MINILM_NAMES, existing_path, minilm_folder
 from rag.embed.onnx_build import built_minilm
 from rag.embed.settings import EmbeddingConfig
-
-if TYPE_CHECKING:
-    from tokenizers import Encoding
 
 MAX_TOKENS = 256  # sentence-transformers' max_seq_length for all-MiniLM-L6-v2
 SLICE = 8  # texts per onnxruntime call (see the module docstring)
@@ -127,31 +126,36 @@ class OnnxMiniLMBackend:
 
     def encode(self, texts: list[str]) -> np.ndarray:
         """Vectors in the order of `texts`; run in slices of texts of similar token counts."""
+        return self.encode_all(texts)
+
+    def encode_all(self, texts: list[str], done: Callable[[int], object] | None = None) -> np.ndarray:
+        """`encode` for a whole ingest at once: tokenized once, sorted by token count, and the
+        slices streamed through the workers with no wait between batches; `done(n)` after each
+        slice of n texts. The slices are those of `encode` over the same texts, so the vectors
+        are too (the int8 graphs quantize activations per slice: its texts matter)."""
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        encodings = self.tokenizer.encode_batch(texts)  # truncated, not padded yet
-        slices = token_sorted_slices([len(e.ids) for e in encodings], SLICE)
-        runs = [[encodings[i] for i in part] for part in slices]
-        if len(runs) == 1:
-            vectors = [self._encode_slice(runs[0])]
-        else:
-            vectors = list(self._pool.map(self._encode_slice, runs))
+        # only the ids are kept (unpadded, every position is attended): a few hundred bytes a
+        # text, where an Encoding holds tokens, offsets and masks besides
+        ids = [np.asarray(e.ids, dtype=np.int64) for e in self.tokenizer.encode_batch(texts)]
+        slices = token_sorted_slices([len(i) for i in ids], SLICE)
+        runs = [[ids[i] for i in part] for part in slices]
+        vectors = map(self._encode_slice, runs) if len(runs) == 1 else self._pool.map(
+            self._encode_slice, runs)
         out = np.empty((len(texts), self.dim), dtype=np.float32)
         for part, block in zip(slices, vectors, strict=True):
             out[part] = block
+            if done is not None:
+                done(len(part))
         return out
 
-    def token_counts(self, texts: list[str]) -> list[int]:
-        """Tokens each text runs as (after truncation): TextEmbedder sorts its batches by them."""
-        return [len(e.ids) for e in self.tokenizer.encode_batch(texts)]
-
-    def _encode_slice(self, encodings: list[Encoding]) -> np.ndarray:
-        width = max(len(e.ids) for e in encodings)  # padded to this slice's longest text only
-        ids = np.zeros((len(encodings), width), dtype=np.int64)  # [PAD] is id 0
+    def _encode_slice(self, rows: list[np.ndarray]) -> np.ndarray:
+        width = max(len(r) for r in rows)  # padded to this slice's longest text only
+        ids = np.zeros((len(rows), width), dtype=np.int64)  # [PAD] is id 0
         mask = np.zeros_like(ids)
-        for row, encoding in enumerate(encodings):
-            ids[row, : len(encoding.ids)] = encoding.ids
-            mask[row, : len(encoding.ids)] = encoding.attention_mask
+        for row, tokens in enumerate(rows):
+            ids[row, : len(tokens)] = tokens
+            mask[row, : len(tokens)] = 1
         feeds = {"input_ids": ids, "attention_mask": mask}
         if "token_type_ids" in self._inputs:
             feeds["token_type_ids"] = np.zeros_like(ids)

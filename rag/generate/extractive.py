@@ -1,6 +1,7 @@
 """Offline extractive answerer: the answer is the context's best-supported whole sentences, copied
 from the documents with [Source N] citations. Scores follow query-biased sentence extraction
-(Tombros & Sanderson 1998): query-term coverage, plus a small prior for the block's retrieval rank.
+(Tombros & Sanderson 1998): query-term coverage, plus a prior for the sentence's place in its
+section (its first statement leads) and a small one for the block's retrieval rank.
 
 The answer reads as an answer: the answering sentence (the best-scored one) comes first, then its
 support — the sentences of the same document in the document's order, then those of other
@@ -18,13 +19,18 @@ from dataclasses import dataclass
 
 from rag.context.base import BuiltContext
 from rag.generate.base import Quote
-from rag.generate.whole_sentences import DocumentTexts, Unit, block_units
-from rag.text import Sentence, content_words, ends_sentence, jaccard
+from rag.generate.whole_sentences import DocumentTexts, SplitCache, Unit, block_units
+from rag.text import content_words, ends_sentence, jaccard
 
 RANK_PRIOR = 0.1  # weight of 1/rank: breaks ties toward better-ranked chunks, never outvotes coverage
-# weight of 1/(1 + the sentence's place in its document): a section's first sentences tend to
-# answer its question (the lead baseline of summarization); it too only breaks near-ties
-LEAD_PRIOR = 0.1
+# weight of 1/(1 + the sentence's place in its section), for a sentence that shares a word with
+# the question: the first statement under a heading (or a question) is the section's answer to
+# it, so where a sentence stands counts as much as which words it has (Edmundson 1969: the
+# location feature beside the key-word one). A sentence the context holds deep in its section
+# still wins when it covers clearly more of the question. Was 0.1 of the place in the whole
+# document, a tie-breaker: on the Debian calibration split the answer quoted a sentence from
+# the middle of another passage over the lead of the one that answers (docs/answers.md)
+LEAD_PRIOR = 1.0
 MIN_RELATIVE_COVERAGE = 0.5  # a sentence sharing one stray word ("notes") with the query stays out
 REDUNDANT_AT = 0.6  # a sentence this Jaccard-similar to one already picked adds nothing
 DEFAULT_MAX_CHARS = 600
@@ -65,7 +71,7 @@ def score_sentences(query: str, context: BuiltContext,
     query_words = set(content_words(query))
     scored: list[ScoredSentence] = []
     seen: set[object] = set()
-    cache: dict[str, list[Sentence]] = {}
+    cache: SplitCache = {}
     for block in sorted(context.blocks, key=lambda b: (b.rank, b.n)):
         for unit in block_units(block, documents, cache):
             text_key = " ".join(unit.text.lower().split())
@@ -75,7 +81,7 @@ def score_sentences(query: str, context: BuiltContext,
             seen.update((span_key, text_key))
             words = set(content_words(unit.text))
             coverage = len(words & query_words) / len(query_words) if query_words else 0.0
-            prior = RANK_PRIOR / max(block.rank, 1) + LEAD_PRIOR / (1 + unit.position)
+            prior = RANK_PRIOR / max(block.rank, 1) + (LEAD_PRIOR / (1 + unit.lead) if coverage else 0.0)
             scored.append(ScoredSentence(unit, coverage, coverage + prior))
     return sorted(scored, key=lambda s: (-s.score, s.unit.n, s.unit.position))
 

@@ -8,9 +8,12 @@ and it is still cited as the block. Without the document text, a piece at the bl
 does not read as whole is dropped. Either way, a sentence the *document* itself starts or ends
 mid-way (a passage cut out of a longer text) is dropped.
 
-Only statements are offered: headings, question lines ("Q: …?", anything ending in "?"), list
-lead-ins ending in ":", table rules and code fences are skipped; list markers and answer labels
-("A:") are cut from the front; line breaks inside a sentence (PDF wrapping) become spaces.
+Only statements are offered: headings (also a numbered title run into the text), question lines
+("Q: …?", anything ending in "?"), list lead-ins ending in ":", table rules, a table row
+flattened into one line, pointers elsewhere ("See Section 7.9 …") and code fences are skipped;
+list markers and answer labels ("A:") are cut from the front; line breaks inside a sentence (PDF
+wrapping) become spaces. Each sentence knows its place in its section (`Unit.lead`: 0 for the
+first statement after a heading, a question or the document's start).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from typing import Protocol
 from rag.context.base import ContextBlock
 from rag.text import Sentence, ends_sentence, split_sentences
 
+LEAD_UNKNOWN = 1_000  # a sentence whose place in its section is not known
 MIN_WORDS = 3  # "A: Yes." or "Notes." alone answers nothing
 HEADING_MAX_WORDS = 8  # a line this short with no sentence-ending punctuation reads as a heading
 
@@ -32,6 +36,13 @@ _ANSWER_LABEL = re.compile(r"^\s*(?:a|answer)\s*[:.)]\s*", re.I)
 _LIST_MARKER = re.compile(r"^\s*(?:[-*•+>]|\d{1,3}[.)]|[a-z][.)])\s+", re.I)
 _TABLE = re.compile(r"^\s*\|")
 _FENCE = re.compile(r"^\s*(```|~~~)")
+# a numbered section title an HTML or PDF page runs into the text ("4.4.7. chroots",
+# "Handling security-related bugs 5.8.5.1."): three-level numbers, so "Lumen Notes 4.0." stays
+_NUMBERED_TITLE = re.compile(r"^\d+(?:\.\d+)+\.?\s|\s\d+(?:\.\d+){2,}\.?$")
+# a pointer to another place answers nothing itself ("See Section 7.9, …", "For details, see …")
+_CROSS_REFERENCE = re.compile(
+    r"^(?:see|refer to|for (?:more|further) (?:information|details)|for details)\b", re.I)
+TABLE_CELLS = 3  # a "sentence" with this many " | " is a table flattened into one line, not a sentence
 
 
 class DocumentTexts(Protocol):
@@ -52,10 +63,27 @@ class Unit:
     position: int  # order inside its document (or block)
     completed: bool  # extended beyond the block's span to the sentence's start or end
     located: bool = True  # start/end are document offsets (False: offsets in the block's text)
+    # its place among the statements of its section: 0 = the first after a heading, a question
+    # or the document's start (LEAD_UNKNOWN: a block cut from a text we do not have whole)
+    lead: int = LEAD_UNKNOWN
+
+
+def opens_section(text: str) -> bool:
+    """A heading or a question: what the statements after it answer."""
+    first_line = text.strip().splitlines()[0] if text.strip() else ""
+    cleaned = " ".join(text.split()).rstrip("*_ ")
+    return bool(_HEADING.match(first_line) or _QUESTION_LABEL.match(first_line)
+                or cleaned.endswith("?") or _numbered_title(cleaned)
+                or (0 < len(cleaned.split()) <= HEADING_MAX_WORDS and not ends_sentence(cleaned)))
+
+
+def _numbered_title(cleaned: str) -> bool:
+    return len(cleaned.split()) <= HEADING_MAX_WORDS and bool(_NUMBERED_TITLE.search(cleaned))
 
 
 def statement(text: str) -> str | None:
-    """The sentence as quoted, or None when it states nothing (heading, question, lead-in …)."""
+    """The sentence as quoted, or None when it states nothing (heading, question, lead-in,
+    a pointer to another section, a flattened table row …)."""
     first_line = text.strip().splitlines()[0] if text.strip() else ""
     if (not first_line or _HEADING.match(first_line) or _TABLE.match(first_line)
             or _FENCE.match(first_line) or _QUESTION_LABEL.match(first_line)):
@@ -66,6 +94,9 @@ def statement(text: str) -> str | None:
         return None
     if len(cleaned.split()) <= HEADING_MAX_WORDS and not ends_sentence(cleaned):
         return None  # a heading or a label
+    if (_numbered_title(cleaned) or _CROSS_REFERENCE.match(cleaned)
+            or cleaned.count(" | ") >= TABLE_CELLS):
+        return None
     return cleaned
 
 
@@ -104,8 +135,24 @@ def _located(block: ContextBlock, document: str) -> list[tuple[int, int]]:
     return ranges
 
 
-def _from_document(block: ContextBlock, document: str,
-                   sentences: list[Sentence]) -> Iterator[Unit]:
+def section_leads(sentences: list[Sentence]) -> list[int]:
+    """Each sentence's place among the statements of its section: the count restarts after a
+    heading or a question and at the document's start; what is neither and states nothing ("Yes.",
+    a lead-in, a pointer) is not counted."""
+    leads, place = [], 0
+    for sentence in sentences:
+        if statement(sentence.text) is not None:
+            leads.append(place)
+            place += 1
+        else:
+            leads.append(LEAD_UNKNOWN)
+            if opens_section(sentence.text):
+                place = 0
+    return leads
+
+
+def _from_document(block: ContextBlock, document: str, sentences: list[Sentence],
+                   leads: list[int]) -> Iterator[Unit]:
     ranges = _located(block, document)
     for position, sentence in enumerate(sentences):
         inside = [(a, b) for a, b in ranges if sentence.start < b and a < sentence.end]
@@ -115,11 +162,14 @@ def _from_document(block: ContextBlock, document: str,
         if text is None:
             continue
         completed = not any(a <= sentence.start and sentence.end <= b for a, b in inside)
-        yield Unit(text, block.n, block.doc_id, sentence.start, sentence.end, position, completed)
+        yield Unit(text, block.n, block.doc_id, sentence.start, sentence.end, position, completed,
+                   lead=leads[position])
 
 
 def _from_block(block: ContextBlock) -> Iterator[Unit]:
     pieces = split_sentences(block.text)
+    # the block's text starts its section only when it starts the document
+    leads = section_leads(pieces) if block.start == 0 else [LEAD_UNKNOWN] * len(pieces)
     for position, sentence in enumerate(pieces):
         # the block's own text is all we know: its edges may be cuts
         at_edge_start = position == 0 and block.start > 0
@@ -130,7 +180,7 @@ def _from_block(block: ContextBlock) -> Iterator[Unit]:
         text = statement(sentence.text)
         if text is not None:
             yield Unit(text, block.n, block.doc_id, sentence.start, sentence.end, position, False,
-                       located=False)
+                       located=False, lead=leads[position])
 
 
 def _looks_started(sentence: Sentence) -> bool:
@@ -138,14 +188,18 @@ def _looks_started(sentence: Sentence) -> bool:
     return first.isupper() or not first.isalpha()
 
 
+SplitCache = dict[str, tuple[list[Sentence], list[int]]]
+
+
 def block_units(block: ContextBlock, documents: DocumentTexts | None,
-                cache: dict[str, list[Sentence]] | None = None) -> list[Unit]:
+                cache: SplitCache | None = None) -> list[Unit]:
     """The whole statement sentences of `block`, in document order; `cache` keeps each
-    document's split across the blocks of one answer."""
+    document's split (and its section leads) across the blocks of one answer."""
     document = documents.document_text(block.doc_id) if documents is not None else None
     if document is None or not _located(block, document):
         return list(_from_block(block))
     cache = {} if cache is None else cache
     if block.doc_id not in cache:
-        cache[block.doc_id] = split_sentences(document)
-    return list(_from_document(block, document, cache[block.doc_id]))
+        sentences = split_sentences(document)
+        cache[block.doc_id] = (sentences, section_leads(sentences))
+    return list(_from_document(block, document, *cache[block.doc_id]))

@@ -31,6 +31,7 @@ from rag.index.points import (
     SPARSE,
     Point,
     Query,
+    ScoredId,
     ScoredPayload,
     SparseQuery,
     StoredRecord,
@@ -110,6 +111,10 @@ class EdgeClient:
             raise FolderTakenError(f"{root} is already accessed by another process") from None
         self._shards: dict[str, edge.EdgeShard] = {}
         self._guard = threading.RLock()
+        self._search_params = {
+            exact: edge.SearchParams(hnsw_ef=self.params.ef_search, exact=exact)
+            for exact in (False, True)
+        }
 
     # -- shards ------------------------------------------------------------------------------
     def path(self, collection: str) -> Path:
@@ -217,6 +222,25 @@ class EdgeClient:
         self, collection: str, query: Query, using: str, limit: int,
         qfilter: Filter | None, exact: bool = False,
     ) -> list[ScoredPayload]:  # fmt: skip
+        out = []
+        for hit in self._query(collection, query, using, limit, qfilter, exact, payload=True):
+            payload = hit.payload  # each read of the property converts the whole payload again
+            if payload:
+                out.append(ScoredPayload(str(payload["chunk_id"]), hit.score, payload))
+        return out
+
+    def query_ids(
+        self, collection: str, query: Query, using: str, limit: int, qfilter: Filter | None,
+    ) -> list[ScoredId]:  # fmt: skip
+        """Ids and scores only: reading 100 payloads is most of a filtered query's time at 50k
+        (0.37 vs 1.5 ms p50, docs/store.md)."""
+        hits = self._query(collection, query, using, limit, qfilter, False, payload=False)
+        return [ScoredId(str(hit.id), hit.score) for hit in hits]
+
+    def _query(
+        self, collection: str, query: Query, using: str, limit: int,
+        qfilter: Filter | None, exact: bool, payload: bool,
+    ) -> list[Any]:  # fmt: skip
         vector: Any
         if isinstance(query, SparseQuery):
             vector = edge.SparseVector(list(query.indices), list(query.values))
@@ -226,15 +250,10 @@ class EdgeClient:
             limit=limit,
             query=edge.Query.Nearest(vector, using=using),
             filter=to_edge(qfilter),
-            with_payload=True,
-            params=edge.SearchParams(hnsw_ef=self.params.ef_search, exact=exact),
+            with_payload=payload,
+            params=self._search_params[exact],
         )
-        out = []
-        for hit in self._shard(collection).query(request):
-            payload = hit.payload  # each read of the property converts the whole payload again
-            if payload:
-                out.append(ScoredPayload(str(payload["chunk_id"]), float(hit.score), payload))
-        return out
+        return self._shard(collection).query(request)
 
     def close(self) -> None:
         with self._guard:

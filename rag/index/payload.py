@@ -67,9 +67,14 @@ def chunk_payload(
 
 
 def chunk_from_payload(payload: Mapping[str, Any]) -> Chunk:
-    extra = {k: v for k, v in payload.items() if k not in _CHUNK_FIELDS}
-    if isinstance(extra.get("tags"), list):
-        extra["tags"] = tuple(extra["tags"])
+    # a copy with the chunk fields popped: twice as fast as filtering every key (a search builds
+    # 100-200 of these per query; benchmarks/results/store_engines_edge50k.json)
+    extra = dict(payload)
+    for key in _CHUNK_FIELDS:
+        extra.pop(key, None)
+    tags = extra.get("tags")
+    if isinstance(tags, list):
+        extra["tags"] = tuple(tags)
     return Chunk(
         chunk_id=str(payload["chunk_id"]),
         doc_id=str(payload["doc_id"]),

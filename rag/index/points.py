@@ -36,6 +36,14 @@ class ScoredPayload:
 
 
 @dataclass(frozen=True)
+class ScoredId:
+    """A hit without its payload: the point id (rag.index.filters.point_id) and the score."""
+
+    point_id: str
+    score: float
+
+
+@dataclass(frozen=True)
 class StoredRecord:
     """A point read back: its payload and (when asked for) its dense vector."""
 
@@ -84,5 +92,8 @@ class StoreClient(Protocol):
         self, collection: str, query: Query, using: str, limit: int,
         qfilter: Filter | None, exact: bool = False,
     ) -> list[ScoredPayload]: ...  # fmt: skip
+    def query_ids(
+        self, collection: str, query: Query, using: str, limit: int, qfilter: Filter | None,
+    ) -> list[ScoredId]: ...  # fmt: skip
     def optimize(self, collection: str) -> None: ...
     def close(self) -> None: ...

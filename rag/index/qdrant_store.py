@@ -19,6 +19,7 @@ from rag.index.points import (
     DENSE,
     SPARSE,
     Point,
+    ScoredId,
     ScoredPayload,
     SparseQuery,
     StoreClient,
@@ -120,6 +121,15 @@ class QdrantStore:
             )
         return {str(r.payload["chunk_id"]): r.payload for r in records if r.payload}
 
+    def payloads_by_point(self, point_ids: Sequence[str]) -> dict[str, dict[str, Any]]:
+        """Payloads by point id (rag.index.filters.point_id of their chunk id); missing ids are
+        simply absent."""
+        if not point_ids:
+            return {}
+        with store_session() as client:
+            records = client.retrieve(self.collection, point_ids, payload=True, dense=False)
+        return {point_id(str(r.payload["chunk_id"])): r.payload for r in records if r.payload}
+
     def dense_vectors(self, chunk_ids: Sequence[str]) -> dict[str, np.ndarray]:
         """Stored dense vectors by chunk id (unit length: Qdrant normalizes for cosine)."""
         if not chunk_ids:
@@ -152,6 +162,13 @@ class QdrantStore:
     ) -> list[ScoredPayload]:
         with store_session() as client:
             return client.query(self.collection, vector, DENSE, limit, qfilter, exact)
+
+    def search_dense_ids(
+        self, vector: np.ndarray, limit: int, qfilter: Filter | None
+    ) -> list[ScoredId]:
+        """search_dense without reading payloads: point ids and scores, best first."""
+        with store_session() as client:
+            return client.query_ids(self.collection, vector, DENSE, limit, qfilter)
 
     def search_sparse(
         self, indices: list[int], values: list[float], limit: int, qfilter: Filter | None

@@ -1,17 +1,25 @@
 """Searching one collection: dense (Qdrant cosine) and sparse (BM25) ranked lists of the chunks
 its manifest lists, with the filters, the privacy clause and the hiding of chunks a pending
-write has not committed yet (rag.index.journal) applied inside the store."""
+write has not committed yet (rag.index.journal) applied inside the store.
+
+The store answers with point ids and scores; chunks come from a cache of the chunks built from
+payloads read earlier, kept for one manifest version (a chunk id names its text, since it holds
+the document's content hash; what else a payload carries - owner, visibility, tags - changes
+only through a write, which replaces the manifest). Only chunks not in it are read from the
+store. Which points a query may see is decided in the store by the filter, never by the cache.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 
 import numpy as np
 
+from rag.chunking.base import Chunk
 from rag.index import journal
 from rag.index.catalogue import Catalogue
-from rag.index.filters import Filter, build_filter, visibility_filter
+from rag.index.filters import Filter, build_filter, point_id, visibility_filter
 from rag.index.manifest import Manifest
 from rag.index.payload import chunk_from_payload
 from rag.retrieve.base import Candidate, RankedList, RetrieverHit
@@ -24,23 +32,29 @@ class CollectionSearch:
     def __init__(self, catalogue: Catalogue) -> None:
         self.catalogue = catalogue
         self._private: tuple[Manifest, bool] | None = None  # holds_private, for this manifest
+        self._chunks: dict[str, Chunk] = {}  # point id -> chunk, for the manifest below
+        self._chunks_of: Manifest | None = None
 
     def holds_private(self) -> bool:
         """Whether any point is private, read from the points themselves (never from a flag a
         crash could leave stale): counted once per manifest version, and taken as True while a
         write is pending, since its points may be arriving right now."""
-        cat = self.catalogue
-        if journal.pending(cat.directory) is not None:
+        if journal.pending(self.catalogue.directory) is not None:
             return True
+        return self._private_points()
+
+    def _private_points(self) -> bool:
+        cat = self.catalogue
         if self._private is None or self._private[0] is not cat.manifest:
             found = cat.store.count(visibility_filter("private")) > 0
             self._private = (cat.manifest, found)
         return self._private[1]
 
     def _filter(self, filters: FilterConfig | None, since: float | None) -> Filter | None:
-        intent = journal.pending(self.catalogue.directory)
+        intent = journal.pending(self.catalogue.directory)  # read once: holds_private reads it too
         hidden = sorted(intent.touched - self.catalogue.manifest.chunk_ids) if intent else ()
-        return build_filter(filters, since, privacy=self.holds_private(), hidden=hidden)
+        privacy = intent is not None or self._private_points()
+        return build_filter(filters, since, privacy=privacy, hidden=hidden)
 
     def matching_ids(self, filters: FilterConfig | None) -> set[str] | None:
         """Ids of the chunks `filters` lets through (None: the filter excludes nothing)."""
@@ -67,8 +81,8 @@ class CollectionSearch:
         cat.refresh()
         if cat.is_empty:
             return RankedList("dense", ())
-        hits = cat.store.search_dense(query_vector, depth, self._filter(filters, since))
-        return _ranked("dense", self._listed([(h.score, h.payload) for h in hits]))
+        hits = cat.store.search_dense_ids(query_vector, depth, self._filter(filters, since))
+        return self._ranked("dense", [(h.score, h.point_id) for h in hits])
 
     def sparse(
         self,
@@ -83,23 +97,41 @@ class CollectionSearch:
         if cat.is_empty:
             return RankedList("bm25", ())
         hits = cat.sparse.search(cat.tokenizer(query), depth, self._filter(filters, since))
-        payloads = cat.store.payloads([h.chunk_id for h in hits])
-        scored = [(h.score, payloads[h.chunk_id]) for h in hits if h.chunk_id in payloads]
-        return _ranked("bm25", self._listed(scored))
+        return self._ranked("bm25", [(h.score, point_id(h.chunk_id)) for h in hits])
 
-    def _listed(self, scored: list[tuple[float, dict[str, Any]]]) -> list[tuple[float, dict[str, Any]]]:
-        """Only chunks the manifest lists, whatever an older crash left in the store."""
+    def _chunks_for(self, point_ids: list[str]) -> dict[str, Chunk]:
+        """The chunks of these points: cached ones, the rest built from payloads read now
+        (points gone from the store are left out)."""
+        cat = self.catalogue
+        if self._chunks_of is not cat.manifest or len(self._chunks) > _CHUNKS_KEPT:
+            self._chunks, self._chunks_of = {}, cat.manifest  # a new dict: readers keep theirs
+        cache = self._chunks
+        missing = [pid for pid in point_ids if pid not in cache]
+        for pid, payload in cat.store.payloads_by_point(missing).items():
+            cache[pid] = chunk_from_payload(payload)
+        return {pid: cache[pid] for pid in point_ids if pid in cache}
+
+    def _ranked(self, retriever: str, scored: list[tuple[float, str]]) -> RankedList:
+        """The hits (score, point id) as candidates, ranked 1.. in order, keeping only chunks the
+        manifest lists (whatever an older crash left in the store)."""
         listed = self.catalogue.manifest.chunk_ids
-        return [(score, payload) for score, payload in scored if payload.get("chunk_id") in listed]
-
-
-def _ranked(retriever: str, scored: list[tuple[float, dict[str, Any]]]) -> RankedList:
-    candidates = tuple(
-        Candidate(
-            chunk=chunk_from_payload(payload),
-            score=score,
-            hits={retriever: RetrieverHit(retriever=retriever, rank=rank, raw_score=score)},
+        chunks = self._chunks_for([pid for _, pid in scored])
+        kept = [(score, chunks[pid]) for score, pid in scored
+                if pid in chunks and chunks[pid].chunk_id in listed]  # fmt: skip
+        candidates = tuple(
+            Candidate(
+                chunk=chunk,
+                score=score,
+                hits={retriever: RetrieverHit(retriever, rank, score)},
+                contributions=_NONE,  # one shared empty mapping, not two new ones per candidate
+                stage_scores=_NONE,
+            )
+            for rank, (score, chunk) in enumerate(kept, start=1)
         )
-        for rank, (score, payload) in enumerate(scored, start=1)
-    )
-    return RankedList(retriever, candidates)
+        return RankedList(retriever, candidates)
+
+
+_NONE: Mapping[str, float] = MappingProxyType({})
+# chunks kept per collection (~2 KB each with their text): 20,000 is ~40 MB at most, and the
+# cache starts again empty when it grows past that
+_CHUNKS_KEPT = 20_000

@@ -20,6 +20,7 @@ from rag.index.points import (
     SPARSE,
     Point,
     Query,
+    ScoredId,
     ScoredPayload,
     SparseQuery,
     StoredRecord,
@@ -119,6 +120,22 @@ class ServerClient:
         self, collection: str, query: Query, using: str, limit: int,
         qfilter: Filter | None, exact: bool = False,
     ) -> list[ScoredPayload]:  # fmt: skip
+        return [
+            ScoredPayload(str(p.payload["chunk_id"]), float(p.score), dict(p.payload))
+            for p in self._query(collection, query, using, limit, qfilter, exact, payload=True)
+            if p.payload
+        ]
+
+    def query_ids(
+        self, collection: str, query: Query, using: str, limit: int, qfilter: Filter | None,
+    ) -> list[ScoredId]:  # fmt: skip
+        hits = self._query(collection, query, using, limit, qfilter, False, payload=False)
+        return [ScoredId(str(p.id), float(p.score)) for p in hits]
+
+    def _query(
+        self, collection: str, query: Query, using: str, limit: int,
+        qfilter: Filter | None, exact: bool, payload: bool,
+    ) -> list[models.ScoredPoint]:  # fmt: skip
         vector: Any
         if isinstance(query, SparseQuery):
             vector = models.SparseVector(indices=list(query.indices), values=list(query.values))
@@ -126,13 +143,10 @@ class ServerClient:
             vector = np.asarray(query, dtype=np.float32).tolist()
         response = self.client.query_points(
             collection, query=vector, using=using, limit=limit, query_filter=to_models(qfilter),
-            with_payload=True, search_params=models.SearchParams(hnsw_ef=HNSW_EF_SEARCH, exact=exact),
+            with_payload=payload,
+            search_params=models.SearchParams(hnsw_ef=HNSW_EF_SEARCH, exact=exact),
         )  # fmt: skip
-        return [
-            ScoredPayload(str(p.payload["chunk_id"]), float(p.score), dict(p.payload))
-            for p in response.points
-            if p.payload
-        ]
+        return response.points
 
     def close(self) -> None:
         self.client.close()

@@ -12,9 +12,9 @@ from eval.data.beir import load_beir
 from eval.runs.beir_index import make_searcher
 from eval.runs.candidates import truncate
 from eval.runs.preset_run import run_preset
-from eval.runs.sweep import GridAxis, grid_points, parse_grid, run_sweep
+from eval.runs.sweep import GridAxis, grid_points, parse_grid, point_config, run_sweep, scores_only
 from rag.chunking.base import Chunk
-from rag.config import load_preset
+from rag.config import load_preset, with_overrides
 from rag.paths import PROJECT_ROOT
 from rag.retrieve.base import Candidate, RankedList
 
@@ -81,3 +81,24 @@ def test_sweep_rescoring_matches_a_plain_run_and_reuses_lists(tmp_path: Path) ->
     cli_same = by_point[json.dumps({"fusion.k": 60, "retrieval.depth": 100}, sort_keys=True)]
     assert cli_same["metrics"]["ndcg@10"] == pytest.approx(plain.summary.metrics["ndcg@10"])
     assert len((out / "perquery.jsonl").read_text().splitlines()) == 4 * 20
+
+
+@pytest.mark.slow
+def test_scores_only_points_equal_plain_runs_of_their_configs() -> None:
+    """Points re-scored without the tail's stages (eval.runs.sweep.scores_only) score exactly
+    what a plain run of the same config scores, query by query, CIs included."""
+    dataset = load_beir(SAMPLE)
+    base = load_preset("hybrid")
+    axes = parse_grid(["fusion.method=rrf,weighted_rrf", "fusion.k=1,30",
+                       "fusion.weights={bm25: 0.2, dense: 0.8}", "retrieval.depth=20"])
+    result = run_sweep(dataset, base, axes, METRICS, n_resamples=50, use_cache=False)
+    for point in result.points:
+        config = with_overrides(base, dict(point.overrides))
+        assert scores_only(point_config(base, point.overrides, dataset))
+        plain = run_preset(dataset, "x", make_searcher(dataset, config), METRICS, 50)
+        for key in METRICS:
+            assert point.run.scores[key].values == plain.scores[key].values, point.overrides
+        assert point.run.summary.ci95 == plain.summary.ci95
+        assert [o.ranking for o in point.run.outcomes] == [o.ranking for o in plain.outcomes]
+    by_k = {(p.overrides["fusion.method"], p.overrides["fusion.k"]): p.run for p in result.points}
+    assert by_k["rrf", 1].outcomes != by_k["weighted_rrf", 1].outcomes  # the weights count

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from eval.scoring.stats import bootstrap_ci, bootstrap_means, paired_test
+from eval.scoring.stats import bootstrap_ci, bootstrap_cis, bootstrap_means, paired_test
 
 
 def test_ci_brackets_the_mean_and_narrows_with_more_queries() -> None:
@@ -73,3 +73,13 @@ def test_paired_test_errors() -> None:
         paired_test({"q1": 1.0}, {"q2": 1.0})
     with pytest.raises(ValueError, match="valid: randomization"):
         paired_test({"q1": 1.0}, {"q1": 0.0}, method="t-test")  # type: ignore[arg-type]
+
+
+def test_bootstrap_cis_equal_bootstrap_ci_column_by_column() -> None:
+    rng = np.random.default_rng(3)
+    columns = [list(rng.random(n)) for n in (20, 20, 7, 0, 1)] + [[0.5] * 20]
+    got = bootstrap_cis(columns, 0.9, 500, seed=4)
+    for values, interval in zip(columns, got, strict=True):
+        expected = bootstrap_ci(values, 0.9, 500, seed=4)
+        assert (math.isnan(expected.low) and math.isnan(interval.low)) or interval == expected
+    assert bootstrap_cis([], 0.95, 10) == []

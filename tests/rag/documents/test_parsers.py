@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from rag.documents import SUPPORTED_EXTENSIONS, DocumentError, parse_bytes
@@ -14,6 +17,19 @@ def test_registry_covers_every_format_and_lists_valid_names() -> None:
         assert extension in SUPPORTED_EXTENSIONS
     with pytest.raises(UnknownStrategyError, match=r"valid: .*\.pdf"):
         PARSERS.get(".odt")
+    for extension in SUPPORTED_EXTENSIONS:  # each format's module registers what it is listed for
+        assert callable(PARSERS.get(extension))
+
+
+def test_a_text_file_is_parsed_without_importing_the_other_formats_libraries() -> None:
+    code = (
+        "import sys\n"
+        "from rag.documents import parse_bytes\n"
+        "assert parse_bytes('notes.txt', b'apt keeps a cache.').text == 'apt keeps a cache.'\n"
+        "print(sorted(m for m in ('pptx', 'docx', 'pypdf', 'bs4') if m in sys.modules))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
 
 
 def test_pdf_keeps_pages_and_their_offsets(make_pdf) -> None:

@@ -108,3 +108,20 @@ def test_slices_group_texts_of_similar_token_counts_longest_first() -> None:
     # ones to the long one's tokens; by token count, each slice's texts are nearly one length
     assert token_sorted_slices([5, 200, 7, 198, 6, 201], 2) == [[5, 1], [3, 2], [4, 0]]
     assert token_sorted_slices([], 8) == []
+
+
+def test_a_whole_ingest_at_once_gives_the_vectors_of_its_token_sorted_batches() -> None:
+    # TextEmbedder hands an ingest's texts over in one call (tokenized once, no wait between
+    # batches); the slices, and so the vectors, are those of batches of 64 in token order
+    backend = load_backend(ONNX)
+    texts = [f"{SHORT} {'and more words ' * (i % 23)}{i}" for i in range(3 * 64 + 5)]
+    seen: list[int] = []
+    together = backend.encode_all(texts, seen.append)
+    counts = [len(backend.tokenizer.encode(t).ids) for t in texts]
+    order = sorted(range(len(texts)), key=lambda i: -counts[i])
+    batched = np.empty_like(together)
+    for start in range(0, len(order), 64):
+        part = order[start : start + 64]
+        batched[part] = backend.encode([texts[i] for i in part])
+    assert np.array_equal(together, batched)
+    assert sum(seen) == len(texts) and max(seen) <= SLICE

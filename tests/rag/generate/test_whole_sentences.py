@@ -15,10 +15,11 @@ from rag.context.base import BuiltContext, ContextBlock, TokenBudget
 from rag.documents.base import Document, DocumentMetadata
 from rag.generate.extractive import extractive_answer
 from rag.generate.stage import GenerateOutput
-from rag.generate.whole_sentences import block_units
+from rag.generate.whole_sentences import LEAD_UNKNOWN, block_units, section_leads, statement
 from rag.grounding.retry import GroundedAnswer
 from rag.index import open_collection
 from rag.pipeline import run_query
+from rag.text import split_sentences
 
 MANUAL = (
     "Columns hold values. An AUTOINCREMENT column is automatically updated when new entries are "
@@ -128,3 +129,56 @@ def test_with_no_whole_sentence_to_quote_the_answer_is_declined(
     abstain = trace.stage("abstain")
     assert abstain is not None and "no whole sentence to quote" in abstain.reason
     assert trace.answer and trace.answer != ""
+
+
+CHOOSING = ("Choosing a distribution\n\nUnstable has the most recent versions. Stable has the "
+            "oldest ones.\n\nWhat about testing?\n\nTesting lies in between the two.")
+MIRRORS = ("Mirrors\n\nMirrors carry every package of the archive. Every mirror syncs each "
+           "distribution four times a day, so its versions are the most recent ones.")
+
+
+def test_a_sentence_knows_its_place_in_its_section_which_restarts_after_headings_and_questions() -> None:
+    units = block_units(cut(CHOOSING, 0, len(CHOOSING), doc_id="c"), Texts(c=CHOOSING))
+    assert [(u.text.split()[0], u.lead) for u in units] == [("Unstable", 0), ("Stable", 1),
+                                                             ("Testing", 0)]
+
+
+def test_the_lead_of_a_section_answers_before_a_deeper_sentence_of_a_better_ranked_passage() -> None:
+    question = "Which distribution has the most recent versions?"
+    texts = Texts(m=MIRRORS, c=CHOOSING)
+    mirrors = cut(MIRRORS, 0, len(MIRRORS), n=1, rank=1, doc_id="m")
+    choosing = cut(CHOOSING, 0, len(CHOOSING), n=2, rank=2, doc_id="c")
+    # the mirror sentence has every question word but sits second in its section; the lead of
+    # the section about choosing has two of three: where a sentence stands counts too
+    found = extractive_answer(question, ctx(question, mirrors, choosing), k=1, documents=texts)
+    assert found.text == "Unstable has the most recent versions. [Source 2]"
+    # a lead sharing one word of three does not outvote a sentence with all of them
+    narrow = "Which distribution syncs four times a day?"
+    found = extractive_answer(narrow, ctx(narrow, mirrors, choosing), k=1, documents=texts)
+    assert found.text.startswith("Every mirror syncs each distribution")
+
+
+@pytest.mark.parametrize("text", [
+    "Handling security-related bugs 5.8.5.1.",  # a numbered title run into the text
+    "4.4.7. chroots to different distributions",
+    "See more in Section 7.9, “What is meant by Depends?” for details.",  # a pointer elsewhere
+    "For more information, read the Debian Reference.",
+    "name component | usable characters | existence package-name | required",  # a flattened table
+])
+def test_titles_pointers_and_flattened_tables_are_not_quoted(text: str) -> None:
+    assert statement(text) is None
+
+
+@pytest.mark.parametrize("text", [
+    "It describes Lumen Notes 4.0.",
+    "Seeing the log is enough for most users.",
+    "The pipe | operator joins two commands.",
+])
+def test_sentences_like_them_still_are(text: str) -> None:
+    assert statement(text) == text
+
+
+def test_a_short_reply_or_a_pointer_does_not_start_a_new_section() -> None:
+    text = ("Yes. Unstable has the most recent versions. See Section 3 for details. Stable has the "
+            "oldest ones. Can I mix them? Mixing them works with care.")
+    assert section_leads(split_sentences(text)) == [LEAD_UNKNOWN, 0, LEAD_UNKNOWN, 1, LEAD_UNKNOWN, 0]

@@ -137,6 +137,23 @@ def test_dense_and_sparse_queries_agree(pair: tuple[StoreClient, StoreClient, st
         }
 
 
+@pytest.mark.parametrize("label", ["none", "alice", "hidden ids", "matches nothing"])
+def test_id_only_queries_name_the_same_points(pair: tuple[StoreClient, StoreClient, str], label: str) -> None:
+    """query_ids is query without payloads: the same points (by point id) and scores."""
+    edge, other, name = pair
+    qfilter = FILTERS[label]
+    vector = np.random.default_rng(SEED + 2).normal(size=DIM).astype(np.float32)
+    for client in (edge, other):
+        full = client.query(name, vector, DENSE, 10, qfilter)
+        ids = client.query_ids(name, vector, DENSE, 10, qfilter)
+        assert [h.point_id for h in ids] == [point_id(h.chunk_id) for h in full]
+        assert np.allclose([h.score for h in ids], [h.score for h in full])
+    theirs = other.query_ids(name, vector, DENSE, 10, qfilter)
+    assert [h.point_id for h in edge.query_ids(name, vector, DENSE, 10, qfilter)] == [
+        h.point_id for h in theirs
+    ]
+
+
 def test_retrieve_returns_the_same_payloads_and_unit_vectors(
     pair: tuple[StoreClient, StoreClient, str],
 ) -> None:
