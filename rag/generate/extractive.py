@@ -27,9 +27,7 @@ RANK_PRIOR = 0.1  # weight of 1/rank: breaks ties toward better-ranked chunks, n
 # the question: the first statement under a heading (or a question) is the section's answer to
 # it, so where a sentence stands counts as much as which words it has (Edmundson 1969: the
 # location feature beside the key-word one). A sentence the context holds deep in its section
-# still wins when it covers clearly more of the question. Was 0.1 of the place in the whole
-# document, a tie-breaker: on the Debian calibration split the answer quoted a sentence from
-# the middle of another passage over the lead of the one that answers (docs/answers.md)
+# still wins when it covers clearly more of the question (docs/answers.md: the diagnosis)
 LEAD_PRIOR = 1.0
 MIN_RELATIVE_COVERAGE = 0.5  # a sentence sharing one stray word ("notes") with the query stays out
 REDUNDANT_AT = 0.6  # a sentence this Jaccard-similar to one already picked adds nothing
