@@ -335,7 +335,9 @@ class LLMStream:
                     written += len(piece)
                     yield piece
         except Exception as exc:  # whatever reading a stream closed under it raises
-            if passed.is_set():
+            # the read timeout is the deadline too: whichever of it and the watchdog fires
+            # first, a call that ends after its deadline ended because of it
+            if passed.is_set() or (deadline is not None and deadline.remaining() <= 0):
                 if first is None:  # still reading when time ran out: its speed was at most this
                     read_speed.record("reading", endpoint.base_url, model, self._prompt_chars(),
                                       time.perf_counter() - sent)
