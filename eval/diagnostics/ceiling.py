@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -51,28 +52,42 @@ def recall_at_depth(
     return {n: total / counted for n, total in totals.items()} if counted else {}
 
 
-def oracle_ndcg(qrels: Qrels, run: PresetRun, k: int = 10) -> tuple[float, float]:
-    """(oracle, actual) mean nDCG@k over the run's scored queries."""
+# (qid, k, the relevant documents a run found) -> that query's oracle nDCG@k
+OracleMemo = dict[tuple[str, int, frozenset[str]], float]
+
+
+def oracle_ndcg(qrels: Qrels, run: PresetRun, k: int = 10,
+                memo: OracleMemo | None = None) -> tuple[float, float]:
+    """(oracle, actual) mean nDCG@k over the run's scored queries. A query's oracle depends only
+    on which relevant documents the run found, so `memo` lets sweep points that found the same
+    ones share it."""
     key = f"ndcg@{k}"
-    # only the run's relevant documents: scored by relevance they rank above every other, which
-    # add no gain, so leaving those out changes no nDCG (and spares sorting them per sweep point)
-    oracle_results: dict[str, dict[str, float]] = {}
+    memo = {} if memo is None else memo
+    oracle_values = []
     for o in run.outcomes:
-        if o.error is None:
-            judged = qrels.get(o.qid, {})
-            oracle_results[o.qid] = {d: float(judged[d]) for d in o.ranking
-                                     if judged.get(d, 0) > 0}
-    oracle = evaluate(qrels, oracle_results, [key])[key]
+        if o.error is not None or o.qid not in qrels:
+            continue  # as evaluate: a query without qrels is not scored
+        judged = qrels[o.qid]
+        # only the run's relevant documents: scored by relevance they rank above every other,
+        # which add no gain, so leaving those out changes no nDCG
+        found = frozenset(d for d in o.ranking if judged.get(d, 0) > 0)
+        if (o.qid, k, found) not in memo:
+            memo[o.qid, k, found] = evaluate(
+                qrels, {o.qid: {d: float(judged[d]) for d in found}}, [key])[key].values[o.qid]
+        oracle_values.append(memo[o.qid, k, found])
+    oracle = math.fsum(oracle_values) / len(oracle_values) if oracle_values else math.nan
     actual = run.scores[key] if key in run.scores else evaluate(
         qrels, {o.qid: o.ranking for o in run.outcomes if o.error is None}, [key])[key]
-    return oracle.mean, actual.mean
+    return oracle, actual.mean
 
 
 def ceiling(
     qrels: Qrels, cached: Sequence[QueryLists], run: PresetRun, k: int = 10,
     depths: Sequence[int] = DEPTHS, recall: Mapping[int, float] | None = None,
+    memo: OracleMemo | None = None,
 ) -> Ceiling:
-    """`recall` = recall_at_depth(qrels, cached, depths) when known (sweep points share it)."""
-    oracle, actual = oracle_ndcg(qrels, run, k)
+    """`recall` = recall_at_depth(qrels, cached, depths) when known (sweep points share it, and
+    `memo` their queries' oracle nDCG)."""
+    oracle, actual = oracle_ndcg(qrels, run, k, memo)
     recall = recall if recall is not None else recall_at_depth(qrels, cached, depths)
     return Ceiling(recall, k, oracle, actual, sum(o.error is None for o in run.outcomes))

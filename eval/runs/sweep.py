@@ -27,7 +27,7 @@ import yaml
 
 from eval.data.evalsets import chunk_unit_lists
 from eval.data.shapes import BeirDataset, Qrels
-from eval.diagnostics.ceiling import DEPTHS, Ceiling, ceiling, recall_at_depth
+from eval.diagnostics.ceiling import DEPTHS, Ceiling, OracleMemo, ceiling, recall_at_depth
 from eval.runs.beir_index import beir_collection, collection_name, eval_config
 from eval.runs.candidates import QueryLists, retrieve_all
 from eval.runs.preset_run import PresetRun, QueryOutcome, deepest_cutoff, doc_ranking, summarize
@@ -240,16 +240,17 @@ def rescore(
 
 def _diagnose(
     dataset: BeirDataset, cached: Sequence[QueryLists], run: PresetRun, depth: int,
-    recalls: dict[tuple[int, ...], dict[int, float]],
+    recalls: dict[tuple[int, ...], dict[int, float]], oracles: OracleMemo,
 ) -> Ceiling | None:
     """Ceiling figures for one point; depths beyond the point's own depth are left out.
-    `recalls` keeps recall at depth per depths, which all points on the same lists share."""
+    `recalls` keeps recall at depth per depths and `oracles` each query's oracle nDCG per
+    relevant documents found, which points on the same lists share."""
     if "ndcg@10" not in run.scores:
         return None
     depths = tuple(n for n in DEPTHS if n <= depth) or (depth,)
     if depths not in recalls:
         recalls[depths] = recall_at_depth(dataset.qrels, cached, depths)
-    return ceiling(dataset.qrels, cached, run, 10, depths, recalls[depths])
+    return ceiling(dataset.qrels, cached, run, 10, depths, recalls[depths], oracles)
 
 
 def run_sweep(
@@ -289,13 +290,14 @@ def run_sweep(
             cached = chunk_unit_lists(cached)
         started = time.perf_counter()
         recalls: dict[tuple[int, ...], dict[int, float]] = {}
+        oracles: OracleMemo = {}
         id_lists = pooled_lists(cached)
         for i in members:
             label = f"{base.name} " + " ".join(f"{k}={v}" for k, v in points[i].items())
             cut = configs[i].retrieval.depth
             run = rescore(scored_on, configs[i], cached, collection, metrics, n_resamples, seed,
                           label.strip(), id_lists=id_lists)
-            diagnosis = _diagnose(scored_on, cached, run, cut, recalls)
+            diagnosis = _diagnose(scored_on, cached, run, cut, recalls, oracles)
             results[i] = SweepPoint(points[i], run, diagnosis)
         rescoring_s += time.perf_counter() - started
     return SweepResult(base.name, tuple(axes), tuple(results[i] for i in range(len(points))),

@@ -7,7 +7,7 @@ from types import MappingProxyType
 import pytest
 
 from eval.data.shapes import BeirDataset
-from eval.diagnostics.ceiling import ceiling, recall_at_depth
+from eval.diagnostics.ceiling import OracleMemo, ceiling, recall_at_depth
 from eval.runs.candidates import QueryLists
 from eval.runs.preset_run import QueryOutcome, summarize
 from rag.chunking.base import Chunk
@@ -42,3 +42,19 @@ def test_oracle_reorders_the_final_documents_by_relevance() -> None:
     assert result.actual_ndcg == pytest.approx(run.summary.metrics["ndcg@10"])
     assert result.actual_ndcg < result.oracle_ndcg < 1.0  # z was never retrieved
     assert result.n_queries == 2 and result.recall_at_depth == {}
+
+
+def test_a_shared_oracle_memo_gives_each_run_its_own_oracle() -> None:
+    # sweep points share the memo: a query's oracle depends only on the relevant docs it found
+    first = summarize("t", DATASET, [QueryOutcome("q1", {"x": 3.0, "b": 2.0, "a": 1.0}, 1.0),
+                                     QueryOutcome("q2", {"c": 1.0}, 1.0)], ["ndcg@10"], 10)
+    second = summarize("t", DATASET, [QueryOutcome("q1", {"a": 3.0, "x": 2.0}, 1.0),
+                                      QueryOutcome("q2", {"y": 1.0}, 1.0)], ["ndcg@10"], 10)
+    memo: OracleMemo = {}
+    shared = [ceiling(QRELS, [], run, k=10, memo=memo).oracle_ndcg for run in (first, second)]
+    alone = [ceiling(QRELS, [], run, k=10).oracle_ndcg for run in (first, second)]
+    assert shared == alone and alone[0] > alone[1]  # the second found neither b nor c
+    # the definition: every retrieved document re-ranked by its true relevance
+    ideal = summarize("t", DATASET, [QueryOutcome("q1", {"a": 2.0, "x": 0.0}, 1.0),
+                                     QueryOutcome("q2", {"y": 0.0}, 1.0)], ["ndcg@10"], 10)
+    assert alone[1] == pytest.approx(ideal.summary.metrics["ndcg@10"])
