@@ -33,8 +33,8 @@ class TimeFit:
 def reading_time(budget_s: float, max_tokens: int, writing_cps: float | None) -> float:
     """Seconds the prompt may take to read: the budget less the answer's writing time."""
     low, high = READ_SHARE_RANGE
-    if not writing_cps:
-        return low * budget_s + (high - low) * budget_s / 2
+    if not writing_cps:  # no answer measured yet: the middle of the range
+        return (low + high) / 2 * budget_s
     writing_s = max_tokens * CHARS_PER_TOKEN / writing_cps
     return min(high * budget_s, max(low * budget_s, MARGIN * (budget_s - writing_s)))
 

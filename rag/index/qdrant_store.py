@@ -113,22 +113,19 @@ class QdrantStore:
 
     def payloads(self, chunk_ids: Sequence[str]) -> dict[str, dict[str, Any]]:
         """Payloads by chunk id (missing ids are simply absent)."""
-        if not chunk_ids:
-            return {}
-        with store_session() as client:
-            records = client.retrieve(
-                self.collection, [point_id(c) for c in chunk_ids], payload=True, dense=False
-            )
-        return {str(r.payload["chunk_id"]): r.payload for r in records if r.payload}
+        return {str(p["chunk_id"]): p for p in self._read_payloads([point_id(c) for c in chunk_ids])}
 
     def payloads_by_point(self, point_ids: Sequence[str]) -> dict[str, dict[str, Any]]:
         """Payloads by point id (rag.index.filters.point_id of their chunk id); missing ids are
         simply absent."""
+        return {point_id(str(p["chunk_id"])): p for p in self._read_payloads(point_ids)}
+
+    def _read_payloads(self, point_ids: Sequence[str]) -> list[dict[str, Any]]:
         if not point_ids:
-            return {}
+            return []
         with store_session() as client:
             records = client.retrieve(self.collection, point_ids, payload=True, dense=False)
-        return {point_id(str(r.payload["chunk_id"])): r.payload for r in records if r.payload}
+        return [r.payload for r in records if r.payload]
 
     def dense_vectors(self, chunk_ids: Sequence[str]) -> dict[str, np.ndarray]:
         """Stored dense vectors by chunk id (unit length: Qdrant normalizes for cosine)."""
