@@ -1,7 +1,9 @@
 """Offline extractive answerer: the answer is the context's best-supported whole sentences, copied
 from the documents with [Source N] citations. Scores follow query-biased sentence extraction
 (Tombros & Sanderson 1998): query-term coverage, plus a prior for the sentence's place in its
-section (its first statement leads) and a small one for the block's retrieval rank.
+section (its first statement leads), one for how well its section matches the question (the
+embedding cosine of the section's opening, rag.generate.section_prior, when a similarity is given)
+and a small one for the block's retrieval rank.
 
 The answer reads as an answer: the answering sentence (the best-scored one) comes first, then its
 support — the sentences of the same document in the document's order, then those of other
@@ -15,10 +17,11 @@ completed is left out. Inline Markdown (**bold**, `code`) is kept, for the page 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rag.context.base import BuiltContext
 from rag.generate.base import Quote
+from rag.generate.section_prior import SECTION_CHARS, SectionSimilarity
 from rag.generate.whole_sentences import DocumentTexts, SplitCache, Unit, block_units
 from rag.text import content_words, ends_sentence, jaccard
 
@@ -29,6 +32,10 @@ RANK_PRIOR = 0.1  # weight of 1/rank: breaks ties toward better-ranked chunks, n
 # location feature beside the key-word one). A sentence the context holds deep in its section
 # still wins when it covers clearly more of the question (docs/answers.md: the diagnosis)
 LEAD_PRIOR = 1.0
+# weight of the question-section cosine (0-1): which passage answers counts as much as which
+# words a sentence has; 2 rather than 1 since cosines of MiniLM vectors spread over ~0.2-0.7,
+# not 0-1 (docs/answers.md, "Third pass": 1, 2 and 3 measured on the calibration split)
+SECTION_PRIOR = 2.0
 MIN_RELATIVE_COVERAGE = 0.5  # a sentence sharing one stray word ("notes") with the query stays out
 REDUNDANT_AT = 0.6  # a sentence this Jaccard-similar to one already picked adds nothing
 DEFAULT_MAX_CHARS = 600
@@ -62,10 +69,11 @@ class ExtractiveAnswer:
     note: str = ""
 
 
-def score_sentences(query: str, context: BuiltContext,
-                    documents: DocumentTexts | None = None) -> list[ScoredSentence]:
+def score_sentences(query: str, context: BuiltContext, documents: DocumentTexts | None = None,
+                    similarity: SectionSimilarity | None = None) -> list[ScoredSentence]:
     """Every whole statement sentence of every block with its score, best first; a sentence two
-    blocks share (a parent and its child) is scored once, for the better-ranked block."""
+    blocks share (a parent and its child) is scored once, for the better-ranked block. With a
+    `similarity`, each sentence also gets SECTION_PRIOR times its section's match."""
     query_words = set(content_words(query))
     scored: list[ScoredSentence] = []
     seen: set[object] = set()
@@ -81,7 +89,36 @@ def score_sentences(query: str, context: BuiltContext,
             coverage = len(words & query_words) / len(query_words) if query_words else 0.0
             prior = RANK_PRIOR / max(block.rank, 1) + (LEAD_PRIOR / (1 + unit.lead) if coverage else 0.0)
             scored.append(ScoredSentence(unit, coverage, coverage + prior))
+    if similarity is not None and scored:
+        scored = _with_section_prior(query, scored, context, documents, similarity)
     return sorted(scored, key=lambda s: (-s.score, s.unit.n, s.unit.position))
+
+
+def _section_text(unit: Unit, context: BuiltContext, documents: DocumentTexts | None) -> str:
+    """The opening of the sentence's section: from the document when the unit is located in it,
+    else from its block's text."""
+    if unit.located and documents is not None:
+        source = documents.document_text(unit.doc_id) or ""
+    else:
+        block = context.block(unit.n)
+        source = block.text if block is not None else ""
+    return source[unit.section_start : unit.section_end][:SECTION_CHARS] or unit.text
+
+
+def _with_section_prior(query: str, scored: list[ScoredSentence], context: BuiltContext,
+                        documents: DocumentTexts | None,
+                        similarity: SectionSimilarity) -> list[ScoredSentence]:
+    """Each sentence's score plus SECTION_PRIOR x its section's similarity to the query (each
+    section embedded once)."""
+    texts = {_section_key(s.unit): _section_text(s.unit, context, documents) for s in scored}
+    keys = list(texts)
+    match = dict(zip(keys, similarity(query, [texts[k] for k in keys]), strict=True))
+    return [replace(s, score=s.score + SECTION_PRIOR * match[_section_key(s.unit)]) for s in scored]
+
+
+def _section_key(unit: Unit) -> tuple[str, int]:
+    """A section is named by its document and start; unlocated (block-text) offsets by block."""
+    return (unit.doc_id, unit.section_start) if unit.located else (f"[{unit.n}]", unit.section_start)
 
 
 def _redundant(candidate: ScoredSentence, picked: list[ScoredSentence]) -> bool:
@@ -102,14 +139,15 @@ def _continues(candidate: ScoredSentence, head: ScoredSentence) -> bool:
 
 
 def pick_sentences(query: str, context: BuiltContext, k: int, max_chars: int = DEFAULT_MAX_CHARS,
-                   documents: DocumentTexts | None = None) -> tuple[list[ScoredSentence], str]:
+                   documents: DocumentTexts | None = None,
+                   similarity: SectionSimilarity | None = None) -> tuple[list[ScoredSentence], str]:
     """The answering sentence (best score) and up to `k - 1` supporting ones, within `max_chars`
     (the answering sentence always stands). Support is a sentence that covers at least half as
     much of the query as the answering one and a query word the answer does not cover yet
     (greedy coverage, in the spirit of maximal marginal relevance: Carbonell & Goldstein 1998),
     or the sentence right after the answering one when it refers back to it. A note when no
     sentence shares a word with the query: the top block's first sentence stands in."""
-    ranked = score_sentences(query, context, documents)
+    ranked = score_sentences(query, context, documents, similarity)
     query_words = set(content_words(query))
     floor = MIN_RELATIVE_COVERAGE * max((s.coverage for s in ranked), default=0.0)
     picked: list[ScoredSentence] = []
@@ -161,9 +199,10 @@ def _rank(context: BuiltContext, n: int) -> int:
 
 def extractive_answer(query: str, context: BuiltContext, k: int = 3,
                       max_chars: int = DEFAULT_MAX_CHARS,
-                      documents: DocumentTexts | None = None) -> ExtractiveAnswer:
+                      documents: DocumentTexts | None = None,
+                      similarity: SectionSimilarity | None = None) -> ExtractiveAnswer:
     """The answer: whole sentences with citations, in answer order, within the caps."""
-    picked, note = pick_sentences(query, context, k, max_chars, documents)
+    picked, note = pick_sentences(query, context, k, max_chars, documents, similarity)
     text = " ".join(f"{_closed(s.text)} [Source {s.n}]" for s in picked)
     quotes = tuple(Quote(_closed(s.text), s.n, s.unit.doc_id, s.unit.start, s.unit.end,
                          s.unit.completed, s.unit.located) for s in picked)

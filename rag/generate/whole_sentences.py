@@ -66,6 +66,10 @@ class Unit:
     # its place among the statements of its section: 0 = the first after a heading, a question
     # or the document's start (LEAD_UNKNOWN: a block cut from a text we do not have whole)
     lead: int = LEAD_UNKNOWN
+    # where its section starts and ends (same offsets as start/end): from the heading or question
+    # that opens it (or the document's start) to the next one; what the section prior reads
+    section_start: int = 0
+    section_end: int = 0
 
 
 def opens_section(text: str) -> bool:
@@ -151,8 +155,21 @@ def section_leads(sentences: list[Sentence]) -> list[int]:
     return leads
 
 
+def section_spans(sentences: list[Sentence], length: int) -> list[tuple[int, int]]:
+    """Each sentence's section as (start, end) offsets: from the heading or question that opens it
+    (the same openers as `section_leads`; the document's start before the first) to the next
+    opener's start (`length` after the last)."""
+    openers = [s.start for s in sentences if statement(s.text) is None and opens_section(s.text)]
+    spans, at = [], 0
+    for sentence in sentences:
+        while at < len(openers) and openers[at] <= sentence.start:
+            at += 1
+        spans.append((openers[at - 1] if at else 0, openers[at] if at < len(openers) else length))
+    return spans
+
+
 def _from_document(block: ContextBlock, document: str, sentences: list[Sentence],
-                   leads: list[int]) -> Iterator[Unit]:
+                   leads: list[int], sections: list[tuple[int, int]]) -> Iterator[Unit]:
     ranges = _located(block, document)
     for position, sentence in enumerate(sentences):
         inside = [(a, b) for a, b in ranges if sentence.start < b and a < sentence.end]
@@ -163,13 +180,17 @@ def _from_document(block: ContextBlock, document: str, sentences: list[Sentence]
             continue
         completed = not any(a <= sentence.start and sentence.end <= b for a, b in inside)
         yield Unit(text, block.n, block.doc_id, sentence.start, sentence.end, position, completed,
-                   lead=leads[position])
+                   lead=leads[position], section_start=sections[position][0],
+                   section_end=sections[position][1])
 
 
 def _from_block(block: ContextBlock) -> Iterator[Unit]:
     pieces = split_sentences(block.text)
     # the block's text starts its section only when it starts the document
     leads = section_leads(pieces) if block.start == 0 else [LEAD_UNKNOWN] * len(pieces)
+    # its section is the block's text: all of it that we have
+    sections = section_spans(pieces, len(block.text)) if block.start == 0 else \
+        [(0, len(block.text))] * len(pieces)
     for position, sentence in enumerate(pieces):
         # the block's own text is all we know: its edges may be cuts
         at_edge_start = position == 0 and block.start > 0
@@ -180,7 +201,8 @@ def _from_block(block: ContextBlock) -> Iterator[Unit]:
         text = statement(sentence.text)
         if text is not None:
             yield Unit(text, block.n, block.doc_id, sentence.start, sentence.end, position, False,
-                       located=False, lead=leads[position])
+                       located=False, lead=leads[position], section_start=sections[position][0],
+                       section_end=sections[position][1])
 
 
 def _looks_started(sentence: Sentence) -> bool:
@@ -188,18 +210,20 @@ def _looks_started(sentence: Sentence) -> bool:
     return first.isupper() or not first.isalpha()
 
 
-SplitCache = dict[str, tuple[list[Sentence], list[int]]]
+# per document: its sentences, their section leads and their section spans
+SplitCache = dict[str, tuple[list[Sentence], list[int], list[tuple[int, int]]]]
 
 
 def block_units(block: ContextBlock, documents: DocumentTexts | None,
                 cache: SplitCache | None = None) -> list[Unit]:
     """The whole statement sentences of `block`, in document order; `cache` keeps each
-    document's split (and its section leads) across the blocks of one answer."""
+    document's split (and its section leads and spans) across the blocks of one answer."""
     document = documents.document_text(block.doc_id) if documents is not None else None
     if document is None or not _located(block, document):
         return list(_from_block(block))
     cache = {} if cache is None else cache
     if block.doc_id not in cache:
         sentences = split_sentences(document)
-        cache[block.doc_id] = (sentences, section_leads(sentences))
+        cache[block.doc_id] = (sentences, section_leads(sentences),
+                               section_spans(sentences, len(document)))
     return list(_from_document(block, document, *cache[block.doc_id]))
