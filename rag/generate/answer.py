@@ -134,11 +134,12 @@ class AnswerStream:
             try:
                 found = extractive_answer(self.plan.query, context, self.settings.extractive_sentences,
                                           self.settings.extractive_max_chars, self.documents,
-                                          self.similarity)
+                                          self.similarity, self.settings.extractive_support)
             except (EmbeddingModelError, OSError) as exc:  # the embedder could not be loaded
                 warnings = (*warnings, f"no section prior in the extractive answer: {exc}")
                 found = extractive_answer(self.plan.query, context, self.settings.extractive_sentences,
-                                          self.settings.extractive_max_chars, self.documents)
+                                          self.settings.extractive_max_chars, self.documents,
+                                          support=self.settings.extractive_support)
             text = found.text
             self.result = self._answer(
                 text, "extractive", attempts=attempts, quotes=found.quotes,

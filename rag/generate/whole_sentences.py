@@ -39,9 +39,22 @@ _FENCE = re.compile(r"^\s*(```|~~~)")
 # a numbered section title an HTML or PDF page runs into the text ("4.4.7. chroots",
 # "Handling security-related bugs 5.8.5.1."): three-level numbers, so "Lumen Notes 4.0." stays
 _NUMBERED_TITLE = re.compile(r"^\d+(?:\.\d+)+\.?\s|\s\d+(?:\.\d+){2,}\.?$")
+# a heading an HTML page runs into its section's first sentence ("Choosing a Debian distribution
+# There are many …", "The Foundation Documents A few years after …"): a short title, then a word
+# that only starts a sentence capitalized. Cut off, so its words do not count as the sentence's
+# and the quote starts where the sentence does
+_RUN_IN_HEADING = re.compile(
+    r"^[A-Z][^\n.!?:;,]{0,80}?[A-Za-z0-9)]\s+(?=(?:The|A|An|This|These|That|Those|There|Here|In|On|"
+    r"Some|Most|Many|Each|Every|All|It|Its|If|When|To|For|By|With|As|You|Your|We|Our|They)\s+\S)")
+# ... unless the front reads as a clause: "You can read The Debian Handbook online."
+_CLAUSE_WORD = re.compile(r"\b(?:i|you|we|he|she|it|they|is|are|was|were|be|can|could|will|would|"
+                          r"should|may|might|must|has|have|had|do|does|did|read|see|use)\b")
 # a pointer to another place answers nothing itself ("See Section 7.9, …", "For details, see …")
 _CROSS_REFERENCE = re.compile(
     r"^(?:see|refer to|for (?:more|further) (?:information|details)|for details)\b", re.I)
+# a section's opening: what the section prior reads (about the 256 word pieces MiniLM reads) and,
+# with `openings`, the sentences a block deeper in the section also offers
+SECTION_OPENING_CHARS = 1_000
 TABLE_CELLS = 3  # a "sentence" with this many " | " is a table flattened into one line, not a sentence
 
 
@@ -102,6 +115,16 @@ def statement(text: str) -> str | None:
             or cleaned.count(" | ") >= TABLE_CELLS):
         return None
     return cleaned
+
+
+def without_run_in_heading(sentence: Sentence) -> Sentence:
+    """The sentence without a heading run into its front (a section's first sentence only: the
+    caller decides), or the sentence itself."""
+    found = _RUN_IN_HEADING.match(sentence.text)
+    if found is None or len(found.group(0).split()) > HEADING_MAX_WORDS \
+            or _CLAUSE_WORD.search(found.group(0)):
+        return sentence
+    return Sentence(sentence.text[found.end():], sentence.start + found.end(), sentence.end)
 
 
 def _starts_whole(sentence: Sentence, source: str) -> bool:
@@ -169,12 +192,20 @@ def section_spans(sentences: list[Sentence], length: int) -> list[tuple[int, int
 
 
 def _from_document(block: ContextBlock, document: str, sentences: list[Sentence],
-                   leads: list[int], sections: list[tuple[int, int]]) -> Iterator[Unit]:
+                   leads: list[int], sections: list[tuple[int, int]],
+                   openings: bool = False) -> Iterator[Unit]:
     ranges = _located(block, document)
+    hit_sections = {sections[i][0] for i, s in enumerate(sentences)
+                    if any(s.start < b and a < s.end for a, b in ranges)} if openings else set()
     for position, sentence in enumerate(sentences):
         inside = [(a, b) for a, b in ranges if sentence.start < b and a < sentence.end]
-        if not inside or not is_whole(sentence, document):
+        section = sections[position][0]
+        opening = (not inside and section in hit_sections and sentence.start < block.start
+                   and sentence.start - section < SECTION_OPENING_CHARS)
+        if not (inside or opening) or not is_whole(sentence, document):
             continue
+        if leads[position] == 0:
+            sentence = without_run_in_heading(sentence)
         text = statement(sentence.text)
         if text is None:
             continue
@@ -215,9 +246,13 @@ SplitCache = dict[str, tuple[list[Sentence], list[int], list[tuple[int, int]]]]
 
 
 def block_units(block: ContextBlock, documents: DocumentTexts | None,
-                cache: SplitCache | None = None) -> list[Unit]:
+                cache: SplitCache | None = None, openings: bool = False) -> list[Unit]:
     """The whole statement sentences of `block`, in document order; `cache` keeps each
-    document's split (and its section leads and spans) across the blocks of one answer."""
+    document's split (and its section leads and spans) across the blocks of one answer. With
+    `openings`, a block that starts inside a section also offers that section's opening
+    sentences (its first SECTION_OPENING_CHARS characters) from the document, marked
+    `completed` and cited as the block: the hit said where the answer is, and a section's first
+    statements answer its heading (the lead prior), even when the chunk cut them off."""
     document = documents.document_text(block.doc_id) if documents is not None else None
     if document is None or not _located(block, document):
         return list(_from_block(block))
@@ -226,4 +261,4 @@ def block_units(block: ContextBlock, documents: DocumentTexts | None,
         sentences = split_sentences(document)
         cache[block.doc_id] = (sentences, section_leads(sentences),
                                section_spans(sentences, len(document)))
-    return list(_from_document(block, document, *cache[block.doc_id]))
+    return list(_from_document(block, document, *cache[block.doc_id], openings=openings))
