@@ -161,7 +161,9 @@ def timeline_figure(trace: Trace) -> go.Figure:
                 orientation="h",
                 marker_color=STATUS_COLORS.get(record.status, "#64748b"),
                 name=record.status,
-                hovertext=f"{record.stage}: {record.status}, {record.wall_ms:.1f} ms {record.reason}",
+                hovertext=(f"{record.stage}: {record.status}, {record.wall_ms:.1f} ms"
+                           + (f" · {record.llm_budget.describe()}" if record.llm_budget else "")
+                           + f" {record.reason}"),
                 showlegend=False,
             )
         )
