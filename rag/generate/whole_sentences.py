@@ -12,8 +12,10 @@ Only statements are offered: headings (also a numbered title run into the text),
 ("Q: …?", anything ending in "?"), list lead-ins ending in ":", table rules, a table row
 flattened into one line, pointers elsewhere ("See Section 7.9 …") and code fences are skipped;
 list markers and answer labels ("A:") are cut from the front; line breaks inside a sentence (PDF
-wrapping) become spaces. Each sentence knows its place in its section (`Unit.lead`: 0 for the
-first statement after a heading, a question or the document's start).
+wrapping) become spaces; a heading an HTML page ran into a section's first sentence is cut off.
+Each sentence knows its place in its section (`Unit.lead`: 0 for the first statement after a
+heading, a question or the document's start) and the section's span; asked for `openings`, a
+block that starts deep in a section also offers the section's opening statements.
 """
 
 from __future__ import annotations
@@ -74,7 +76,7 @@ class Unit:
     start: int  # the sentence's span in the document (in the block's text when not located)
     end: int
     position: int  # order inside its document (or block)
-    completed: bool  # extended beyond the block's span to the sentence's start or end
+    completed: bool  # extended beyond the block's span, or its section's opening before the block
     located: bool = True  # start/end are document offsets (False: offsets in the block's text)
     # its place among the statements of its section: 0 = the first after a heading, a question
     # or the document's start (LEAD_UNKNOWN: a block cut from a text we do not have whole)
