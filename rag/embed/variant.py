@@ -1,7 +1,9 @@
-"""Which ONNX graph of all-MiniLM-L6-v2 embeds: `auto` is the fast graph where this CPU computes
-it right (rag/embed/cpu_check.py), else fp32; a collection keeps the graph it recorded.
+"""Which ONNX graph of all-MiniLM-L6-v2 embeds: `auto` is the first graph of AUTO_CHAIN this CPU
+computes right and fast (rag/embed/cpu_check.py), else fp32; a collection keeps the graph it
+recorded.
 
-A concrete variant (fp32, int8, int8-smooth, int8-weights) in a config is used as written — that
+A concrete variant (fp32, int8, int8-smooth, int8-smooth-u8, int8-weights) in a config is used
+as written — that
 is what a collection's recorded settings pin and what benchmarks ask for; collection entry
 points choose with `choose_variant`, which checks an int8 variant first (rag/index/embedding_pin.py).
 """
@@ -21,7 +23,10 @@ if TYPE_CHECKING:
 _log = logging.getLogger(__name__)
 _SAID: set[str] = set()
 FAST_VARIANT = "int8-smooth"  # what `auto` tries first: fp32's retrieval quality at int8 speed
-CHECKED_VARIANTS = ("int8", "int8-smooth")  # u8s8 int8 products: correct only on some CPUs
+# then the same graph with uint8 weights: its u8u8 products are exact on CPUs without VNNI, where
+# int8-smooth's u8s8 products saturate (docs/embedding-cpu-check.md); slower with VNNI, so second
+AUTO_CHAIN = (FAST_VARIANT, "int8-smooth-u8")
+CHECKED_VARIANTS = ("int8", "int8-smooth", "int8-smooth-u8")  # int8 products: checked per CPU
 
 
 @dataclass(frozen=True)
@@ -42,28 +47,58 @@ def choose_variant(requested: str, recorded: str | None = None) -> Choice:
     recorded `recorded` (None: a new collection, or none at hand).
 
     A collection keeps its recorded graph when the config asks for `auto` or for that graph (its
-    vectors were made by it); otherwise an int8 graph must pass this CPU's check, else fp32.
+    vectors were made by it); otherwise an int8 graph must pass this CPU's check, else fp32;
+    `auto` tries each graph of AUTO_CHAIN in turn.
     """
     if recorded is not None and requested in (AUTO_VARIANT, recorded):
         note = "" if requested == recorded else (
             f"the collection keeps the {recorded} graph it was built with")
         return Choice(cast(OnnxVariant, recorded), note)
-    wanted = FAST_VARIANT if requested == AUTO_VARIANT else requested
-    if wanted not in CHECKED_VARIANTS:
-        return Choice(cast(OnnxVariant, wanted))
+    if requested == AUTO_VARIANT:
+        return _first_accepted(AUTO_CHAIN)
+    if requested not in CHECKED_VARIANTS:
+        return Choice(cast(OnnxVariant, requested))
     from rag.embed.cpu_check import checked  # late: loads onnxruntime, may measure once
 
-    verdict = checked(cast("BuiltVariant", wanted))
+    verdict = checked(cast("BuiltVariant", requested))
     if verdict.accepted:
-        return Choice(cast(OnnxVariant, wanted))
+        return Choice(cast(OnnxVariant, requested))
     return Choice("fp32", verdict.reason)
+
+
+def _first_accepted(chain: tuple[str, ...]) -> Choice:
+    """The first graph of `chain` this CPU's check accepts (a later one is checked only where
+    the ones before it are rejected), else fp32; the note names every rejected graph and why."""
+    from rag.embed.cpu_check import Verdict, checked, on_this_cpu
+
+    rejected: list[Verdict] = []
+    used: Verdict | None = None
+    for name in chain:
+        verdict = checked(cast("BuiltVariant", name))
+        if verdict.accepted:
+            used = verdict
+            break
+        rejected.append(verdict)
+    if used is not None and not rejected:
+        return Choice(cast(OnnxVariant, used.variant))
+    why = "; ".join(f"{v.variant} not used: {v.finding}" for v in rejected)
+    where = on_this_cpu(rejected[0].cpu, [v.cause for v in rejected])
+    instead = f"using {used.variant}: {used.finding}" if used is not None else "using fp32"
+    return Choice(cast(OnnxVariant, used.variant if used is not None else "fp32"),
+                  f"{why} {where}; {instead}")
 
 
 def checked_already() -> bool:
     """`auto` is decided in this process (deciding it again costs nothing)."""
-    from rag.embed.cpu_check import decided
+    from rag.embed.cpu_check import known
 
-    return decided(FAST_VARIANT)
+    for name in AUTO_CHAIN:
+        verdict = known(name)
+        if verdict is None:
+            return False
+        if verdict.accepted:
+            return True
+    return True
 
 
 def concrete(cfg: EmbeddingConfig) -> EmbeddingConfig:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from rag.embed import cpu_check, variant
+from rag.embed import EmbeddingConfig, cpu_check, variant
 from rag.embed.cpu_check import CpuIdentity, Probe, Verdict, cpu_identity, decide
 
 EPYC = CpuIdentity("AMD EPYC 7B13 64-Core Processor", ("avx2",))
@@ -88,3 +88,89 @@ def test_a_collection_keeps_its_recorded_graph(monkeypatch: pytest.MonkeyPatch) 
     assert variant.choose_variant("auto", recorded="fp32").variant == "fp32"
     assert variant.choose_variant("int8-smooth", recorded="int8-smooth") == variant.Choice("int8-smooth")
     assert variant.choose_variant("fp32", recorded="int8-smooth") == variant.Choice("fp32")
+
+
+# The `auto` chain through the real check (its cache file, its lock, its rule): only what depends
+# on the CPU is fed, the CPU's identity and the measurements. The int8-smooth and u8 cosines are
+# the probe minima recorded without VNNI under emulation
+# (benchmarks/results/int8_quant_novnni_emulated.json); the timings are made up: no CPU without
+# VNNI was at hand to time them.
+SATURATED = Probe(cosine_min=0.9941, int8_s=0.10, fp32_s=0.25, products_exact=False)
+U8 = Probe(cosine_min=0.9993, int8_s=0.13, fp32_s=0.25, products_exact=True)
+U8_SLOW = Probe(cosine_min=0.9993, int8_s=0.24, fp32_s=0.25, products_exact=True)
+
+
+def _measured_as(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, cpu: CpuIdentity,
+                 probes: dict[str, Probe]) -> list[str]:
+    """This CPU is `cpu` and measuring a graph gives `probes[graph]`; returns what was measured."""
+    monkeypatch.setenv("RAG_WORKBENCH_MODELS", str(tmp_path))
+    monkeypatch.setattr(cpu_check, "_VERDICTS", {})
+    monkeypatch.setattr(cpu_check, "cpu_identity", lambda: cpu)
+    measured: list[str] = []
+
+    def measure(graph: str) -> Probe:
+        measured.append(graph)
+        return probes[graph]
+
+    monkeypatch.setattr(cpu_check, "measure", measure)
+    return measured
+
+
+def test_auto_uses_int8_smooth_where_accepted_and_checks_nothing_else(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    measured = _measured_as(monkeypatch, tmp_path, XEON, {"int8-smooth": GOOD, "int8-smooth-u8": U8})
+    assert variant.choose_variant("auto") == variant.Choice("int8-smooth")
+    assert measured == ["int8-smooth"] and variant.checked_already()  # no u8 build, no u8 timing
+
+
+def test_auto_falls_back_to_the_u8_graph_where_int8_smooth_is_rejected_and_says_why(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    measured = _measured_as(monkeypatch, tmp_path, EPYC,
+                            {"int8-smooth": SATURATED, "int8-smooth-u8": U8})
+    choice = variant.choose_variant("auto")
+    assert choice.variant == "int8-smooth-u8" and measured == ["int8-smooth", "int8-smooth-u8"]
+    assert choice.note == (
+        "int8-smooth not used: cosine 0.9941 < 0.998 to fp32 on this CPU (AMD EPYC 7B13 64-Core "
+        "Processor (no AVX-512 VNNI / AVX-VNNI); u8s8 int8 products saturate here); using "
+        "int8-smooth-u8: cosine 0.9993 ≥ 0.998, 1.92x fp32's speed")
+    # a new collection records the graph that embeds, and a new process reads both measurements
+    assert variant.concrete(EmbeddingConfig()).onnx_variant == "int8-smooth-u8"
+    monkeypatch.setattr(cpu_check, "_VERDICTS", {})
+    assert not variant.checked_already()
+    assert variant.choose_variant("auto") == choice and measured == ["int8-smooth", "int8-smooth-u8"]
+    assert variant.checked_already()
+    # asked for by name, int8-smooth is checked alone: rejected means fp32, not the u8 graph
+    assert variant.choose_variant("int8-smooth").variant == "fp32"
+    assert variant.choose_variant("int8-smooth-u8") == variant.Choice("int8-smooth-u8")
+
+
+def test_auto_is_fp32_where_both_graphs_are_rejected_and_the_line_names_both(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    measured = _measured_as(monkeypatch, tmp_path, EPYC,
+                            {"int8-smooth": SATURATED, "int8-smooth-u8": U8_SLOW})
+    choice = variant.choose_variant("auto")
+    assert choice.variant == "fp32" and measured == ["int8-smooth", "int8-smooth-u8"]
+    assert choice.note.startswith("int8-smooth not used: cosine 0.9941 < 0.998 to fp32; "
+                                  "int8-smooth-u8 not used: 1.04x fp32's speed < 1.2x on this CPU")
+    assert "u8s8 int8 products saturate here" in choice.note and "u8u8" not in choice.note
+    assert choice.note.endswith("; using fp32") and variant.checked_already()
+
+
+def test_each_graph_is_measured_and_kept_under_its_own_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _measured_as(monkeypatch, tmp_path, EPYC, {"int8-smooth": SATURATED, "int8-smooth-u8": U8})
+    variant.choose_variant("auto")
+    kept = sorted(p.name.rsplit("-", 1)[0] for p in (tmp_path / "cpu-check").glob("*.json"))
+    assert kept == ["int8-smooth", "int8-smooth-u8"]
+    assert cpu_check.known("int8-smooth-u8") == decide("int8-smooth-u8", U8, EPYC)
+
+
+def test_the_u8_graph_names_its_own_products_and_floor() -> None:
+    wrong = Probe(cosine_min=0.9975, int8_s=0.1, fp32_s=0.25, products_exact=False)
+    verdict = decide("int8-smooth-u8", wrong, EPYC)
+    assert not verdict.accepted and "cosine 0.9975 < 0.998" in verdict.reason
+    assert "u8u8 int8 products saturate here" in verdict.reason

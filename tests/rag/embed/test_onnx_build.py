@@ -12,9 +12,9 @@ import pytest
 from rag.config import load_preset
 from rag.embed import EmbeddingConfig, TextEmbedder, get_embedder, load_backend
 from rag.embed.cache import EmbeddingCache
-from rag.embed.cpu_check import FLOORS
+from rag.embed.cpu_check import FLOORS, products_exact
 from rag.embed.onnx_build import build_key, built_minilm
-from rag.embed.variant import FAST_VARIANT, choose_variant
+from rag.embed.variant import AUTO_CHAIN, FAST_VARIANT, choose_variant
 from rag.index.manifest import embedding_mismatch, index_settings, settings_hash
 
 TEXTS = [
@@ -29,17 +29,30 @@ def onnx(variant: str) -> EmbeddingConfig:
 
 
 @pytest.mark.slow  # exports the model with torch once per session, loads fp32 torch
-@pytest.mark.parametrize("requested", ["auto", "int8", "int8-smooth", "fp32"])
+@pytest.mark.parametrize("requested", ["auto", "int8", "int8-smooth", "int8-smooth-u8", "fp32"])
 def test_the_graph_this_cpu_check_selects_embeds_within_its_floor_of_fp32(requested: str) -> None:
     # the same assertion on every processor: where the check rejects an int8 graph (a CPU
-    # without VNNI), fp32 is what embeds, and fp32 is what must match
+    # without VNNI), the next graph of `auto`'s chain or fp32 is what embeds, and must match
     choice = choose_variant(requested)
+    allowed = (*AUTO_CHAIN, "fp32") if requested == "auto" else (requested, "fp32")
     asked = FAST_VARIANT if requested == "auto" else requested
-    assert choice.variant in (asked, "fp32") and (choice.variant == asked) == (choice.note == "")
-    ours = get_embedder(onnx(choice.variant)).embed_documents(TEXTS)
+    assert choice.variant in allowed and (choice.variant == asked) == (choice.note == "")
+    assert _cosines_to_sentence_transformers(choice.variant).min() > FLOORS.get(choice.variant, 0.9999)
+
+
+def _cosines_to_sentence_transformers(variant: str) -> np.ndarray:
+    ours = get_embedder(onnx(variant)).embed_documents(TEXTS)
     fp32 = get_embedder(EmbeddingConfig(backend="sentence-transformers", cache=False))
-    cosines = (ours * fp32.embed_documents(TEXTS)).sum(axis=1)
-    assert ours.shape == (3, 384) and np.all(cosines > FLOORS.get(choice.variant, 0.9999))
+    assert ours.shape == (3, 384)
+    return (ours * fp32.embed_documents(TEXTS)).sum(axis=1)
+
+
+@pytest.mark.slow
+def test_the_u8_graph_embeds_within_its_floor_of_fp32_on_every_cpu() -> None:
+    # not through the check: its u8u8 products are exact with VNNI and without (unlike
+    # int8-smooth's u8s8), so the graph `auto` falls back to is held to its floor everywhere
+    assert products_exact(unsigned_weights=True)
+    assert _cosines_to_sentence_transformers("int8-smooth-u8").min() > FLOORS["int8-smooth-u8"]
 
 
 @pytest.mark.slow
@@ -72,8 +85,8 @@ def test_each_graph_caches_its_vectors_under_its_own_id(tmp_path: Path) -> None:
 def test_build_keys_name_the_variant_and_the_runtime() -> None:
     import onnxruntime
 
-    keys = {build_key("int8"), build_key("fp32"), build_key("int8-smooth")}
-    assert len(keys) == 3 and all(onnxruntime.__version__ in key for key in keys)
+    keys = {build_key(v) for v in ("int8", "fp32", "int8-smooth", "int8-smooth-u8")}
+    assert len(keys) == 4 and all(onnxruntime.__version__ in key for key in keys)
 
 
 def with_variant(variant: str) -> dict[str, object]:

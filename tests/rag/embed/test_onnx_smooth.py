@@ -14,7 +14,13 @@ import onnxruntime as ort
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
-from rag.embed.cpu_check import Probe, cpu_identity, decide, u8s8_products_exact
+from rag.embed.cpu_check import (
+    Probe,
+    cpu_identity,
+    decide,
+    products_exact,
+    u8s8_products_exact,
+)
 from rag.embed.onnx_smooth import _roles, _smooth, build_smooth_int8
 
 HIDDEN, FFN, LAYERS = 384, 1536, 6
@@ -111,3 +117,23 @@ def test_the_build_runs_int8_and_block_kernels_and_stays_close(
         verdict = decide("int8-smooth", probe, cpu_identity())
         assert not verdict.accepted and "saturate" in verdict.reason
 
+
+
+def test_the_unsigned_weight_build_multiplies_u8u8_which_is_exact_on_every_cpu(
+    tmp_path: Path,
+) -> None:
+    # int8-smooth-u8: the same graph with uint8 weights, whose products are exact with VNNI and
+    # without (int8-smooth's u8s8 saturate without). Its embeddings: test_onnx_build.py (slow).
+    # (No end-to-end cosine here: this random graph, smoothed with MiniLM's activation peaks,
+    # drifts from fp32 layer by layer with either weight type; only the real model's is a test.)
+    fused, out = tmp_path / "fused.onnx", tmp_path / "model.onnx"
+    onnx.save(_graph(), str(fused))
+    build_smooth_int8(fused, out, tmp_path, unsigned_weights=True)
+    model = onnx.load(str(out))
+    ops = [node.op_type for node in model.graph.node]
+    assert ops.count("QAttention") == ops.count("MatMulNBits") == LAYERS
+    assert ops.count("MatMulInteger") == 2 * LAYERS and "MatMul" not in ops
+    weights = {i.name: i.data_type for i in model.graph.initializer}
+    integer = [n for n in model.graph.node if n.op_type in ("MatMulInteger", "QAttention")]
+    assert {weights[n.input[1]] for n in integer} == {TensorProto.UINT8}
+    assert products_exact(unsigned_weights=True)

@@ -56,13 +56,15 @@ def test_auto_on_a_new_collection_is_the_graph_the_check_allows(verdict: list[Pr
 def test_an_existing_collection_keeps_its_graph_and_its_hash(
     verdict: list[Probe], tmp_path: Path
 ) -> None:
-    for recorded in ("fp32", "int8-smooth", None):  # None: built before the choice (legacy)
+    # None: built before the choice (legacy); int8-smooth-u8: built where int8-smooth was rejected
+    for recorded in ("fp32", "int8-smooth", "int8-smooth-u8", None):
         settings = built_with(recorded)
         kept = pinned(auto(), settings, name="docs", directory=tmp_path / str(recorded))
         assert settings_hash(index_settings(kept)) == settings_hash(settings)
         assert kept.embedding.onnx_variant == (recorded or "int8-weights")
     verdict[0] = REJECTS  # a CPU that rejects int8-smooth still reads int8-smooth vectors with it
     assert pinned(auto(), built_with("int8-smooth")).embedding.onnx_variant == "int8-smooth"
+    assert pinned(auto(), built_with("int8-smooth-u8")).embedding.onnx_variant == "int8-smooth-u8"
 
 
 def test_keeping_an_older_graph_is_said_once(
