@@ -205,10 +205,14 @@ def rescore(
         outcomes.append(QueryOutcome(item.qid, ranking, item.latency_ms + fuse_ms, error))
     others = {o.qid: o.ranking for o in outcomes
               if o.error is None and o.qid not in fast.rankings}
-    scores = evaluate(dataset.qrels, others, metrics)
-    if fast.values:  # merged in qid order, as evaluate orders its values
+    if not fast.values:
+        scores = evaluate(dataset.qrels, others, metrics)
+    elif not others:  # every query scored as arrays (values in qid order, as evaluate's)
+        scores = {key: MetricScores(key, values, {}) for key, values in fast.values.items()}
+    else:  # merged in qid order
         scores = {key: MetricScores(key, dict(sorted({**s.values, **fast.values[key]}.items())),
-                                    s.failed) for key, s in scores.items()}
+                                    s.failed)
+                  for key, s in evaluate(dataset.qrels, others, metrics).items()}
     return summarize_scores(label, outcomes, scores, n_resamples, seed, ci_memo)
 
 

@@ -67,7 +67,7 @@ def pooled_lists(cached: Sequence[QueryLists], qrels: Qrels) -> PooledLists:
 @dataclass(frozen=True)
 class PointScores:
     """One point over the pooled queries: each query's document ranking (best first) and, for
-    the queries with qrels, each metric's value by qid."""
+    the queries with qrels, each metric's value by qid (in qid order, as evaluate gives them)."""
 
     rankings: Mapping[str, dict[str, float]]
     values: Mapping[str, dict[str, float]]
@@ -81,6 +81,23 @@ def _within(owner: np.ndarray, n_queries: int, limit: int | None) -> np.ndarray:
     return np.arange(owner.size) - starts[owner] < limit
 
 
+def _trec_positions(owner: np.ndarray, score: np.ndarray, doc: np.ndarray) -> np.ndarray:
+    """Where each entry (grouped by query, score descending) stands in trec_eval's order, which
+    breaks score ties by doc id descending: only runs of equal scores are re-sorted."""
+    size = owner.size
+    position = np.arange(size)
+    if size < 2:
+        return position
+    starts_run = np.ones(size, dtype=bool)
+    starts_run[1:] = (owner[1:] != owner[:-1]) | (score[1:] != score[:-1])
+    run = np.cumsum(starts_run) - 1
+    run_size = np.bincount(run)
+    tied = np.flatnonzero(run_size[run] > 1)  # ascending: each tied run's places, in order
+    if tied.size:
+        position[tied[np.lexsort((-doc[tied], run[tied]))]] = tied
+    return position
+
+
 def score_point(ids: PooledLists, config: PipelineConfig, limit: int,
                 specs: Sequence[MetricSpec]) -> PointScores:
     """Rankings and metrics of every pooled query at `config` (a scores-only point); raises
@@ -91,7 +108,8 @@ def score_point(ids: PooledLists, config: PipelineConfig, limit: int,
     fused = FUSION_SCORES.get(config.fusion.method)(pooled, read, config.fusion)
     found = np.flatnonzero(fused.present)
     owner = pooled.owner[found]
-    order = np.lexsort((found, -fused.scores[found], owner))  # best first, ties by chunk id
+    # best first, ties by chunk id: lexsort is stable and `found` ascends in chunk id order
+    order = np.lexsort((-fused.scores[found], owner))
     chunk, owner = found[order], owner[order]
     kept = _within(owner, n, config.retrieval.top_k)
     chunk, owner = chunk[kept], owner[kept]
@@ -108,15 +126,15 @@ def score_point(ids: PooledLists, config: PipelineConfig, limit: int,
     scores = score.tolist()
     rankings = {qid: dict(zip(names[lo:hi], scores[lo:hi], strict=True))
                 for qid, lo, hi in zip(pooled.queries, bounds, bounds[1:], strict=False)}
-    trec = np.lexsort((-doc, -score, owner))  # score descending, doc id descending
     starts = np.asarray(bounds[:-1], dtype=np.int64)
-    query = owner[trec]
-    rank = np.arange(trec.size) - starts[query]
-    gain = ids.gain[chunk[trec]]
-    hit = gain > 0
-    hits = RunHits(query[hit], rank[hit], gain[hit], np.bincount(owner, minlength=n))
+    hit = np.flatnonzero(ids.gain[chunk] > 0)
+    query = owner[hit]
+    rank = _trec_positions(owner, score, doc)[hit] - starts[query]
+    by_rank = np.argsort(query * (len(scores) + 1) + rank)  # hits in query, then rank order
+    hits = RunHits(query[by_rank], rank[by_rank], ids.gain[chunk[hit]][by_rank],
+                   np.bincount(owner, minlength=n))
     arrays = hit_metrics(hits, ids.constants, specs)
-    scored = [(q, qid) for q, qid in enumerate(pooled.queries) if qid in ids.qrels]
-    values = {key: {qid: float(column[q]) for q, qid in scored}
+    scored = sorted((qid, q) for q, qid in enumerate(pooled.queries) if qid in ids.qrels)
+    values = {key: {qid: column[q] for qid, q in scored}
               for key, column in ((k, a.tolist()) for k, a in arrays.items())}
     return PointScores(rankings, values)
