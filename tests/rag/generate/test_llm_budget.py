@@ -4,6 +4,10 @@ OpenAI server; a stage whose judge check failed makes no call at all."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,6 +19,7 @@ from rag.generate.fit_time import reading_time
 from rag.generate.stage import GenerateOutput
 from rag.index import Collection
 from rag.llm import read_speed
+from rag.paths import PROJECT_ROOT
 from rag.pipeline import run_query
 from rag.trace import Trace
 
@@ -172,3 +177,22 @@ def test_a_call_still_reading_at_its_deadline_counts_as_slow_reading(
     speed = read_speed.chars_per_second("reading", llm.base_url, config.generation.model)
     assert speed is not None and speed <= prompt_chars / 2.5  # read for ~3 s and not done
     read_speed.forget()
+
+
+def test_speeds_outlive_the_process_that_measured_them(tmp_path: Path) -> None:
+    # each `rag query` is a new process: without what earlier ones measured, its first call
+    # would send the whole context to a server that cannot read it in time
+    script = ("import sys; from rag.llm import read_speed; "
+              "read_speed.record('reading', 'http://x/v1', 'm', 4000, float(sys.argv[1]))")
+    env = {**os.environ, "RAG_WORKBENCH_DATA": str(tmp_path)}
+    for seconds in ("8", "2"):
+        subprocess.run([sys.executable, "-c", script, seconds], env=env, check=True, cwd=PROJECT_ROOT)
+    ask = ("from rag.llm import read_speed; "
+           "print(read_speed.chars_per_second('reading', 'http://x/v1', 'm'))")
+    out = subprocess.run([sys.executable, "-c", ask], env=env, check=True, cwd=PROJECT_ROOT,
+                         capture_output=True, text=True).stdout
+    assert float(out) == pytest.approx(500.0)  # the slower of the two runs
+    (tmp_path / "cache" / "llm" / "speeds.json").write_text("{not json", encoding="utf-8")
+    out = subprocess.run([sys.executable, "-c", ask], env=env, check=True, cwd=PROJECT_ROOT,
+                         capture_output=True, text=True).stdout
+    assert out.strip() == "None"  # a damaged file is no measurement, not a crash
