@@ -81,6 +81,15 @@ def _within(owner: np.ndarray, n_queries: int, limit: int | None) -> np.ndarray:
     return np.arange(owner.size) - starts[owner] < limit
 
 
+def _best_first(owner: np.ndarray, score: np.ndarray) -> np.ndarray:
+    """The order that sorts entries by query, then score descending, ties kept in place (the
+    pool's chunk id order): np.lexsort((-score, owner)), as two stable sorts, the second on
+    small integers (numpy radix-sorts 16-bit keys: a third of lexsort's time)."""
+    by_score = np.argsort(-score, kind="stable")
+    small = owner.astype(np.int16) if owner.size and owner.max() < 2**15 else owner
+    return by_score[np.argsort(small[by_score], kind="stable")]
+
+
 def _trec_positions(owner: np.ndarray, score: np.ndarray, doc: np.ndarray) -> np.ndarray:
     """Where each entry (grouped by query, score descending) stands in trec_eval's order, which
     breaks score ties by doc id descending: only runs of equal scores are re-sorted."""
@@ -108,8 +117,7 @@ def score_point(ids: PooledLists, config: PipelineConfig, limit: int,
     fused = FUSION_SCORES.get(config.fusion.method)(pooled, read, config.fusion)
     found = np.flatnonzero(fused.present)
     owner = pooled.owner[found]
-    # best first, ties by chunk id: lexsort is stable and `found` ascends in chunk id order
-    order = np.lexsort((-fused.scores[found], owner))
+    order = _best_first(owner, fused.scores[found])
     chunk, owner = found[order], owner[order]
     kept = _within(owner, n, config.retrieval.top_k)
     chunk, owner = chunk[kept], owner[kept]

@@ -41,10 +41,17 @@ class QueryConstants:
     judged: Sequence[Mapping[str, int]]
     n_rel: np.ndarray = field(init=False)
     _ideal: dict[tuple[int, int], float] = field(default_factory=dict, init=False)
+    _ideal_rows: dict[int, np.ndarray] = field(default_factory=dict, init=False)
 
     def __post_init__(self) -> None:
         self.n_rel = np.array([sum(r > 0 for r in j.values()) for j in self.judged],
                               dtype=np.int64)
+
+    def ideals(self, k: int) -> np.ndarray:
+        """ideal(q, k) of every query, kept per k."""
+        if k not in self._ideal_rows:
+            self._ideal_rows[k] = np.array([self.ideal(q, k) for q in range(len(self.judged))])
+        return self._ideal_rows[k]
 
     def ideal(self, q: int, k: int) -> float:
         """eval.scoring.metrics._ndcg's idcg for query `q` at cutoff k."""
@@ -64,57 +71,77 @@ def _discounts(n: int) -> np.ndarray:
     return np.array(_DISCOUNTS[:n])
 
 
-def _running_sums(query: np.ndarray, terms: np.ndarray, n_queries: int) -> np.ndarray:
+@dataclass(frozen=True)
+class _Cut:
+    """The hits within one cutoff, with each query's slice of them."""
+
+    cut: np.ndarray  # per query
+    query: np.ndarray
+    rank: np.ndarray
+    gain: np.ndarray
+    starts: np.ndarray  # per query: its first hit's index (== ends when none)
+    ends: np.ndarray
+
+    @property
+    def found(self) -> np.ndarray:
+        return self.ends - self.starts
+
+
+def _cut(hits: RunHits, n: int, k: int | None) -> _Cut:
+    cut = np.maximum(hits.retrieved, 1) if k is None else np.full(n, k, dtype=np.int64)
+    inside = hits.rank < cut[hits.query]
+    query = hits.query[inside]
+    every = np.arange(n)
+    return _Cut(cut, query, hits.rank[inside], hits.gain[inside],
+                np.searchsorted(query, every), np.searchsorted(query, every, side="right"))
+
+
+def _running_sums(hits: _Cut, terms: np.ndarray) -> np.ndarray:
     """Per query, its terms summed left to right (as Python's sum); 0.0 with no terms."""
-    out = np.zeros(n_queries)
+    out = np.zeros(hits.starts.size)
     if not terms.size:
         return out
-    starts = np.searchsorted(query, np.arange(n_queries))
-    ends = np.searchsorted(query, np.arange(n_queries), side="right")
-    width = int((ends - starts).max())
-    padded = np.zeros((n_queries, width))  # trailing 0.0 terms change no running sum
-    padded[query, np.arange(query.size) - starts[query]] = terms
-    has = ends > starts
+    found = hits.found
+    padded = np.zeros((found.size, int(found.max())))  # trailing 0.0 terms change no sum
+    padded[hits.query, np.arange(terms.size) - hits.starts[hits.query]] = terms
+    has = found > 0
     out[has] = np.cumsum(padded[has], axis=1)[:, -1]
     return out
+
+
+def _per_rel(rel: np.ndarray, value: np.ndarray) -> np.ndarray:
+    """value / relevant count, 0.0 for a query without relevant documents."""
+    return np.where(rel > 0, value / np.maximum(rel, 1), 0.0)
 
 
 def hit_metrics(hits: RunHits, constants: QueryConstants, specs: Sequence[MetricSpec]
                 ) -> dict[str, np.ndarray]:
     """Every metric of `specs` for every query (eval.scoring.metrics definitions), by key."""
     n = len(constants.judged)
+    cuts: dict[int | None, _Cut] = {}
     out = {}
     for spec in specs:
-        if spec.k is None:
-            cut = np.maximum(hits.retrieved, 1)
-        else:
-            cut = np.full(n, spec.k, dtype=np.int64)
-        inside = hits.rank < cut[hits.query]
-        query, rank, gain = hits.query[inside], hits.rank[inside], hits.gain[inside]
-        found = np.bincount(query, minlength=n)
+        if spec.k not in cuts:  # metrics at one cutoff share its hits
+            cuts[spec.k] = _cut(hits, n, spec.k)
+        c = cuts[spec.k]
         if spec.name == "ndcg":
-            terms = gain / _discounts(int(rank.max()) + 1 if rank.size else 0)[rank]
-            ideal = np.array([constants.ideal(q, int(k)) for q, k in enumerate(cut.tolist())])
-            dcg = _running_sums(query, terms, n)
+            terms = c.gain / _discounts(int(c.rank.max()) + 1 if c.rank.size else 0)[c.rank]
+            ideal = (constants.ideals(spec.k) if spec.k is not None else
+                     np.array([constants.ideal(q, k) for q, k in enumerate(c.cut.tolist())]))
             safe = np.where(ideal > 0, ideal, 1.0)
-            out[spec.key] = np.where(ideal > 0, dcg / safe, 0.0)
+            out[spec.key] = np.where(ideal > 0, _running_sums(c, terms) / safe, 0.0)
         elif spec.name == "recall":
-            rel = constants.n_rel
-            out[spec.key] = np.where(rel > 0, found / np.maximum(rel, 1), 0.0)
+            out[spec.key] = _per_rel(constants.n_rel, c.found)
         elif spec.name == "precision":
-            out[spec.key] = found / cut
+            out[spec.key] = c.found / c.cut
         elif spec.name in ("mrr", "hit"):
-            first = np.full(n, -1, dtype=np.int64)
-            first[query[::-1]] = rank[::-1]  # the last write per query is its first hit
-            reached = first >= 0
-            value = 1.0 / (np.maximum(first, 0) + 1) if spec.name == "mrr" else np.ones(n)
+            reached = c.found > 0
+            first = c.rank[np.minimum(c.starts, max(c.rank.size - 1, 0))] if c.rank.size else c.cut
+            value = 1.0 / (first + 1) if spec.name == "mrr" else np.ones(n)
             out[spec.key] = np.where(reached, value, 0.0)
         elif spec.name == "map":
-            starts = np.searchsorted(query, np.arange(n))
-            count = np.arange(query.size) - starts[query] + 1  # found so far, 1-based
-            total = _running_sums(query, count / (rank + 1), n)
-            rel = constants.n_rel
-            out[spec.key] = np.where(rel > 0, total / np.maximum(rel, 1), 0.0)
+            count = np.arange(c.query.size) - c.starts[c.query] + 1  # found so far, 1-based
+            out[spec.key] = _per_rel(constants.n_rel, _running_sums(c, count / (c.rank + 1)))
         else:
             raise ValueError(f"no array form for metric {spec.key!r}")
     return out
