@@ -15,6 +15,7 @@ from answer_helpers import answer_config, lumen_collection
 from fake_openai import TEST_KEY, FakeOpenAI, hang, hang_mid_stream, pings
 from test_judge_check import yes_man
 
+from rag.cli.query import render
 from rag.generate.fit_time import reading_time
 from rag.generate.stage import GenerateOutput
 from rag.index import Collection
@@ -70,11 +71,17 @@ def test_earlier_stages_never_spend_the_generation_reserve(llm: FakeOpenAI, coll
     assert trace.output(GenerateOutput).answer.mode == "llm"
 
 
-def test_budget_and_use_survive_the_json_trace(llm: FakeOpenAI, collection: Collection) -> None:
+def test_budget_and_use_survive_the_json_trace_and_show_in_the_stage_list(
+    llm: FakeOpenAI, collection: Collection
+) -> None:
     trace = run_query(QUESTION, budget_config(collection.name), collection)
     again = Trace.from_json(trace.to_json())
     assert again.stage("generate").llm_budget == trace.stage("generate").llm_budget
     assert trace.stage("retrieve").llm_budget is None  # not an LLM stage
+    budget = trace.stage("generate").llm_budget
+    assert budget is not None and budget.calls >= 1
+    generate_line = next(line for line in render(trace).splitlines() if line.strip().startswith("generate"))
+    assert f"[{budget.describe()}]" in generate_line and " of " in budget.describe()  # rag query's stage list
 
 
 def test_a_stage_whose_judge_check_failed_makes_no_call(
