@@ -60,6 +60,12 @@ def test_bench_sweep_writes_figures_and_ratios(tmp_path: Path) -> None:
         assert sweep["min_total_s"] == min(sweep["samples_s"])
         assert sweep["min_ratio"] == pytest.approx(sweep["min_total_s"] / report["plain_min_s"])
         assert sweep["per_point_ms"] == pytest.approx(sweep["rescoring_s"] / 4 * 1000)
+        assert len(sweep["cpu_samples_s"]) == 2 and min(sweep["cpu_samples_s"]) > 0
+        assert sweep["cpu_ratio"] == pytest.approx(
+            sum(sweep["cpu_samples_s"]) / sum(report["plain_cpu_samples_s"]))  # medians of 2
+        assert sweep["cpu_paired_ratio"] > 0
+    assert len(report["plain_cpu_samples_s"]) == 2
+    assert report["plain_cpu_s"] == pytest.approx(sum(report["plain_cpu_samples_s"]) / 2)
 
 
 def test_bench_sweep_needs_a_dataset(tmp_path: Path) -> None:

@@ -21,7 +21,7 @@ from tqdm import tqdm
 from eval.data.shapes import BeirDataset
 from eval.runs.doc_scores import MAX, DocScore, doc_ranking
 from eval.scoring.metrics import DEFAULT_METRICS, MetricScores, evaluate, parse_metric, trec_ranking
-from eval.scoring.stats import bootstrap_cis
+from eval.scoring.stats import CiMemo, bootstrap_cis
 from rag.retrieve.base import Candidate
 from rag.retrieve.search import clear_candidate_cache
 
@@ -120,11 +120,24 @@ def summarize(
 ) -> PresetRun:
     """Metrics, bootstrap CIs and latency percentiles over the queries that did not fail."""
     results = {o.qid: o.ranking for o in outcomes if o.error is None}
-    scores = evaluate(dataset.qrels, results, metrics)
+    return summarize_scores(preset, outcomes, evaluate(dataset.qrels, results, metrics),
+                            n_resamples, seed)
+
+
+def summarize_scores(
+    preset: str,
+    outcomes: Sequence[QueryOutcome],
+    scores: Mapping[str, MetricScores],
+    n_resamples: int = 2000,
+    seed: int = 0,
+    ci_memo: CiMemo | None = None,
+) -> PresetRun:
+    """summarize with the outcomes' metrics already computed (`scores`, as evaluate gives them:
+    values in qid order); `ci_memo` shares intervals between runs (a sweep's points)."""
     failed = {o.qid for o in outcomes if o.error is not None}
     failed |= {qid for s in scores.values() for qid in s.failed}
     columns = [[s.values[q] for q in sorted(s.values)] for s in scores.values()]
-    intervals = bootstrap_cis(columns, 0.95, n_resamples, seed)
+    intervals = bootstrap_cis(columns, 0.95, n_resamples, seed, ci_memo)
     ci95 = {key: (i.low, i.high) for key, i in zip(scores, intervals, strict=True)}
     latencies = [o.latency_ms for o in outcomes if o.error is None]
     p50, p95 = np.percentile(latencies, [50, 95]) if latencies else (math.nan, math.nan)

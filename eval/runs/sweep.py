@@ -17,6 +17,7 @@ query; tests/eval/runs/test_sweep.py checks its metrics equal plain runs of the 
 from __future__ import annotations
 
 import itertools
+import json
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -30,13 +31,15 @@ from eval.data.shapes import BeirDataset, Qrels
 from eval.diagnostics.ceiling import DEPTHS, Ceiling, OracleMemo, ceiling, recall_at_depth
 from eval.runs.beir_index import beir_collection, collection_name, eval_config
 from eval.runs.candidates import QueryLists, retrieve_all
-from eval.runs.preset_run import PresetRun, QueryOutcome, deepest_cutoff, doc_ranking, summarize
-from eval.scoring.metrics import DEFAULT_METRICS
+from eval.runs.preset_run import PresetRun, QueryOutcome, deepest_cutoff, doc_ranking, summarize_scores
+from eval.runs.sweep_scores import PointScores, PooledLists, pooled_lists, score_point
+from eval.scoring.metrics import DEFAULT_METRICS, MetricScores, evaluate, parse_metric
+from eval.scoring.stats import CiMemo
 from rag.chunking.base import Chunk
 from rag.config import PipelineConfig, with_overrides
 from rag.index import Collection
-from rag.pipeline import STAGES, head_key, run_tail
-from rag.retrieve.fusion.scores import FUSION_SCORES, PooledIds, best_first, cuts, pool_batch
+from rag.pipeline import STAGES, TAIL_SECTIONS, head_key, run_tail
+from rag.retrieve.fusion.scores import FUSION_SCORES
 from rag.retrieve.search import clear_candidate_cache
 from rag.retrieve.stage import SelectOutput
 from rag.stages import stage_slice
@@ -126,30 +129,13 @@ def list_group(config: PipelineConfig) -> str:
     return head_key(config.model_copy(update={"retrieval": retrieval}))
 
 
-@dataclass(frozen=True)
-class PooledLists:
-    """The queries whose head left nothing else for the tail to read (no error, no routing
-    overrides, no halt), their lists pooled once (rag.retrieve.fusion.scores.pool_batch), and
-    each pooled chunk's document."""
-
-    pooled: PooledIds
-    doc_of: tuple[str, ...]  # pool index -> doc_id
-
-
-def pooled_lists(cached: Sequence[QueryLists]) -> PooledLists:
-    """The scores-only input of `rescore` for these heads, built once per list group."""
-    lists: dict[str, dict[str, list[str]]] = {}
-    doc_id: dict[str, str] = {}
-    for item in cached:
-        head = item.head
-        if item.error is not None or head is None or head.overrides or head.halted:
-            continue  # these always run the tail
-        lists[item.qid] = {name: [c.chunk.chunk_id for c in r.candidates]
-                           for name, r in item.lists.items()}
-        doc_id.update((c.chunk.chunk_id, c.chunk.doc_id) for r in item.lists.values()
-                      for c in r.candidates)
-    pooled = pool_batch(lists)
-    return PooledLists(pooled, tuple(doc_id[cid] for cid in pooled.ids))
+def _head_overrides(point: Mapping[str, Any]) -> str:
+    """The point's settings that may change its lists (every field outside TAIL_SECTIONS but
+    retrieval.depth, whose lists are cut): points equal here are in one list group, so
+    list_group is hashed once per distinct value, not per point."""
+    head = {k: v for k, v in point.items()
+            if k.split(".", 1)[0] not in TAIL_SECTIONS and k != "retrieval.depth"}
+    return json.dumps(head, sort_keys=True, default=repr)
 
 
 def scores_only(config: PipelineConfig) -> bool:
@@ -161,28 +147,6 @@ def scores_only(config: PipelineConfig) -> bool:
         if spec is not None and (spec.off_reason is None or spec.off_reason(config) is None):
             return False
     return True
-
-
-def _scores_rankings(ids: PooledLists, config: PipelineConfig, limit: int) -> dict[str, dict[str, float]]:
-    """Each pooled query's document ranking from scores-only fusion, all queries at once: the
-    lists cut to the point's depth, fused, the first top_k chunks, each document at its best
-    (first) chunk's score (MaxP, as eval.runs.doc_scores.doc_ranking), the first `limit`."""
-    pooled = ids.pooled
-    read = cuts(pooled, config.retrieval.depth, config.fusion.depths)
-    fused = FUSION_SCORES.get(config.fusion.method)(pooled, read, config.fusion)
-    scores = fused.scores.tolist()
-    out = {}
-    for qid, top in zip(pooled.queries, best_first(pooled, fused, config.retrieval.top_k),
-                        strict=True):
-        ranking: dict[str, float] = {}
-        for i in top.tolist():
-            doc = ids.doc_of[i]
-            if doc not in ranking:  # later chunks of a document score lower: MaxP keeps the first
-                if len(ranking) == limit:
-                    break
-                ranking[doc] = scores[i]
-        out[qid] = ranking
-    return out
 
 
 def _ranking(
@@ -207,35 +171,49 @@ def rescore(
     label: str,
     now: datetime | None = None,
     id_lists: PooledLists | None = None,
+    ci_memo: CiMemo | None = None,
 ) -> PresetRun:
     """Score one grid point from cached heads: the tail (fuse … select) over each query's lists
     cut to the point's depth, mapped to documents; every query at the same `now`. With
-    `id_lists` (from pooled_lists(cached)) and a scores-only point, its queries skip the tail's
-    stages, fused together, and get the same rankings."""
+    `id_lists` (from pooled_lists(cached, dataset.qrels)) and a scores-only point, its queries
+    skip the tail's stages: fused, ranked and scored together (eval.runs.sweep_scores), with the
+    same rankings and metrics. `ci_memo` shares bootstrap intervals between points."""
     limit = deepest_cutoff(metrics)
     clock = now or datetime.now(UTC)
-    fast: dict[str, dict[str, float]] = {}
+    fast = PointScores({}, {})
     fast_ms = 0.0
-    if id_lists is not None and id_lists.pooled.queries and scores_only(config):
+    if (id_lists is not None and id_lists.pooled.queries and id_lists.qrels is dataset.qrels
+            and scores_only(config)):
         start = time.perf_counter()
         try:
-            fast = _scores_rankings(id_lists, config, limit)
+            fast = score_point(id_lists, config, limit, [parse_metric(m) for m in metrics])
         except ValueError:  # e.g. no weight for a list: the tail records it per query, as a run
-            fast = {}
+            fast = PointScores({}, {})
         fast_ms = (time.perf_counter() - start) * 1000 / len(id_lists.pooled.queries)
     outcomes = []
     for item in cached:
         if item.error is not None:
             outcomes.append(QueryOutcome(item.qid, {}, item.latency_ms, item.error))
             continue
-        if item.qid in fast:  # its share of the batch's time
-            outcomes.append(QueryOutcome(item.qid, fast[item.qid], item.latency_ms + fast_ms))
+        if item.qid in fast.rankings:  # its share of the batch's time
+            outcomes.append(QueryOutcome(item.qid, fast.rankings[item.qid],
+                                         item.latency_ms + fast_ms))
             continue
         start = time.perf_counter()
         ranking, error = _ranking(item, config, collection, limit, clock)
         fuse_ms = (time.perf_counter() - start) * 1000
         outcomes.append(QueryOutcome(item.qid, ranking, item.latency_ms + fuse_ms, error))
-    return summarize(label, dataset, outcomes, metrics, n_resamples, seed)
+    others = {o.qid: o.ranking for o in outcomes
+              if o.error is None and o.qid not in fast.rankings}
+    if not fast.values:
+        scores = evaluate(dataset.qrels, others, metrics)
+    elif not others:  # every query scored as arrays (values in qid order, as evaluate's)
+        scores = {key: MetricScores(key, values, {}) for key, values in fast.values.items()}
+    else:  # merged in qid order
+        scores = {key: MetricScores(key, dict(sorted({**s.values, **fast.values[key]}.items())),
+                                    s.failed)
+                  for key, s in evaluate(dataset.qrels, others, metrics).items()}
+    return summarize_scores(label, outcomes, scores, n_resamples, seed, ci_memo)
 
 
 def _diagnose(
@@ -270,8 +248,12 @@ def run_sweep(
     points = grid_points(axes)
     configs = [point_config(base, p, dataset) for p in points]
     groups: dict[str, list[int]] = {}
+    keys: dict[str, str] = {}  # the point's head settings -> its list group
     for index, config in enumerate(configs):
-        groups.setdefault(list_group(config), []).append(index)
+        head = _head_overrides(points[index])
+        if head not in keys:
+            keys[head] = list_group(config)
+        groups.setdefault(keys[head], []).append(index)
     results: dict[int, SweepPoint] = {}
     retrieval_s = rescoring_s = 0.0
     all_cached = True
@@ -291,12 +273,13 @@ def run_sweep(
         started = time.perf_counter()
         recalls: dict[tuple[int, ...], dict[int, float]] = {}
         oracles: OracleMemo = {}
-        id_lists = pooled_lists(cached)
+        intervals: CiMemo = {}
+        id_lists = pooled_lists(cached, scored_on.qrels)
         for i in members:
             label = f"{base.name} " + " ".join(f"{k}={v}" for k, v in points[i].items())
             cut = configs[i].retrieval.depth
             run = rescore(scored_on, configs[i], cached, collection, metrics, n_resamples, seed,
-                          label.strip(), id_lists=id_lists)
+                          label.strip(), id_lists=id_lists, ci_memo=intervals)
             diagnosis = _diagnose(scored_on, cached, run, cut, recalls, oracles)
             results[i] = SweepPoint(points[i], run, diagnosis)
         rescoring_s += time.perf_counter() - started

@@ -19,6 +19,7 @@ scores are not finite numbers is *failed*: it is listed with its reason and neve
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -65,6 +66,7 @@ class MetricScores:
         return math.fsum(self.values.values()) / self.n if self.values else math.nan
 
 
+@functools.lru_cache(maxsize=256)  # a sweep parses its metrics at every point
 def parse_metric(text: str) -> MetricSpec:
     """'ndcg@10' -> MetricSpec('ndcg', 10); names are case-insensitive; valid names are listed."""
     match = _METRIC_RE.match(text.strip().lower())

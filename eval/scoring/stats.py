@@ -101,23 +101,56 @@ def bootstrap_ci(
     return Interval(float(low), float(high))
 
 
+# (confidence, n_resamples, seed, a column's values) -> its interval: sweep points often score a
+# metric identically (recall@100 at every RRF k), and equal columns resample to equal intervals
+CiMemo = dict[tuple[float, int, int, tuple[float, ...]], Interval]
+
+
+def _column_means(columns: Sequence[Sequence[float]], n_resamples: int, seed: int
+                  ) -> list[np.ndarray]:
+    """bootstrap_means of each column; columns of one length that keep their draws are
+    resampled in one gather (np.take keeps each resample's values contiguous, so every mean is
+    summed exactly as bootstrap_means sums it)."""
+    arrays = [_finite(values) for values in columns]
+    means: list[np.ndarray | None] = [None] * len(arrays)
+    by_size: dict[int, list[int]] = {}
+    for i, array in enumerate(arrays):
+        if array.size and array.size * n_resamples <= _KEPT_MAX:
+            by_size.setdefault(array.size, []).append(i)
+        else:
+            means[i] = bootstrap_means(array, n_resamples, seed)
+    for size, members in by_size.items():
+        stacked = np.stack([arrays[i] for i in members])
+        blocks = [np.take(stacked, indices, axis=1).mean(axis=2)
+                  for indices in _kept_indices(size, n_resamples, seed)]
+        for row, mean in zip(members, np.concatenate(blocks, axis=1), strict=True):
+            means[row] = mean
+    return [m for m in means if m is not None]
+
+
 def bootstrap_cis(
     columns: Sequence[Sequence[float]], confidence: float = 0.95, n_resamples: int = 2000,
-    seed: int = 0,
+    seed: int = 0, memo: CiMemo | None = None,
 ) -> list[Interval]:
     """bootstrap_ci of each column (every metric of a run), the same intervals, with one
-    percentile call for all of them: a sweep scores every metric at every point."""
+    percentile call for all of them: a sweep scores every metric at every point. `memo` keeps
+    intervals by column across calls (a sweep's points share one)."""
     if not 0 < confidence < 1:
         raise ValueError(f"confidence must be in (0, 1), got {confidence}")
-    means = [bootstrap_means(values, n_resamples, seed) for values in columns]
-    usable = [i for i, m in enumerate(means) if not np.isnan(m).any()]
-    out = [Interval(math.nan, math.nan)] * len(columns)
+    keys = [(confidence, n_resamples, seed, tuple(values)) for values in columns]
+    known = {} if memo is None else memo
+    todo = [i for i, key in enumerate(keys) if key not in known]
+    means = _column_means([columns[i] for i in todo], n_resamples, seed)
+    usable = [(i, m) for i, m in zip(todo, means, strict=True) if not np.isnan(m).any()]
+    fresh = dict.fromkeys(todo, Interval(math.nan, math.nan))
     if usable:
         tail = (1 - confidence) / 2 * 100
-        bounds = np.percentile(np.stack([means[i] for i in usable]), [tail, 100 - tail], axis=1)
-        for row, i in enumerate(usable):
-            out[i] = Interval(float(bounds[0, row]), float(bounds[1, row]))
-    return out
+        bounds = np.percentile(np.stack([m for _, m in usable]), [tail, 100 - tail], axis=1)
+        for row, (i, _) in enumerate(usable):
+            fresh[i] = Interval(float(bounds[0, row]), float(bounds[1, row]))
+    if memo is not None:
+        memo.update((keys[i], interval) for i, interval in fresh.items())
+    return [fresh[i] if i in fresh else known[key] for i, key in enumerate(keys)]
 
 
 def _randomization_p(diffs: np.ndarray, n_resamples: int, rng: np.random.Generator) -> float:

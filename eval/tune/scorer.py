@@ -167,7 +167,7 @@ class PointScorer:
         started = time.perf_counter()
         items = [heads.items[q] for q in qids]
         # a scores-only point fuses these queries together, like a sweep point (eval.runs.sweep)
-        pooled = pooled_lists(items) if scores_only(config) else None
+        pooled = pooled_lists(items, heads.dataset.qrels) if scores_only(config) else None
         run = rescore(heads.dataset, config, items, heads.collection, self.metrics, 1, 0,
                       config.name, id_lists=pooled)
         self.rescoring_s += time.perf_counter() - started

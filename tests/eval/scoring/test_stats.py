@@ -83,3 +83,24 @@ def test_bootstrap_cis_equal_bootstrap_ci_column_by_column() -> None:
         expected = bootstrap_ci(values, 0.9, 500, seed=4)
         assert (math.isnan(expected.low) and math.isnan(interval.low)) or interval == expected
     assert bootstrap_cis([], 0.95, 10) == []
+
+
+def test_bootstrap_cis_of_many_lengths_and_a_large_draw_equal_bootstrap_ci() -> None:
+    rng = np.random.default_rng(5)
+    sizes = (8, 9, 20, 57, 20, 131, 1200)  # 1200 x 1000 resamples is drawn per call, not kept
+    columns = [list(rng.random(n)) for n in sizes]
+    got = bootstrap_cis(columns, 0.95, 1000, seed=2)
+    assert got == [bootstrap_ci(values, 0.95, 1000, seed=2) for values in columns]
+
+
+def test_a_memo_shares_intervals_of_equal_columns_and_keeps_them_exact() -> None:
+    rng = np.random.default_rng(6)
+    a, b = list(rng.random(20)), list(rng.random(20))
+    memo: dict = {}
+    first = bootstrap_cis([a, b], 0.95, 300, seed=1, memo=memo)
+    assert len(memo) == 2
+    again = bootstrap_cis([b, a, [*a[:-1], 0.25]], 0.95, 300, seed=1, memo=memo)
+    assert again[:2] == [first[1], first[0]] and len(memo) == 3
+    assert again == [bootstrap_ci(v, 0.95, 300, seed=1) for v in (b, a, [*a[:-1], 0.25])]
+    other_seed = bootstrap_cis([a], 0.95, 300, seed=2, memo=memo)
+    assert other_seed == [bootstrap_ci(a, 0.95, 300, seed=2)] and len(memo) == 4
