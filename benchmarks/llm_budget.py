@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -104,7 +105,8 @@ def main() -> None:
     qa = load_qa_file(args.qa)
     qa = QASet(qa.name, qa.items[: args.questions])
     overrides = {k: json.loads(v) for k, v in (s.split("=", 1) for s in args.sets)}
-    report = run(args.presets, qa, overrides)
+    report = {"command": " ".join(["python -m benchmarks.llm_budget", *sys.argv[1:]]),
+              **run(args.presets, qa, overrides)}
     args.out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     print(f"wrote {args.out}")
 

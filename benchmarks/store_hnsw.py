@@ -102,7 +102,8 @@ def _sparse(texts: list[str]) -> list[tuple[tuple[int, ...], tuple[float, ...]]]
 
 
 def recall_and_latency(passages: Path, queries: Path, n: int, work: Path,
-                       sizes: Sequence[int] = (), recall: bool = True) -> dict[str, object]:  # fmt: skip
+                       sizes: Sequence[int] = (), recall: bool = True,
+                       settings: Sequence[tuple[int, int, int]] = SETTINGS) -> dict[str, object]:  # fmt: skip
     corpus = list(load_corpus(passages).values())[:n]
     texts = [f"{d['title']}\n{d['text']}".strip() for d in corpus]
     qtexts = list(load_queries(queries).values())[:200]
@@ -110,7 +111,7 @@ def recall_and_latency(passages: Path, queries: Path, n: int, work: Path,
     points = _points(vectors, _sparse(texts))
     privacy = build_filter(FilterConfig(owner="u1"))
     rows: list[dict[str, object]] = []
-    for m, ef_construct, ef in SETTINGS if recall else ():
+    for m, ef_construct, ef in settings if recall else ():
         params = EdgeParams(m=m, ef_construct=ef_construct, ef_search=ef, indexing_threshold_kb=FORCE,
                             full_scan_threshold_kb=FORCE)
         client, build_s = _build(work / "hnsw", points, vectors.shape[1], params)
@@ -188,11 +189,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--embedding-backend", default="onnx", choices=["onnx", "hashing"])
     parser.add_argument("--sizes", default="", help="sizes of the exact-vs-graph latency run")
+    parser.add_argument("--settings", default="",
+                        help="m/ef_construct/ef triples to measure recall for, e.g. 16/100/128,16/100/256")
     parser.add_argument("--latency-only", action="store_true",
                         help="only exact vs graph latency by size (no recall, no BEIR)")
     args = parser.parse_args(argv)
     BACKEND["name"] = args.embedding_backend
     sizes = [int(x) for x in args.sizes.split(",") if x.strip()]
+    settings = [(int(m), int(c), int(e)) for m, c, e in
+                (t.split("/") for t in args.settings.split(",") if t.strip())] or SETTINGS
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="edge-hnsw-") as tmp:
         report = {
@@ -200,7 +205,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "engine": "qdrant-edge-py 0.9.0",
             "embedding_backend": args.embedding_backend,
             "recall": recall_and_latency(args.passages, args.queries, args.n, Path(tmp), sizes,
-                                         recall=not args.latency_only),
+                                         recall=not args.latency_only, settings=settings),
             "beir": None if args.latency_only else beir_ndcg(args.beir, Path(tmp)),
             "seconds": round(time.perf_counter() - started, 1),
             "load_average": os.getloadavg(),

@@ -217,8 +217,9 @@ for column, example in zip(st.columns(3), example_questions(collection), strict=
 config = page_config(preset, collection.name, settings_panel(preset))
 index = resources.index_of(collection, config)
 st.caption(f"Collection **{collection.name}** · preset **{preset.name}** · {resources.index_line(index)}")
-user = st.text_input("User (sees public documents, their own private ones and their own "
-                     "conversations)", "", key="ans_user") or None
+user = resources.session_user()
+st.caption(f"Asking as **{user or 'anonymous'}** (the sidebar's User): public documents, "
+           "this user's private ones and this user's conversations.")
 store = MemoryStore(user=user)
 conversation = conversation_bar(store)
 show_history(store, conversation)
@@ -231,8 +232,9 @@ if question := typed or st.session_state.pop("ans_pending", None):
         run = start_turn(store, conversation, question, config, index)
         context = run.sources()
         show_sources(context.blocks if context is not None else ())
-        st.write_stream(run.tokens())
+        draft = view.stream_draft(run.tokens())
         trace, outcome = finish_turn(store, conversation, question, run)
+        view.settle_draft(draft, bool(outcome.metadata.get("abstained")))
     st.session_state["ans_trace"] = trace
     st.rerun()
 

@@ -97,8 +97,9 @@ with compare_tab:
                "these documents (once, on first use).")
     configs = [page_config(c, collection.name) for c in chosen_configs()]
     query = st.text_input("Query", DEFAULT_QUERY, key="sys_query")
-    user = st.text_input("User (sees public chunks and their own private ones)", "",
-                         key="sys_user") or None
+    user = resources.session_user()
+    st.caption(f"Searching as **{user or 'anonymous'}** (the sidebar's User): public chunks and "
+               "this user's private ones.")
     if len(configs) < 2:
         st.info("Pick at least two systems.")
     elif st.button("Run", key="sys_run", type="primary") and query.strip():

@@ -7,10 +7,12 @@ item, a Markdown heading or table row, a code fence, a blank line). What is *not
 - a full stop before a lower-case word after a short word or a known abbreviation ("e.g. the",
   "etc. and", "v. 2"), or before any word after a known abbreviation or an initial ("e.g.
   Debian", "Dr. Knuth", "J. Smith");
-- a full stop with no space after it ("v3.6.19", "config.txt", "www.debian.org");
+- a full stop with no space after it ("v3.6.19", "config.txt", "www.debian.org"), or the one of a
+  numbered list item's marker ("1. Install it.");
 - anything inside inline `code` or a ``` fenced block (a fenced block is one unit of its own);
 - a single line break inside a paragraph (PDF and plain-text line wrapping), unless the line
-  before it is a short title line with no end punctuation and the next starts upper-case.
+  before it is a short title line (no end punctuation, not ending in a word like "from" or "the"
+  that the next line continues) and the next starts upper-case.
 """
 
 from __future__ import annotations
@@ -34,6 +36,15 @@ ABBREVIATIONS = frozenset(
 _ABBREVIATION_ENDS = frozenset({"etc"})  # often the end of a sentence: split when a capital follows
 _SHORT_WORD = 4  # a word this short before ". lower-case" reads as an abbreviation ("approx" is listed)
 _TITLE_MAX_WORDS = 8  # a line this short, without end punctuation, before a capital: a title line
+# a line ending in one of these goes on in the next ("You can get it from\nDebian mirrors.")
+_CONTINUING_WORDS = frozenset(
+    """a an the of to in on at by for from with without into onto over under about as and or but
+    nor than that which who whose whom is are was were be been has have had do does can could will
+    would should may might must not if when where while because via per its their your our his
+    her this these those such each every any some both either between through during after before
+    until since using""".split()
+)  # fmt: skip
+_LIST_NUMBER = re.compile(r"[ \t]*(?:\d{1,3}|[A-Za-z])")  # "1. Install it.": the stop is the marker's
 
 
 @dataclass(frozen=True)
@@ -72,6 +83,8 @@ def _full_stop_ends(text: str, stop: int, after: int) -> bool:
     `after` (the first character after the whitespace)."""
     if text[stop] != ".":
         return True
+    if _LIST_NUMBER.fullmatch(text, text.rfind("\n", 0, stop) + 1, stop):
+        return False
     word = _word_before(text, stop)
     if not _can_start(text, after):  # "approx. the", "e.g. a", "v. 2" — but "hourly. it" ends one
         return not (len(word) <= _SHORT_WORD or "." in word or word in ABBREVIATIONS)
@@ -83,7 +96,8 @@ def _full_stop_ends(text: str, stop: int, after: int) -> bool:
 def _title_line(line: str) -> bool:
     stripped = line.strip()
     words = stripped.split()
-    return 0 < len(words) <= _TITLE_MAX_WORDS and not re.search(r"[.!?:;,\-–—(]$", stripped)
+    return (0 < len(words) <= _TITLE_MAX_WORDS and not re.search(r"[.!?:;,\-–—(]$", stripped)
+            and words[-1].lower() not in _CONTINUING_WORDS)
 
 
 def _boundaries(text: str) -> list[tuple[int, int]]:

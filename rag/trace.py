@@ -49,6 +49,12 @@ class LLMBudgetUse:
     calls: int
     query_left_s: float | None = None  # what was left of the query's deadline when it started
 
+    def describe(self) -> str:
+        """One line for a stage list: "LLM 3.2 of 6 s, 1 call"."""
+        budget = f" of {self.budget_s:.3g} s" if self.budget_s is not None else " s, no deadline"
+        calls = f"{self.calls} call" + ("" if self.calls == 1 else "s")
+        return f"LLM {self.used_s:.1f}{budget}, {calls}"
+
 
 @dataclass(frozen=True)
 class StageRecord:

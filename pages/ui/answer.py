@@ -4,11 +4,12 @@ the token budget and the stage timeline — all rendered from a Trace, nothing r
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from pages.ui.html import Mark, highlight_spans
 from rag.abstain.stage import AbstainDecision
@@ -160,7 +161,9 @@ def timeline_figure(trace: Trace) -> go.Figure:
                 orientation="h",
                 marker_color=STATUS_COLORS.get(record.status, "#64748b"),
                 name=record.status,
-                hovertext=f"{record.stage}: {record.status}, {record.wall_ms:.1f} ms {record.reason}",
+                hovertext=(f"{record.stage}: {record.status}, {record.wall_ms:.1f} ms"
+                           + (f" · {record.llm_budget.describe()}" if record.llm_budget else "")
+                           + f" {record.reason}"),
                 showlegend=False,
             )
         )
@@ -173,3 +176,24 @@ def timeline_figure(trace: Trace) -> go.Figure:
         yaxis={"autorange": "reversed"},
     )
     return fig
+
+
+DRAFT_CAPTION = "Draft: checked against its sources before it is kept as the answer"
+
+
+def stream_draft(tokens: Iterator[str]) -> DeltaGenerator:
+    """Stream the answer as it is written into a placeholder marked as a draft: the checks that
+    may decline it (grounding, abstention) run only after the last token."""
+    draft = st.empty()
+    with draft.container():
+        st.caption(DRAFT_CAPTION, help="A declined answer is removed from the chat; it stays "
+                   "readable in the collapsed \"withheld\" expander below.")
+        st.write_stream(tokens)
+    return draft
+
+
+def settle_draft(draft: DeltaGenerator, declined: bool) -> None:
+    """A declined draft leaves the chat at once: left standing until the page reloads, a glance
+    would read it as the answer."""
+    if declined:
+        draft.empty()

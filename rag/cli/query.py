@@ -81,7 +81,8 @@ def render(trace: Trace) -> str:
     for record in trace.records:
         why = record.reason if record.status != "failed" else "see error above"
         why = f"  ({why})" if why else ""
-        lines.append(f"  {record.stage:<12} {record.status:<9} {record.wall_ms:8.1f} ms{why}")
+        llm = f"  [{record.llm_budget.describe()}]" if record.llm_budget is not None else ""
+        lines.append(f"  {record.stage:<12} {record.status:<9} {record.wall_ms:8.1f} ms{llm}{why}")
     lines.append(f"  {'total':<12} {'':<9} {trace.total_ms:8.1f} ms")
     if ranking:
         lines += ["", "ranking:"]

@@ -8,9 +8,11 @@ from dataclasses import dataclass
 
 from rag.context.base import BuiltContext
 from rag.context.prompts import build_messages, choose_template
+from rag.embed.base import EmbeddingModelError
 from rag.generate.base import AnswerMode, GeneratedAnswer, Quote
 from rag.generate.cleanup import cited_numbers, clean_response
 from rag.generate.extractive import extractive_answer
+from rag.generate.section_prior import SectionSimilarity
 from rag.generate.whole_sentences import DocumentTexts
 from rag.llm.base import Attempt, LLMError, Message
 from rag.llm.client import LLMClient
@@ -64,9 +66,11 @@ class AnswerStream:
         client: LLMClient | None,
         note: str = "",
         documents: DocumentTexts | None = None,  # whole sentences for the extractive answer
+        similarity: SectionSimilarity | None = None,  # the extractive answer's section prior
     ) -> None:
         self.plan = plan
         self.documents = documents
+        self.similarity = similarity
         self.settings = settings
         self.client = client
         self._notes = (note,) if note else ()
@@ -127,8 +131,15 @@ class AnswerStream:
             text = f"No document passage was relevant enough to answer this ({context.reason})."
             self.result = self._answer(text, "no_rag", warnings=warnings, attempts=attempts)
         else:
-            found = extractive_answer(self.plan.query, context, self.settings.extractive_sentences,
-                                      self.settings.extractive_max_chars, self.documents)
+            try:
+                found = extractive_answer(self.plan.query, context, self.settings.extractive_sentences,
+                                          self.settings.extractive_max_chars, self.documents,
+                                          self.similarity, self.settings.extractive_support)
+            except (EmbeddingModelError, OSError) as exc:  # the embedder could not be loaded
+                warnings = (*warnings, f"no section prior in the extractive answer: {exc}")
+                found = extractive_answer(self.plan.query, context, self.settings.extractive_sentences,
+                                          self.settings.extractive_max_chars, self.documents,
+                                          support=self.settings.extractive_support)
             text = found.text
             self.result = self._answer(
                 text, "extractive", attempts=attempts, quotes=found.quotes,
@@ -172,9 +183,10 @@ def generate_answer(
     client: LLMClient | None,
     note: str = "",
     documents: DocumentTexts | None = None,
+    similarity: SectionSimilarity | None = None,
 ) -> GeneratedAnswer:
     """Run the answerer to the end (no streaming consumer)."""
-    stream = AnswerStream(plan, settings, client, note, documents)
+    stream = AnswerStream(plan, settings, client, note, documents, similarity)
     for _ in stream:
         pass
     assert stream.result is not None

@@ -20,7 +20,9 @@ class Quote:
     doc_id: str
     start: int  # the sentence's span in the document (in the block's text when not `located`)
     end: int
-    completed: bool = False  # extended beyond the block's span to the sentence's start or end
+    # taken from the document beyond the block's span: a sentence the block cut, extended to its
+    # start or end, or its section's opening before the block (rag.generate.whole_sentences)
+    completed: bool = False
     located: bool = True
 
 

@@ -1,7 +1,9 @@
 """Offline extractive answerer: the answer is the context's best-supported whole sentences, copied
 from the documents with [Source N] citations. Scores follow query-biased sentence extraction
 (Tombros & Sanderson 1998): query-term coverage, plus a prior for the sentence's place in its
-section (its first statement leads) and a small one for the block's retrieval rank.
+section (its first statement leads), one for how well its section matches the question (the
+embedding cosine of the section's opening, rag.generate.section_prior, when a similarity is given)
+and a small one for the block's retrieval rank.
 
 The answer reads as an answer: the answering sentence (the best-scored one) comes first, then its
 support — the sentences of the same document in the document's order, then those of other
@@ -15,10 +17,12 @@ completed is left out. Inline Markdown (**bold**, `code`) is kept, for the page 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Literal
 
 from rag.context.base import BuiltContext
 from rag.generate.base import Quote
+from rag.generate.section_prior import SECTION_CHARS, SectionSimilarity
 from rag.generate.whole_sentences import DocumentTexts, SplitCache, Unit, block_units
 from rag.text import content_words, ends_sentence, jaccard
 
@@ -29,9 +33,19 @@ RANK_PRIOR = 0.1  # weight of 1/rank: breaks ties toward better-ranked chunks, n
 # location feature beside the key-word one). A sentence the context holds deep in its section
 # still wins when it covers clearly more of the question (docs/answers.md: the diagnosis)
 LEAD_PRIOR = 1.0
+# weight of the question-section cosine (0-1): which passage answers counts as much as which
+# words a sentence has; 2 rather than 1 since cosines of MiniLM vectors spread over ~0.2-0.7,
+# not 0-1 (docs/answers.md, "Third pass": 1, 2 and 3 measured on the calibration split)
+SECTION_PRIOR = 2.0
 MIN_RELATIVE_COVERAGE = 0.5  # a sentence sharing one stray word ("notes") with the query stays out
 REDUNDANT_AT = 0.6  # a sentence this Jaccard-similar to one already picked adds nothing
 DEFAULT_MAX_CHARS = 600
+# with support="section", a sentence of another section is support only for a question word the
+# answering section lacks, and only when it covers at least as much of the question as the
+# answering sentence and at least this share of it ("capital of Germany and France": the Berlin
+# sentence joins the Paris one; a sentence sharing two stray words of six does not)
+OTHER_SECTION_COVERAGE = 0.5
+SupportScope = Literal["section", "any"]  # where support sentences may come from
 # a sentence opening like this leans on the one before it (anaphora or a discourse connective)
 _DEPENDENT_OPENER = re.compile(
     r"^(?:it|its|this|these|that|those|they|their|them|then|however|but|also|so|otherwise|"
@@ -62,16 +76,18 @@ class ExtractiveAnswer:
     note: str = ""
 
 
-def score_sentences(query: str, context: BuiltContext,
-                    documents: DocumentTexts | None = None) -> list[ScoredSentence]:
+def score_sentences(query: str, context: BuiltContext, documents: DocumentTexts | None = None,
+                    similarity: SectionSimilarity | None = None) -> list[ScoredSentence]:
     """Every whole statement sentence of every block with its score, best first; a sentence two
-    blocks share (a parent and its child) is scored once, for the better-ranked block."""
+    blocks share (a parent and its child) is scored once, for the better-ranked block. With a
+    `similarity`, each sentence also gets SECTION_PRIOR times its section's match."""
     query_words = set(content_words(query))
     scored: list[ScoredSentence] = []
     seen: set[object] = set()
     cache: SplitCache = {}
     for block in sorted(context.blocks, key=lambda b: (b.rank, b.n)):
-        for unit in block_units(block, documents, cache):
+        # a hit deep in a section also offers the section's opening (its first statements)
+        for unit in block_units(block, documents, cache, openings=True):
             text_key = " ".join(unit.text.lower().split())
             span_key = (unit.doc_id, unit.start, unit.end) if unit.located else text_key
             if span_key in seen or text_key in seen:
@@ -81,7 +97,36 @@ def score_sentences(query: str, context: BuiltContext,
             coverage = len(words & query_words) / len(query_words) if query_words else 0.0
             prior = RANK_PRIOR / max(block.rank, 1) + (LEAD_PRIOR / (1 + unit.lead) if coverage else 0.0)
             scored.append(ScoredSentence(unit, coverage, coverage + prior))
+    if similarity is not None and scored:
+        scored = _with_section_prior(query, scored, context, documents, similarity)
     return sorted(scored, key=lambda s: (-s.score, s.unit.n, s.unit.position))
+
+
+def _section_text(unit: Unit, context: BuiltContext, documents: DocumentTexts | None) -> str:
+    """The opening of the sentence's section: from the document when the unit is located in it,
+    else from its block's text."""
+    if unit.located and documents is not None:
+        source = documents.document_text(unit.doc_id) or ""
+    else:
+        block = context.block(unit.n)
+        source = block.text if block is not None else ""
+    return source[unit.section_start : unit.section_end][:SECTION_CHARS] or unit.text
+
+
+def _with_section_prior(query: str, scored: list[ScoredSentence], context: BuiltContext,
+                        documents: DocumentTexts | None,
+                        similarity: SectionSimilarity) -> list[ScoredSentence]:
+    """Each sentence's score plus SECTION_PRIOR x its section's similarity to the query (each
+    section embedded once)."""
+    texts = {_section_key(s.unit): _section_text(s.unit, context, documents) for s in scored}
+    keys = list(texts)
+    match = dict(zip(keys, similarity(query, [texts[k] for k in keys]), strict=True))
+    return [replace(s, score=s.score + SECTION_PRIOR * match[_section_key(s.unit)]) for s in scored]
+
+
+def _section_key(unit: Unit) -> tuple[str, int]:
+    """A section is named by its document and start; unlocated (block-text) offsets by block."""
+    return (unit.doc_id, unit.section_start) if unit.located else (f"[{unit.n}]", unit.section_start)
 
 
 def _redundant(candidate: ScoredSentence, picked: list[ScoredSentence]) -> bool:
@@ -102,31 +147,35 @@ def _continues(candidate: ScoredSentence, head: ScoredSentence) -> bool:
 
 
 def pick_sentences(query: str, context: BuiltContext, k: int, max_chars: int = DEFAULT_MAX_CHARS,
-                   documents: DocumentTexts | None = None) -> tuple[list[ScoredSentence], str]:
+                   documents: DocumentTexts | None = None,
+                   similarity: SectionSimilarity | None = None,
+                   support: SupportScope = "section") -> tuple[list[ScoredSentence], str]:
     """The answering sentence (best score) and up to `k - 1` supporting ones, within `max_chars`
     (the answering sentence always stands). Support is a sentence that covers at least half as
-    much of the query as the answering one and a query word the answer does not cover yet
-    (greedy coverage, in the spirit of maximal marginal relevance: Carbonell & Goldstein 1998),
-    or the sentence right after the answering one when it refers back to it. A note when no
-    sentence shares a word with the query: the top block's first sentence stands in."""
-    ranked = score_sentences(query, context, documents)
+    much of the query as the best one and a query word the answer does not cover yet (greedy
+    coverage, in the spirit of maximal marginal relevance: Carbonell & Goldstein 1998), or the
+    sentence right after the answering one when it refers back to it. With `support="section"`
+    support comes from the answering sentence's own section (the pick is re-made within it):
+    sentences of other passages mostly answer other questions and dilute the reply
+    (docs/answers.md, "Third pass"); another section's sentence joins only for a question word
+    the answering section lacks (OTHER_SECTION_COVERAGE). "any" takes support from the whole
+    context. A note when no sentence shares a word with the query: the top block's first
+    sentence stands in."""
+    ranked = score_sentences(query, context, documents, similarity)
     query_words = set(content_words(query))
-    floor = MIN_RELATIVE_COVERAGE * max((s.coverage for s in ranked), default=0.0)
-    picked: list[ScoredSentence] = []
-    used = 0
-    for candidate in ranked:
-        if len(picked) == k:
-            break
-        if candidate.coverage == 0 or candidate.coverage < floor or _redundant(candidate, picked):
-            continue
-        if picked and not (_query_words([candidate.text], query_words)
-                           - _query_words([p.text for p in picked], query_words)):
-            continue  # says nothing about the question the answer has not said
-        if picked and used + len(candidate.text) + 1 > max_chars:
-            continue  # a shorter one further down may still fit
-        picked.append(candidate)
-        used += len(candidate.text) + 1
+    picked = _pick(ranked, query_words, k, max_chars)
+    if picked and support == "section":
+        everywhere, head = ranked, picked[0]
+        ranked = [s for s in ranked if _same_section(s.unit, head.unit)]
+        picked = _pick(ranked, query_words, k, max_chars)
+        # another source still answers a part of the question the answering section says nothing
+        # about (OTHER_SECTION_COVERAGE)
+        open_words = query_words - _query_words([s.text for s in ranked], query_words)
+        if open_words:
+            floor = max(head.coverage, OTHER_SECTION_COVERAGE)
+            picked = _pick(everywhere, open_words, k, max_chars, picked, floor)
     if picked:
+        used = sum(len(s.text) + 1 for s in picked)
         follow = next((s for s in ranked if _continues(s, picked[0]) and s not in picked), None)
         if follow is not None and len(picked) < k and used + len(follow.text) + 1 <= max_chars:
             picked.append(follow)
@@ -137,6 +186,34 @@ def pick_sentences(query: str, context: BuiltContext, k: int, max_chars: int = D
         return [], "no whole sentence in the context" if context.blocks else ""
     first = min(ranked, key=lambda s: (_rank(context, s.n), s.unit.position))
     return [first], "no sentence shares a word with the question: quoting the best-ranked source"
+
+
+def _pick(ranked: list[ScoredSentence], query_words: set[str], k: int, max_chars: int,
+          start: list[ScoredSentence] | None = None, floor: float = 0.0) -> list[ScoredSentence]:
+    """The greedy pick: the best sentence, then support (see pick_sentences); or support added to
+    `start`, each covering at least `floor` of the query."""
+    floor = max(floor, MIN_RELATIVE_COVERAGE * max((s.coverage for s in ranked), default=0.0))
+    picked: list[ScoredSentence] = list(start or [])
+    used = sum(len(s.text) + 1 for s in picked)
+    for candidate in ranked:
+        if len(picked) == k:
+            break
+        if candidate in picked:
+            continue
+        if candidate.coverage == 0 or candidate.coverage < floor or _redundant(candidate, picked):
+            continue
+        if picked and not (_query_words([candidate.text], query_words)
+                           - _query_words([p.text for p in picked], query_words)):
+            continue  # says nothing about the question the answer has not said
+        if picked and used + len(candidate.text) + 1 > max_chars:
+            continue  # a shorter one further down may still fit
+        picked.append(candidate)
+        used += len(candidate.text) + 1
+    return picked
+
+
+def _same_section(unit: Unit, head: Unit) -> bool:
+    return _section_key(unit) == _section_key(head) and unit.doc_id == head.doc_id
 
 
 def in_answer_order(picked: list[ScoredSentence]) -> list[ScoredSentence]:
@@ -161,9 +238,11 @@ def _rank(context: BuiltContext, n: int) -> int:
 
 def extractive_answer(query: str, context: BuiltContext, k: int = 3,
                       max_chars: int = DEFAULT_MAX_CHARS,
-                      documents: DocumentTexts | None = None) -> ExtractiveAnswer:
+                      documents: DocumentTexts | None = None,
+                      similarity: SectionSimilarity | None = None,
+                      support: SupportScope = "section") -> ExtractiveAnswer:
     """The answer: whole sentences with citations, in answer order, within the caps."""
-    picked, note = pick_sentences(query, context, k, max_chars, documents)
+    picked, note = pick_sentences(query, context, k, max_chars, documents, similarity, support)
     text = " ".join(f"{_closed(s.text)} [Source {s.n}]" for s in picked)
     quotes = tuple(Quote(_closed(s.text), s.n, s.unit.doc_id, s.unit.start, s.unit.end,
                          s.unit.completed, s.unit.located) for s in picked)

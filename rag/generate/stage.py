@@ -13,6 +13,7 @@ from rag.context.stage import built_context, query_class
 from rag.generate.answer import AnswerPlan, AnswerStream, plan_answer, planned_with
 from rag.generate.base import GeneratedAnswer
 from rag.generate.fit_time import Speeds, fit_to_time
+from rag.generate.section_prior import lazy_embedding_similarity
 from rag.index.document_texts import kept_texts
 from rag.llm import read_speed
 from rag.llm.client import LLMClient, make_client
@@ -68,7 +69,9 @@ def run_generate(state: PipelineState, env: StageEnv) -> StageResult:
     if client is not None and settings.stream:
         plan, fitted = fitted_to_time(plan, client, settings)
         warnings += fitted
-    stream = AnswerStream(plan, settings, client, note, kept_texts(env.stored_collection))
+    similarity = lazy_embedding_similarity(env.config.embedding) if settings.extractive_section_prior \
+        else None
+    stream = AnswerStream(plan, settings, client, note, kept_texts(env.stored_collection), similarity)
     sink = SINK.get()
     for token in stream:
         if sink is not None:

@@ -12,8 +12,10 @@ Only statements are offered: headings (also a numbered title run into the text),
 ("Q: …?", anything ending in "?"), list lead-ins ending in ":", table rules, a table row
 flattened into one line, pointers elsewhere ("See Section 7.9 …") and code fences are skipped;
 list markers and answer labels ("A:") are cut from the front; line breaks inside a sentence (PDF
-wrapping) become spaces. Each sentence knows its place in its section (`Unit.lead`: 0 for the
-first statement after a heading, a question or the document's start).
+wrapping) become spaces; a heading an HTML page ran into a section's first sentence is cut off.
+Each sentence knows its place in its section (`Unit.lead`: 0 for the first statement after a
+heading, a question or the document's start) and the section's span; asked for `openings`, a
+block that starts deep in a section also offers the section's opening statements.
 """
 
 from __future__ import annotations
@@ -39,9 +41,22 @@ _FENCE = re.compile(r"^\s*(```|~~~)")
 # a numbered section title an HTML or PDF page runs into the text ("4.4.7. chroots",
 # "Handling security-related bugs 5.8.5.1."): three-level numbers, so "Lumen Notes 4.0." stays
 _NUMBERED_TITLE = re.compile(r"^\d+(?:\.\d+)+\.?\s|\s\d+(?:\.\d+){2,}\.?$")
+# a heading an HTML page runs into its section's first sentence ("Choosing a Debian distribution
+# There are many …", "The Foundation Documents A few years after …"): a short title, then a word
+# that only starts a sentence capitalized. Cut off, so its words do not count as the sentence's
+# and the quote starts where the sentence does
+_RUN_IN_HEADING = re.compile(
+    r"^[A-Z][^\n.!?:;,]{0,80}?[A-Za-z0-9)]\s+(?=(?:The|A|An|This|These|That|Those|There|Here|In|On|"
+    r"Some|Most|Many|Each|Every|All|It|Its|If|When|To|For|By|With|As|You|Your|We|Our|They)\s+\S)")
+# ... unless the front reads as a clause: "You can read The Debian Handbook online."
+_CLAUSE_WORD = re.compile(r"\b(?:i|you|we|he|she|it|they|is|are|was|were|be|can|could|will|would|"
+                          r"should|may|might|must|has|have|had|do|does|did|read|see|use)\b")
 # a pointer to another place answers nothing itself ("See Section 7.9, …", "For details, see …")
 _CROSS_REFERENCE = re.compile(
     r"^(?:see|refer to|for (?:more|further) (?:information|details)|for details)\b", re.I)
+# a section's opening: what the section prior reads (about the 256 word pieces MiniLM reads) and,
+# with `openings`, the sentences a block deeper in the section also offers
+SECTION_OPENING_CHARS = 1_000
 TABLE_CELLS = 3  # a "sentence" with this many " | " is a table flattened into one line, not a sentence
 
 
@@ -61,11 +76,15 @@ class Unit:
     start: int  # the sentence's span in the document (in the block's text when not located)
     end: int
     position: int  # order inside its document (or block)
-    completed: bool  # extended beyond the block's span to the sentence's start or end
+    completed: bool  # extended beyond the block's span, or its section's opening before the block
     located: bool = True  # start/end are document offsets (False: offsets in the block's text)
     # its place among the statements of its section: 0 = the first after a heading, a question
     # or the document's start (LEAD_UNKNOWN: a block cut from a text we do not have whole)
     lead: int = LEAD_UNKNOWN
+    # where its section starts and ends (same offsets as start/end): from the heading or question
+    # that opens it (or the document's start) to the next one; what the section prior reads
+    section_start: int = 0
+    section_end: int = 0
 
 
 def opens_section(text: str) -> bool:
@@ -98,6 +117,16 @@ def statement(text: str) -> str | None:
             or cleaned.count(" | ") >= TABLE_CELLS):
         return None
     return cleaned
+
+
+def without_run_in_heading(sentence: Sentence) -> Sentence:
+    """The sentence without a heading run into its front (a section's first sentence only: the
+    caller decides), or the sentence itself."""
+    found = _RUN_IN_HEADING.match(sentence.text)
+    if found is None or len(found.group(0).split()) > HEADING_MAX_WORDS \
+            or _CLAUSE_WORD.search(found.group(0)):
+        return sentence
+    return Sentence(sentence.text[found.end():], sentence.start + found.end(), sentence.end)
 
 
 def _starts_whole(sentence: Sentence, source: str) -> bool:
@@ -151,25 +180,50 @@ def section_leads(sentences: list[Sentence]) -> list[int]:
     return leads
 
 
+def section_spans(sentences: list[Sentence], length: int) -> list[tuple[int, int]]:
+    """Each sentence's section as (start, end) offsets: from the heading or question that opens it
+    (the same openers as `section_leads`; the document's start before the first) to the next
+    opener's start (`length` after the last)."""
+    openers = [s.start for s in sentences if statement(s.text) is None and opens_section(s.text)]
+    spans, at = [], 0
+    for sentence in sentences:
+        while at < len(openers) and openers[at] <= sentence.start:
+            at += 1
+        spans.append((openers[at - 1] if at else 0, openers[at] if at < len(openers) else length))
+    return spans
+
+
 def _from_document(block: ContextBlock, document: str, sentences: list[Sentence],
-                   leads: list[int]) -> Iterator[Unit]:
+                   leads: list[int], sections: list[tuple[int, int]],
+                   openings: bool = False) -> Iterator[Unit]:
     ranges = _located(block, document)
+    hit_sections = {sections[i][0] for i, s in enumerate(sentences)
+                    if any(s.start < b and a < s.end for a, b in ranges)} if openings else set()
     for position, sentence in enumerate(sentences):
         inside = [(a, b) for a, b in ranges if sentence.start < b and a < sentence.end]
-        if not inside or not is_whole(sentence, document):
+        section = sections[position][0]
+        opening = (not inside and section in hit_sections and sentence.start < block.start
+                   and sentence.start - section < SECTION_OPENING_CHARS)
+        if not (inside or opening) or not is_whole(sentence, document):
             continue
+        if leads[position] == 0:
+            sentence = without_run_in_heading(sentence)
         text = statement(sentence.text)
         if text is None:
             continue
         completed = not any(a <= sentence.start and sentence.end <= b for a, b in inside)
         yield Unit(text, block.n, block.doc_id, sentence.start, sentence.end, position, completed,
-                   lead=leads[position])
+                   lead=leads[position], section_start=sections[position][0],
+                   section_end=sections[position][1])
 
 
 def _from_block(block: ContextBlock) -> Iterator[Unit]:
     pieces = split_sentences(block.text)
     # the block's text starts its section only when it starts the document
     leads = section_leads(pieces) if block.start == 0 else [LEAD_UNKNOWN] * len(pieces)
+    # its section is the block's text: all of it that we have
+    sections = section_spans(pieces, len(block.text)) if block.start == 0 else \
+        [(0, len(block.text))] * len(pieces)
     for position, sentence in enumerate(pieces):
         # the block's own text is all we know: its edges may be cuts
         at_edge_start = position == 0 and block.start > 0
@@ -180,7 +234,8 @@ def _from_block(block: ContextBlock) -> Iterator[Unit]:
         text = statement(sentence.text)
         if text is not None:
             yield Unit(text, block.n, block.doc_id, sentence.start, sentence.end, position, False,
-                       located=False, lead=leads[position])
+                       located=False, lead=leads[position], section_start=sections[position][0],
+                       section_end=sections[position][1])
 
 
 def _looks_started(sentence: Sentence) -> bool:
@@ -188,18 +243,24 @@ def _looks_started(sentence: Sentence) -> bool:
     return first.isupper() or not first.isalpha()
 
 
-SplitCache = dict[str, tuple[list[Sentence], list[int]]]
+# per document: its sentences, their section leads and their section spans
+SplitCache = dict[str, tuple[list[Sentence], list[int], list[tuple[int, int]]]]
 
 
 def block_units(block: ContextBlock, documents: DocumentTexts | None,
-                cache: SplitCache | None = None) -> list[Unit]:
+                cache: SplitCache | None = None, openings: bool = False) -> list[Unit]:
     """The whole statement sentences of `block`, in document order; `cache` keeps each
-    document's split (and its section leads) across the blocks of one answer."""
+    document's split (and its section leads and spans) across the blocks of one answer. With
+    `openings`, a block that starts inside a section also offers that section's opening
+    sentences (its first SECTION_OPENING_CHARS characters) from the document, marked
+    `completed` and cited as the block: the hit said where the answer is, and a section's first
+    statements answer its heading (the lead prior), even when the chunk cut them off."""
     document = documents.document_text(block.doc_id) if documents is not None else None
     if document is None or not _located(block, document):
         return list(_from_block(block))
     cache = {} if cache is None else cache
     if block.doc_id not in cache:
         sentences = split_sentences(document)
-        cache[block.doc_id] = (sentences, section_leads(sentences))
-    return list(_from_document(block, document, *cache[block.doc_id]))
+        cache[block.doc_id] = (sentences, section_leads(sentences),
+                               section_spans(sentences, len(document)))
+    return list(_from_document(block, document, *cache[block.doc_id], openings=openings))

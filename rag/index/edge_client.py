@@ -42,7 +42,7 @@ _log = logging.getLogger(__name__)
 _SCROLL_PAGE = 1024
 
 # HNSW and indexing parameters, chosen by measurement (docs/store.md, benchmarks/results/
-# edge_hnsw.json): recall@10 against exact search >= 0.99 on MiniLM embeddings of the Debian
+# edge_hnsw_debian.json): recall@10 against exact search >= 0.99 on MiniLM embeddings of the Debian
 # passages, and no index below the size where exact search is as fast.
 HNSW_M = 16
 HNSW_EF_CONSTRUCT = 100

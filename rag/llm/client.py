@@ -240,7 +240,8 @@ class LLMStream:
                         record_call(_ms(started) / 1000)
                         self._answered_by = endpoint
                         return
-                    breaker.record_failure()
+                    if kind != "deadline":  # our budget ended the call: not the endpoint's failure
+                        breaker.record_failure()
                     retry = kind in RETRYABLE and number <= self._client.settings.retries
                     delay = self._client.backoff(number, _retry_after(exc)) if retry and not yielded else 0.0
                     self.attempts.append(
@@ -302,10 +303,17 @@ class LLMStream:
             if text := response.choices[0].message.content:
                 yield text
             return
-        stream = sdk.chat.completions.create(
-            model=model, messages=messages, temperature=temperature, max_tokens=max_tokens, stream=True,
-            timeout=timeout,
-        )
+        sent = time.perf_counter()
+        try:  # a server still reading the prompt sends no headers: the timeout can fire here
+            stream = sdk.chat.completions.create(
+                model=model, messages=messages, temperature=temperature, max_tokens=max_tokens,
+                stream=True, timeout=timeout,
+            )
+        except Exception as exc:
+            if deadline is not None and deadline.remaining() <= 0:
+                self._still_reading(endpoint, sent)
+                raise _DeadlineHit(f"{deadline.describe()} reached before the reply began") from exc
+            raise
         # The read timeout never fires while a server sends keep-alive pings (llama.cpp's does,
         # every 15 s, while it reads a long prompt) and no token comes to check the deadline at:
         # close the stream when the deadline passes.
@@ -320,7 +328,6 @@ class LLMStream:
         if watchdog is not None:
             watchdog.daemon = True
             watchdog.start()
-        sent = time.perf_counter()
         first: float | None = None
         written = 0
         try:
@@ -338,9 +345,8 @@ class LLMStream:
             # the read timeout is the deadline too: whichever of it and the watchdog fires
             # first, a call that ends after its deadline ended because of it
             if passed.is_set() or (deadline is not None and deadline.remaining() <= 0):
-                if first is None:  # still reading when time ran out: its speed was at most this
-                    read_speed.record("reading", endpoint.base_url, model, self._prompt_chars(),
-                                      time.perf_counter() - sent)
+                if first is None:
+                    self._still_reading(endpoint, sent)
                 raise _DeadlineHit(hit) from exc
             raise
         finally:
@@ -350,6 +356,11 @@ class LLMStream:
             raise _DeadlineHit(hit)
         if first is not None:
             read_speed.record("writing", endpoint.base_url, model, written, time.perf_counter() - first)
+
+    def _still_reading(self, endpoint: Endpoint, sent: float) -> None:
+        """Time ran out before the first token: this endpoint reads at most this fast."""
+        read_speed.record("reading", endpoint.base_url, endpoint.model, self._prompt_chars(),
+                          time.perf_counter() - sent)
 
     def _prompt_chars(self) -> int:
         return sum(len(str(m.get("content") or "")) for m in self._messages)

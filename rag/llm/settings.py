@@ -87,4 +87,10 @@ class GenerationConfig(BaseModel):
     # answering sentence always stands, however long).
     extractive_sentences: int = Field(3, ge=1, le=20)
     extractive_max_chars: int = Field(600, ge=80, le=20_000)
+    # Which passage answers: the offline answer adds the question's embedding match with each
+    # sentence's section to its score (rag.generate.section_prior; the collection's embedder).
+    extractive_section_prior: bool = True
+    # Where its support sentences may come from: the answering sentence's own section ("section")
+    # or anywhere in the context ("any", before issue 27's third pass).
+    extractive_support: Literal["section", "any"] = "section"
     history_messages: int = Field(5, ge=0, le=50)  # Axiom: generation sees the last 5 messages

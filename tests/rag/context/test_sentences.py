@@ -38,6 +38,8 @@ def test_code_is_never_cut() -> None:
 def test_list_items_headings_and_table_rows_are_units() -> None:
     assert texts("Steps:\n- install it\n- run it\n1. check it") == ["Steps:", "- install it", "- run it",
                                                                       "1. check it"]
+    assert texts("Steps:\n1. Install it.\n2) Run it. Then rest.") == ["Steps:", "1. Install it.",
+                                                                      "2) Run it.", "Then rest."]
     assert texts("# Sync\nNotes sync hourly.") == ["# Sync", "Notes sync hourly."]
     assert texts("| a | b |\n| 1 | 2 |") == ["| a | b |", "| 1 | 2 |"]
 
@@ -47,6 +49,9 @@ def test_pdf_line_wrapping_stays_inside_a_sentence_but_a_title_line_is_cut_off()
     assert texts(wrapped) == ["An AUTOINCREMENT column is updated\nwhen new entries are inserted.", "Next."]
     assert texts("Creating columns\nTo create a column, run it.") == ["Creating columns",
                                                                       "To create a column, run it."]
+    # a short line that ends in a word the next line continues is wrapping, not a title
+    assert texts("You can get the package from\nDebian mirrors.") == [
+        "You can get the package from\nDebian mirrors."]
 
 
 def test_offsets_point_into_the_text() -> None:

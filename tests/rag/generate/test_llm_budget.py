@@ -4,6 +4,10 @@ OpenAI server; a stage whose judge check failed makes no call at all."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -11,10 +15,12 @@ from answer_helpers import answer_config, lumen_collection
 from fake_openai import TEST_KEY, FakeOpenAI, hang, hang_mid_stream, pings
 from test_judge_check import yes_man
 
+from rag.cli.query import render
 from rag.generate.fit_time import reading_time
 from rag.generate.stage import GenerateOutput
 from rag.index import Collection
 from rag.llm import read_speed
+from rag.paths import PROJECT_ROOT
 from rag.pipeline import run_query
 from rag.trace import Trace
 
@@ -65,11 +71,17 @@ def test_earlier_stages_never_spend_the_generation_reserve(llm: FakeOpenAI, coll
     assert trace.output(GenerateOutput).answer.mode == "llm"
 
 
-def test_budget_and_use_survive_the_json_trace(llm: FakeOpenAI, collection: Collection) -> None:
+def test_budget_and_use_survive_the_json_trace_and_show_in_the_stage_list(
+    llm: FakeOpenAI, collection: Collection
+) -> None:
     trace = run_query(QUESTION, budget_config(collection.name), collection)
     again = Trace.from_json(trace.to_json())
     assert again.stage("generate").llm_budget == trace.stage("generate").llm_budget
     assert trace.stage("retrieve").llm_budget is None  # not an LLM stage
+    budget = trace.stage("generate").llm_budget
+    assert budget is not None and budget.calls >= 1
+    generate_line = next(line for line in render(trace).splitlines() if line.strip().startswith("generate"))
+    assert f"[{budget.describe()}]" in generate_line and " of " in budget.describe()  # rag query's stage list
 
 
 def test_a_stage_whose_judge_check_failed_makes_no_call(
@@ -172,3 +184,22 @@ def test_a_call_still_reading_at_its_deadline_counts_as_slow_reading(
     speed = read_speed.chars_per_second("reading", llm.base_url, config.generation.model)
     assert speed is not None and speed <= prompt_chars / 2.5  # read for ~3 s and not done
     read_speed.forget()
+
+
+def test_speeds_outlive_the_process_that_measured_them(tmp_path: Path) -> None:
+    # each `rag query` is a new process: without what earlier ones measured, its first call
+    # would send the whole context to a server that cannot read it in time
+    script = ("import sys; from rag.llm import read_speed; "
+              "read_speed.record('reading', 'http://x/v1', 'm', 4000, float(sys.argv[1]))")
+    env = {**os.environ, "RAG_WORKBENCH_DATA": str(tmp_path)}
+    for seconds in ("8", "2"):
+        subprocess.run([sys.executable, "-c", script, seconds], env=env, check=True, cwd=PROJECT_ROOT)
+    ask = ("from rag.llm import read_speed; "
+           "print(read_speed.chars_per_second('reading', 'http://x/v1', 'm'))")
+    out = subprocess.run([sys.executable, "-c", ask], env=env, check=True, cwd=PROJECT_ROOT,
+                         capture_output=True, text=True).stdout
+    assert float(out) == pytest.approx(500.0)  # the slower of the two runs
+    (tmp_path / "cache" / "llm" / "speeds.json").write_text("{not json", encoding="utf-8")
+    out = subprocess.run([sys.executable, "-c", ask], env=env, check=True, cwd=PROJECT_ROOT,
+                         capture_output=True, text=True).stdout
+    assert out.strip() == "None"  # a damaged file is no measurement, not a crash

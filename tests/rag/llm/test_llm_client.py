@@ -12,6 +12,7 @@ from rag.generate.base import GeneratedAnswer
 from rag.generate.stage import GenerateOutput
 from rag.llm.base import LLMError, Message
 from rag.llm.client import Endpoint, LLMClient, endpoints_from, make_client
+from rag.llm.deadline import llm_deadline
 from rag.llm.settings import GenerationConfig
 from rag.trace import StageRecord, Trace
 
@@ -182,3 +183,19 @@ def test_the_key_never_reaches_a_trace(fake_openai: FakeOpenAI) -> None:
     rebuilt = Trace.from_json(exported).output(GenerateOutput)  # what a stored run loads back
     assert rebuilt is not None and [a.outcome for a in rebuilt.answer.attempts] == ["rate_limit", "ok"]
     assert KEY not in repr(rebuilt)
+
+
+def test_a_call_our_deadline_ends_does_not_count_against_the_endpoint(fake_openai: FakeOpenAI) -> None:
+    # a slow local server cut by the query's budget is not a broken one: were the cut counted,
+    # one slow query would open the circuit and the next queries would not even be sent
+    fake_openai.script(hang(10), hang(10), status(500))
+    client = client_for(fake_openai, timeout_s=30.0, retries=0, breaker_failures=1)
+    breaker = client.breaker(client.endpoints[0])
+    for _ in range(2):
+        with llm_deadline(0.3), pytest.raises(LLMError) as info:
+            list(client.stream(HI))
+        assert info.value.kind == "deadline"
+        assert breaker.state == "closed"
+    with pytest.raises(LLMError) as info:
+        client.chat(HI)  # a real failure still counts
+    assert info.value.kind == "server" and breaker.state == "open"

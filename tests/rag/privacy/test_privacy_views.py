@@ -117,3 +117,21 @@ def test_conversations_are_scoped_to_the_user_who_had_them(tmp_path: Path) -> No
     assert [m.content for m in MemoryStore(path, "ALICE").messages(talk.id)] == [
         f"my code is {SECRETS['alice']}"
     ]
+
+
+@pytest.mark.parametrize("user", ["alice", "bob", ""])
+def test_the_answer_page_shows_only_the_sidebar_user_s_conversations(
+    collection: Collection, user: str
+) -> None:
+    alice = MemoryStore(user="alice")
+    if not any(c.title == "vault talk" for c in alice.conversations()):
+        talk = alice.create("vault talk")
+        alice.add(talk.id, "user", f"my code is {SECRETS['alice']}")
+    at = AppTest.from_file(str(PAGES / "answer.py"), default_timeout=90)
+    at.session_state["app_collection"] = collection.name
+    at.session_state["app_user"] = user
+    at.run()
+    assert not at.exception
+    shown = _rendered(at)
+    assert f"Asking as **{user or 'anonymous'}**" in shown
+    assert ("vault talk" in shown and SECRETS["alice"] in shown) is (user == "alice")
