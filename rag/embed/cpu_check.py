@@ -137,9 +137,13 @@ class Verdict:
 
     @property
     def cause(self) -> str:
-        """Why the products may be wrong here ("" where the direct probe found them exact)."""
-        kind = "u8u8" if self.variant in UNSIGNED_WEIGHTS else "u8s8"
-        return "" if self.probe.products_exact else f"{kind} int8 products saturate here"
+        return saturation_cause(self.variant, self.probe)
+
+
+def saturation_cause(variant: str, probe: Probe) -> str:
+    """Why the products may be wrong here ("" where the direct probe found them exact)."""
+    kind = "u8u8" if variant in UNSIGNED_WEIGHTS else "u8s8"
+    return "" if probe.products_exact else f"{kind} int8 products saturate here"
 
 
 def on_this_cpu(cpu: CpuIdentity, causes: list[str]) -> str:
@@ -151,8 +155,7 @@ def decide(variant: str, probe: Probe, cpu: CpuIdentity, *, floor: float | None 
            min_speedup: float = MIN_SPEEDUP) -> Verdict:
     """The rule: the probe cosine reaches the floor and int8 is at least `min_speedup` faster."""
     floor = FLOORS[variant] if floor is None else floor
-    unsaid = Verdict(variant, False, "", probe, cpu)
-    where = on_this_cpu(cpu, [unsaid.cause])
+    where = on_this_cpu(cpu, [saturation_cause(variant, probe)])
     if probe.cosine_min < floor:
         finding = f"cosine {probe.cosine_min:.4f} < {floor} to fp32"
     elif probe.speedup < min_speedup:

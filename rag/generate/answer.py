@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import partial
 
 from rag.context.base import BuiltContext
 from rag.context.prompts import build_messages, choose_template
@@ -131,15 +132,14 @@ class AnswerStream:
             text = f"No document passage was relevant enough to answer this ({context.reason})."
             self.result = self._answer(text, "no_rag", warnings=warnings, attempts=attempts)
         else:
+            answer = partial(extractive_answer, self.plan.query, context,
+                             self.settings.extractive_sentences, self.settings.extractive_max_chars,
+                             self.documents, support=self.settings.extractive_support)
             try:
-                found = extractive_answer(self.plan.query, context, self.settings.extractive_sentences,
-                                          self.settings.extractive_max_chars, self.documents,
-                                          self.similarity, self.settings.extractive_support)
+                found = answer(similarity=self.similarity)
             except (EmbeddingModelError, OSError) as exc:  # the embedder could not be loaded
                 warnings = (*warnings, f"no section prior in the extractive answer: {exc}")
-                found = extractive_answer(self.plan.query, context, self.settings.extractive_sentences,
-                                          self.settings.extractive_max_chars, self.documents,
-                                          support=self.settings.extractive_support)
+                found = answer()
             text = found.text
             self.result = self._answer(
                 text, "extractive", attempts=attempts, quotes=found.quotes,

@@ -19,8 +19,9 @@ import numpy as np
 
 from rag.embed.base import Embedder
 from rag.embed.settings import EmbeddingConfig
+from rag.generate.whole_sentences import SECTION_OPENING_CHARS
 
-SECTION_CHARS = 1_000  # about the 256 word pieces MiniLM reads: more would be cut off anyway
+SECTION_CHARS = SECTION_OPENING_CHARS  # the section's opening: what a block deeper in it offers
 
 # (question, section texts) -> one similarity per text, in order
 SectionSimilarity = Callable[[str, Sequence[str]], Sequence[float]]
