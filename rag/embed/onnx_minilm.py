@@ -37,7 +37,7 @@ import numpy as np
 
 from rag.embed.base import EmbeddingModelError
 from rag.embed.local_models import MINILM_NAMES, existing_path, minilm_folder
-from rag.embed.onnx_build import built_minilm
+from rag.embed.onnx_build import DISABLED_OPTIMIZERS, built_minilm
 from rag.embed.settings import EmbeddingConfig
 
 MAX_TOKENS = 256  # sentence-transformers' max_seq_length for all-MiniLM-L6-v2
@@ -104,6 +104,7 @@ class OnnxMiniLMBackend:
         from tokenizers import Tokenizer
 
         model, tokenizer_file, self.model_id = _sources(cfg)
+        disabled = [] if cfg.model_path else list(DISABLED_OPTIMIZERS.get(cfg.onnx_variant, ()))
         for path in (model, tokenizer_file):
             if not path.exists():
                 raise EmbeddingModelError(f"onnx backend: {path} does not exist")
@@ -117,7 +118,8 @@ class OnnxMiniLMBackend:
         # idle threads sleep instead of spinning: spinning steals the cores other work needs
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         self.session = ort.InferenceSession(
-            str(model), options, providers=["CPUExecutionProvider"]
+            str(model), options, providers=["CPUExecutionProvider"],
+            **({"disabled_optimizers": disabled} if disabled else {}),
         )
         self._inputs = {i.name for i in self.session.get_inputs()}
         self.dim = int(self.session.get_outputs()[0].shape[-1] or DIM)

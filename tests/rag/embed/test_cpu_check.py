@@ -69,7 +69,7 @@ def test_auto_picks_the_fast_graph_only_where_the_check_accepts_it(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     _verdicts(monkeypatch, GOOD, XEON)
-    assert variant.choose_variant("auto") == variant.Choice("int8-smooth")
+    assert variant.choose_variant("auto") == variant.Choice("int8-smooth-rows")
     _verdicts(monkeypatch, Probe(0.996, 0.25, 0.25, False), EPYC)
     fallback = variant.choose_variant("auto")
     assert fallback.variant == "fp32" and "int8-smooth not used: cosine 0.9960" in fallback.note
@@ -97,6 +97,7 @@ def test_a_collection_keeps_its_recorded_graph(monkeypatch: pytest.MonkeyPatch) 
 # VNNI was at hand to time them.
 SATURATED = Probe(cosine_min=0.9941, int8_s=0.10, fp32_s=0.25, products_exact=False)
 U8 = Probe(cosine_min=0.9993, int8_s=0.13, fp32_s=0.25, products_exact=True)
+ROWS = "int8-smooth-rows"  # int8 u8s8 products like int8-smooth's: it saturates where they do
 U8_SLOW = Probe(cosine_min=0.9993, int8_s=0.24, fp32_s=0.25, products_exact=True)
 
 
@@ -116,31 +117,46 @@ def _measured_as(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, cpu: CpuIdenti
     return measured
 
 
-def test_auto_uses_int8_smooth_where_accepted_and_checks_nothing_else(
+def test_auto_uses_the_rows_graph_where_accepted_and_checks_nothing_else(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    measured = _measured_as(monkeypatch, tmp_path, XEON, {"int8-smooth": GOOD, "int8-smooth-u8": U8})
-    assert variant.choose_variant("auto") == variant.Choice("int8-smooth")
-    assert measured == ["int8-smooth"] and variant.checked_already()  # no u8 build, no u8 timing
+    measured = _measured_as(monkeypatch, tmp_path, XEON, {ROWS: GOOD, "int8-smooth": GOOD,
+                                                          "int8-smooth-u8": U8})
+    assert variant.choose_variant("auto") == variant.Choice(ROWS)
+    assert measured == [ROWS] and variant.checked_already()  # no other build, no other timing
+
+
+def test_auto_uses_int8_smooth_where_only_the_rows_graph_is_rejected_and_says_why(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rough = Probe(cosine_min=0.9975, int8_s=0.08, fp32_s=0.25, products_exact=True)
+    measured = _measured_as(monkeypatch, tmp_path, XEON, {ROWS: rough, "int8-smooth": GOOD,
+                                                          "int8-smooth-u8": U8})
+    choice = variant.choose_variant("auto")
+    assert choice.variant == "int8-smooth" and measured == [ROWS, "int8-smooth"]
+    assert choice.note.startswith("int8-smooth-rows not used: cosine 0.9975 < 0.998 to fp32 on "
+                                  "this CPU (Intel(R) Xeon(R) Processor (with VNNI)); using "
+                                  "int8-smooth: cosine 0.9993")
 
 
 def test_auto_falls_back_to_the_u8_graph_where_int8_smooth_is_rejected_and_says_why(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     measured = _measured_as(monkeypatch, tmp_path, EPYC,
-                            {"int8-smooth": SATURATED, "int8-smooth-u8": U8})
+                            {ROWS: SATURATED, "int8-smooth": SATURATED, "int8-smooth-u8": U8})
     choice = variant.choose_variant("auto")
-    assert choice.variant == "int8-smooth-u8" and measured == ["int8-smooth", "int8-smooth-u8"]
-    assert choice.note == (
-        "int8-smooth not used: cosine 0.9941 < 0.998 to fp32 on this CPU (AMD EPYC 7B13 64-Core "
+    assert choice.variant == "int8-smooth-u8" and measured == [ROWS, "int8-smooth", "int8-smooth-u8"]
+    assert choice.note == (  # the cause shared by both rejected graphs is said once
+        "int8-smooth-rows not used: cosine 0.9941 < 0.998 to fp32; int8-smooth not used: cosine "
+        "0.9941 < 0.998 to fp32 on this CPU (AMD EPYC 7B13 64-Core "
         "Processor (no AVX-512 VNNI / AVX-VNNI); u8s8 int8 products saturate here); using "
         "int8-smooth-u8: cosine 0.9993 ≥ 0.998, 1.92x fp32's speed")
     # a new collection records the graph that embeds, and a new process reads both measurements
     assert variant.concrete(EmbeddingConfig()).onnx_variant == "int8-smooth-u8"
     monkeypatch.setattr(cpu_check, "_VERDICTS", {})
     assert not variant.checked_already()
-    assert variant.choose_variant("auto") == choice and measured == ["int8-smooth", "int8-smooth-u8"]
-    assert variant.checked_already()
+    assert variant.choose_variant("auto") == choice
+    assert measured == [ROWS, "int8-smooth", "int8-smooth-u8"] and variant.checked_already()
     # asked for by name, int8-smooth is checked alone: rejected means fp32, not the u8 graph
     assert variant.choose_variant("int8-smooth").variant == "fp32"
     assert variant.choose_variant("int8-smooth-u8") == variant.Choice("int8-smooth-u8")
@@ -150,10 +166,11 @@ def test_auto_is_fp32_where_both_graphs_are_rejected_and_the_line_names_both(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     measured = _measured_as(monkeypatch, tmp_path, EPYC,
-                            {"int8-smooth": SATURATED, "int8-smooth-u8": U8_SLOW})
+                            {ROWS: SATURATED, "int8-smooth": SATURATED, "int8-smooth-u8": U8_SLOW})
     choice = variant.choose_variant("auto")
-    assert choice.variant == "fp32" and measured == ["int8-smooth", "int8-smooth-u8"]
-    assert choice.note.startswith("int8-smooth not used: cosine 0.9941 < 0.998 to fp32; "
+    assert choice.variant == "fp32" and measured == [ROWS, "int8-smooth", "int8-smooth-u8"]
+    assert choice.note.startswith("int8-smooth-rows not used: cosine 0.9941 < 0.998 to fp32; "
+                                  "int8-smooth not used: cosine 0.9941 < 0.998 to fp32; "
                                   "int8-smooth-u8 not used: 1.04x fp32's speed < 1.2x on this CPU")
     assert "u8s8 int8 products saturate here" in choice.note and "u8u8" not in choice.note
     assert choice.note.endswith("; using fp32") and variant.checked_already()
@@ -162,10 +179,11 @@ def test_auto_is_fp32_where_both_graphs_are_rejected_and_the_line_names_both(
 def test_each_graph_is_measured_and_kept_under_its_own_name(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _measured_as(monkeypatch, tmp_path, EPYC, {"int8-smooth": SATURATED, "int8-smooth-u8": U8})
+    _measured_as(monkeypatch, tmp_path, EPYC, {ROWS: SATURATED, "int8-smooth": SATURATED,
+                                               "int8-smooth-u8": U8})
     variant.choose_variant("auto")
     kept = sorted(p.name.rsplit("-", 1)[0] for p in (tmp_path / "cpu-check").glob("*.json"))
-    assert kept == ["int8-smooth", "int8-smooth-u8"]
+    assert kept == ["int8-smooth", "int8-smooth-rows", "int8-smooth-u8"]
     assert cpu_check.known("int8-smooth-u8") == decide("int8-smooth-u8", U8, EPYC)
 
 

@@ -29,7 +29,8 @@ def onnx(variant: str) -> EmbeddingConfig:
 
 
 @pytest.mark.slow  # exports the model with torch once per session, loads fp32 torch
-@pytest.mark.parametrize("requested", ["auto", "int8", "int8-smooth", "int8-smooth-u8", "fp32"])
+@pytest.mark.parametrize("requested", ["auto", "int8", "int8-smooth", "int8-smooth-u8",
+                                       "int8-smooth-rows", "fp32"])
 def test_the_graph_this_cpu_check_selects_embeds_within_its_floor_of_fp32(requested: str) -> None:
     # the same assertion on every processor: where the check rejects an int8 graph (a CPU
     # without VNNI), the next graph of `auto`'s chain or fp32 is what embeds, and must match
@@ -85,8 +86,9 @@ def test_each_graph_caches_its_vectors_under_its_own_id(tmp_path: Path) -> None:
 def test_build_keys_name_the_variant_and_the_runtime() -> None:
     import onnxruntime
 
-    keys = {build_key(v) for v in ("int8", "fp32", "int8-smooth", "int8-smooth-u8")}
-    assert len(keys) == 4 and all(onnxruntime.__version__ in key for key in keys)
+    variants = ("int8", "fp32", "int8-smooth", "int8-smooth-u8", "int8-smooth-rows")
+    keys = {build_key(v) for v in variants}  # type: ignore[arg-type]
+    assert len(keys) == len(variants) and all(onnxruntime.__version__ in key for key in keys)
 
 
 def with_variant(variant: str) -> dict[str, object]:

@@ -48,7 +48,7 @@ def verdict(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Probe]]:
 
 
 def test_auto_on_a_new_collection_is_the_graph_the_check_allows(verdict: list[Probe]) -> None:
-    assert pinned(auto(), {}).embedding.onnx_variant == "int8-smooth"
+    assert pinned(auto(), {}).embedding.onnx_variant == "int8-smooth-rows"
     verdict[0] = REJECTS
     assert pinned(auto(), {}).embedding.onnx_variant == "fp32"
 
@@ -57,7 +57,7 @@ def test_an_existing_collection_keeps_its_graph_and_its_hash(
     verdict: list[Probe], tmp_path: Path
 ) -> None:
     # None: built before the choice (legacy); int8-smooth-u8: built where int8-smooth was rejected
-    for recorded in ("fp32", "int8-smooth", "int8-smooth-u8", None):
+    for recorded in ("fp32", "int8-smooth", "int8-smooth-u8", "int8-smooth-rows", None):
         settings = built_with(recorded)
         kept = pinned(auto(), settings, name="docs", directory=tmp_path / str(recorded))
         assert settings_hash(index_settings(kept)) == settings_hash(settings)
@@ -103,7 +103,7 @@ def test_the_recorded_graph_is_the_one_that_embedded(
     verdict[0] = probe
     fresh.add_documents(passage_docs()[:2], auto(), progress=False)
     recorded = fresh.manifest.settings["embedding"]["onnx_variant"]
-    assert recorded == ("int8-smooth" if probe is ACCEPTS else "fp32")
+    assert recorded == ("int8-smooth-rows" if probe is ACCEPTS else "fp32")
     used = get_embedder(fresh.pinned(auto()).embedding)
     assert build_key(recorded) in used.model_id
     # the same config reads the collection's own index on any CPU verdict afterwards
