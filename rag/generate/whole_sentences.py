@@ -61,6 +61,7 @@ SECTION_OPENING_CHARS = 1_000
 # an elision ("dists/stable/main/", "VAR1=VAL1", "${HOME}", "...")
 _CODE_TOKEN = re.compile(r"[/\\=<>{}$]|^(?:\.\.\.|…)$")
 LISTING_SHARE = 0.5  # a "sentence" with this share of code words is a listing, not a statement
+LISTING_MIN_CODE = 3  # ... and at least this many: "The file is /etc/fstab." stays a sentence
 TABLE_CELLS = 3  # a "sentence" with this many " | " is a table flattened into one line, not a sentence
 
 
@@ -148,9 +149,10 @@ def statement(text: str) -> str | None:
 
 def _listing(cleaned: str) -> bool:
     """A listing an HTML page ran into one line (a directory tree, URLs, commands): at least
-    half of its words are code (paths, URLs, options with values, "…")."""
+    half of its words, and at least LISTING_MIN_CODE, are code (paths, URLs, assignments, "…")."""
     tokens = cleaned.split()
-    return sum(bool(_CODE_TOKEN.search(t)) for t in tokens) >= LISTING_SHARE * len(tokens)
+    code = sum(bool(_CODE_TOKEN.search(t)) for t in tokens)
+    return code >= LISTING_MIN_CODE and code >= LISTING_SHARE * len(tokens)
 
 
 def without_run_in_heading(sentence: Sentence) -> Sentence:

@@ -73,6 +73,7 @@ def test_a_listing_run_into_one_line_is_not_a_statement() -> None:
     assert statement(tree) is None
     prose = "Python packages follow a policy; see /usr/share/doc/python/python-policy.txt.gz for it."
     assert statement(prose) == prose
+    assert statement("Edit /etc/fstab as root.") == "Edit /etc/fstab as root."  # one path is prose
 
 
 def test_a_passage_cut_mid_sentence_under_its_title_offers_no_piece() -> None:
