@@ -97,10 +97,12 @@ if cfg.spell.enabled and collection is None:  # the spelling vocabulary is the c
     config = with_overrides(config, {"query.spell.enabled": False})
     st.caption("Spell correction needs a collection (its words are the vocabulary): off here.")
 
+user = resources.session_user()
+resources.searching_as(user)
 with st.spinner("Understanding (the first run loads the embedding model)…"):
     index = None if collection is None else resources.index_of(collection, config)
-    run = run_slice(initial_state(query, config), config, index, first="guard",
-                    last="understand", conversation=history)
+    run = run_slice(initial_state(query, config, user), config, index, first="guard",
+                    last="understand", conversation=history, user=user)
 st.session_state["ql_trace"] = run.trace
 
 st.subheader("Guardrails")
@@ -195,8 +197,8 @@ else:
         f"{'Hit' if lookup.hit else 'Miss'}: {lookup.reason}"
         + (f" · nearest cached query: {lookup.matched_query!r}" if lookup.matched_query else "")
         + f" · {lookup.entries} entries")
-    # the page asks as nobody (the anonymous scope), with the graph the run pinned
-    cache = semantic_cache(pinned_for(config, collection), None)
+    # the sidebar user's scope, with the graph the run pinned
+    cache = semantic_cache(pinned_for(config, collection), user)
     if cache is not None and st.button("Remember this query in the cache", key="ql_remember"):
         cache.store(found.cache_query, f"(stored from the Query Lab for {found.cache_query!r})")
         st.rerun()

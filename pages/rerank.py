@@ -81,12 +81,15 @@ if not query.strip():
     st.stop()
 
 cache = session_cache(st.session_state, "rr_results", max_entries=16)
-key = (index.name, index.manifest.updated_at, query, head_key(fetch))
+user = resources.session_user()
+resources.searching_as(user)
+key = (index.name, index.manifest.updated_at, query, head_key(fetch), user)
 with st.spinner("Retrieving (the first query loads the embedding model)…"):
-    head = cache.get_or_compute(key, lambda: run_head(query, fetch, index))
+    head = cache.get_or_compute(key, lambda: run_head(query, fetch, index, user=user))
 show_stopped(head.trace)
 with st.spinner(f"Reranking {config.rerank.depth} candidates…"):
-    tail = run_tail(head.state, config, index, depth=config.retrieval.depth)
+    tail = run_tail(head.state, config, index, depth=config.retrieval.depth,
+                    user=user)
 show_stopped(tail.trace)
 st.session_state["rr_trace"] = tail.trace
 result = tail.trace.output(RerankResult)

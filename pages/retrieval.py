@@ -88,9 +88,11 @@ if not query.strip():
     st.stop()
 
 cache = session_cache(st.session_state, "ret_lists", max_entries=16)
-key = (index.name, index.manifest.updated_at, query, head_key(fetch))
+user = resources.session_user()
+resources.searching_as(user)
+key = (index.name, index.manifest.updated_at, query, head_key(fetch), user)
 with st.spinner("Retrieving (the first query loads the embedding model)…"):
-    head = cache.get_or_compute(key, partial(run_head, query, fetch, index))
+    head = cache.get_or_compute(key, partial(run_head, query, fetch, index, user=user))
 show_stopped(head.trace)
 live = controls(view.controls_from(preset))
 try:
@@ -98,7 +100,7 @@ try:
 except ValueError as exc:
     st.error(str(exc))
     st.stop()
-tail = run_tail(head.state, config, index, depth=live.depth)
+tail = run_tail(head.state, config, index, depth=live.depth, user=user)
 show_stopped(tail.trace)
 fused = tail.trace.output(FuseOutput)
 top = tail.trace.output(SelectOutput)

@@ -98,8 +98,7 @@ with compare_tab:
     configs = [page_config(c, collection.name) for c in chosen_configs()]
     query = st.text_input("Query", DEFAULT_QUERY, key="sys_query")
     user = resources.session_user()
-    st.caption(f"Searching as **{user or 'anonymous'}** (the sidebar's User): public chunks and "
-               "this user's private ones.")
+    resources.searching_as(user)
     if len(configs) < 2:
         st.info("Pick at least two systems.")
     elif st.button("Run", key="sys_run", type="primary") and query.strip():

@@ -8,7 +8,8 @@ item, a Markdown heading or table row, a code fence, a blank line). What is *not
   "etc. and", "v. 2"), or before any word after a known abbreviation or an initial ("e.g.
   Debian", "Dr. Knuth", "J. Smith");
 - a full stop with no space after it ("v3.6.19", "config.txt", "www.debian.org"), or the one of a
-  numbered list item's marker ("1. Install it.");
+  numbered list item's marker ("1. Install it."), or one inside a quoted name before a lower-case
+  word ('any one of "program.*") on the server');
 - anything inside inline `code` or a ``` fenced block (a fenced block is one unit of its own);
 - a single line break inside a paragraph (PDF and plain-text line wrapping), unless the line
   before it is a short title line (no end punctuation, not ending in a word like "from" or "the"
@@ -44,6 +45,9 @@ _CONTINUING_WORDS = frozenset(
     her this these those such each every any some both either between through during after before
     until since using""".split()
 )  # fmt: skip
+# an opening quote and no whitespace up to the stop: the stop is inside a quoted file name,
+# pattern or command ("program.*", 'config.txt.')
+_QUOTED_TOKEN = re.compile(r"[\"“'‘`][^\s\"“”'‘’`]*$")
 _LIST_NUMBER = re.compile(r"[ \t]*(?:\d{1,3}|[A-Za-z])")  # "1. Install it.": the stop is the marker's
 
 
@@ -86,6 +90,9 @@ def _full_stop_ends(text: str, stop: int, after: int) -> bool:
     if _LIST_NUMBER.fullmatch(text, text.rfind("\n", 0, stop) + 1, stop):
         return False
     word = _word_before(text, stop)
+    if not _can_start(text, after) and _QUOTED_TOKEN.search(text, max(0, stop - 80), stop) \
+            and re.search(r"[\"”'’`]", text[stop:after]):
+        return False  # a stop inside a quoted name: 'any one of "program.*") on the server'
     if not _can_start(text, after):  # "approx. the", "e.g. a", "v. 2" — but "hourly. it" ends one
         return not (len(word) <= _SHORT_WORD or "." in word or word in ABBREVIATIONS)
     if word in ABBREVIATIONS and word not in _ABBREVIATION_ENDS:

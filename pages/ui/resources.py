@@ -92,6 +92,12 @@ def session_user() -> str | None:
     return normalize_user(st.session_state.get(APP_USER) or None)
 
 
+def searching_as(user: str | None) -> None:
+    """The caption that says whose chunks a page's search may return."""
+    st.caption(f"Searching as **{user or 'anonymous'}** (the sidebar's User): public chunks and "
+               "this user's private ones.")
+
+
 @st.cache_resource(max_entries=8, show_spinner=False)
 def _kept_documents(root: str, name: str, stamp: str, user: str | None
                     ) -> tuple[tuple[Document, ...], int]:  # fmt: skip

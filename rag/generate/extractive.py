@@ -161,7 +161,7 @@ def pick_sentences(query: str, context: BuiltContext, k: int, max_chars: int = D
     the answering section lacks (OTHER_SECTION_COVERAGE). "any" takes support from the whole
     context. A note when no sentence shares a word with the query: the top block's first
     sentence stands in."""
-    ranked = score_sentences(query, context, documents, similarity)
+    ranked = _reading_as_sentences(score_sentences(query, context, documents, similarity))
     query_words = set(content_words(query))
     picked = _pick(ranked, query_words, k, max_chars)
     if picked and support == "section":
@@ -186,6 +186,15 @@ def pick_sentences(query: str, context: BuiltContext, k: int, max_chars: int = D
         return [], "no whole sentence in the context" if context.blocks else ""
     first = min(ranked, key=lambda s: (_rank(context, s.n), s.unit.position))
     return [first], "no sentence shares a word with the question: quoting the best-ranked source"
+
+
+def _reading_as_sentences(ranked: list[ScoredSentence]) -> list[ScoredSentence]:
+    """The sentences that read as sentences (Unit.reads_as_sentence), when one of them shares a
+    word with the question (or none does); else all: a sentence the document starts with a
+    lower-case name is quoted only when nothing that reads as a sentence answers."""
+    readable = [s for s in ranked if s.unit.reads_as_sentence]
+    answers = any(s.coverage for s in readable) or not any(s.coverage for s in ranked)
+    return readable if readable and answers else ranked
 
 
 def _pick(ranked: list[ScoredSentence], query_words: set[str], k: int, max_chars: int,

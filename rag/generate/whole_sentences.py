@@ -57,6 +57,11 @@ _CROSS_REFERENCE = re.compile(
 # a section's opening: what the section prior reads (about the 256 word pieces MiniLM reads) and,
 # with `openings`, the sentences a block deeper in the section also offers
 SECTION_OPENING_CHARS = 1_000
+# a word with one of these is code, not prose: a path or URL, an assignment, braces, a variable,
+# an elision ("dists/stable/main/", "VAR1=VAL1", "${HOME}", "...")
+_CODE_TOKEN = re.compile(r"[/\\=<>{}$]|^(?:\.\.\.|…)$")
+LISTING_SHARE = 0.5  # a "sentence" with this share of code words is a listing, not a statement
+LISTING_MIN_CODE = 3  # ... and at least this many: "The file is /etc/fstab." stays a sentence
 TABLE_CELLS = 3  # a "sentence" with this many " | " is a table flattened into one line, not a sentence
 
 
@@ -86,6 +91,29 @@ class Unit:
     section_start: int = 0
     section_end: int = 0
 
+    @property
+    def reads_as_sentence(self) -> bool:
+        """Whether its first word starts the way a sentence does (see `reads_as_sentence`)."""
+        return reads_as_sentence(self.text)
+
+
+# what may open a sentence before its first word (quotes, brackets, emphasis)
+_OPENERS = "\"'“‘(*_"
+
+
+def reads_as_sentence(text: str) -> bool:
+    """Whether `text` starts the way a sentence does: its first word (after opening quotes,
+    brackets or emphasis) does not start lower-case, and it does not start with punctuation
+    that continues something before it ("} octal format …", ", and then …"). A sentence the
+    document itself opens with a lower-case name ("reprepro stores …", "dists/stable contains
+    …", a definition "hold - the user wants …") is whole in the document but does not read as
+    a sentence on its own: the issue's rule counts it as a fragment, and a reader takes it for
+    one cut from the middle of something. The answerer quotes it only when no sentence that
+    reads as one answers (rag.generate.extractive)."""
+    first = text.lstrip(_OPENERS)[:1]
+    return bool(first) and not (first.isalpha() and first.islower()) \
+        and first not in ",;:.)]}…-–—|"
+
 
 def opens_section(text: str) -> bool:
     """A heading or a question: what the statements after it answer."""
@@ -114,9 +142,17 @@ def statement(text: str) -> str | None:
     if len(cleaned.split()) <= HEADING_MAX_WORDS and not ends_sentence(cleaned):
         return None  # a heading or a label
     if (_numbered_title(cleaned) or _CROSS_REFERENCE.match(cleaned)
-            or cleaned.count(" | ") >= TABLE_CELLS):
+            or cleaned.count(" | ") >= TABLE_CELLS or _listing(cleaned)):
         return None
     return cleaned
+
+
+def _listing(cleaned: str) -> bool:
+    """A listing an HTML page ran into one line (a directory tree, URLs, commands): at least
+    half of its words, and at least LISTING_MIN_CODE, are code (paths, URLs, assignments, "…")."""
+    tokens = cleaned.split()
+    code = sum(bool(_CODE_TOKEN.search(t)) for t in tokens)
+    return code >= LISTING_MIN_CODE and code >= LISTING_SHARE * len(tokens)
 
 
 def without_run_in_heading(sentence: Sentence) -> Sentence:
@@ -130,12 +166,17 @@ def without_run_in_heading(sentence: Sentence) -> Sentence:
 
 
 def _starts_whole(sentence: Sentence, source: str) -> bool:
-    """Not a piece that begins mid-sentence: a lower-case start must follow a sentence end."""
+    """Not a piece that begins mid-sentence: a lower-case start must follow a sentence end in
+    the same paragraph."""
     first = sentence.text.lstrip("\"'“(*_`")[:1]
     if not (first.isalpha() and first.islower()):
         return True
     before = source[: sentence.start].rstrip()
-    return bool(before) and before[-1] in ".!?:"
+    # across a blank line the stop before ends a title or another paragraph, not this sentence's
+    # predecessor: a passage cut mid-sentence under its title ("Chapter 8. …\n\nused in writing
+    # the file, …") starts with a piece
+    paragraph_start = re.search(r"\n[ \t]*\n\s*$", source[: sentence.start]) is not None
+    return bool(before) and before[-1] in ".!?:" and not paragraph_start
 
 
 def _ends_whole(sentence: Sentence, source: str) -> bool:

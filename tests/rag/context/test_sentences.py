@@ -63,3 +63,10 @@ def test_offsets_point_into_the_text() -> None:
 def test_ends_sentence() -> None:
     assert ends_sentence("It works.") and ends_sentence('He said "yes."') and ends_sentence("Why?")
     assert not ends_sentence("when new entries are inserted to an")
+
+
+def test_a_stop_inside_a_quoted_name_before_a_lower_case_word_ends_no_sentence() -> None:
+    text = 'CGI program (any one of "program.*") on the web server executes itself. Then it exits.'
+    assert texts(text) == ['CGI program (any one of "program.*") on the web server executes itself.',
+                           "Then it exits."]
+    assert texts('He said "stop." Then he left.') == ['He said "stop."', "Then he left."]

@@ -135,3 +135,23 @@ def test_the_answer_page_shows_only_the_sidebar_user_s_conversations(
     shown = _rendered(at)
     assert f"Asking as **{user or 'anonymous'}**" in shown
     assert ("vault talk" in shown and SECRETS["alice"] in shown) is (user == "alice")
+
+
+@pytest.mark.parametrize("page,query_key", [("retrieval.py", "ret_query"), ("rerank.py", "rr_query")])
+@pytest.mark.parametrize("user", ["alice", "bob", ""])
+def test_search_pages_search_as_the_sidebar_user(
+    collection: Collection, page: str, query_key: str, user: str
+) -> None:
+    at = AppTest.from_file(str(PAGES / page), default_timeout=90)
+    at.session_state["app_collection"] = collection.name
+    at.session_state["app_user"] = user
+    at.run()
+    at.text_input(key=query_key).set_value("private ledger vault code").run()
+    if page == "rerank.py":
+        at.toggle(key="rr_enabled").set_value(True).run()
+    assert not at.exception
+    shown = _rendered(at)
+    assert f"Searching as **{user or 'anonymous'}**" in shown
+    assert not [w for w in others(user or None) if w in shown]
+    if user:
+        assert f"{user}-ledger" in shown  # their own private ledger is found
