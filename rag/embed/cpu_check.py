@@ -43,7 +43,8 @@ if TYPE_CHECKING:
 
 _log = logging.getLogger(__name__)
 
-CHECK_VERSION = "2"  # bump when PROBE_TEXTS or the measurement change (2: token-sorted slices)
+CHECK_VERSION = "3"  # bump when PROBE_TEXTS or the measurement change (2: token-sorted slices,
+# 3: slices of 4)
 # min cosine to fp32 over the probe texts; -u8 is held to int8-smooth's: it stands in for it
 FLOORS = {"int8": 0.99, "int8-smooth": 0.998, "int8-smooth-u8": 0.998, "int8-smooth-rows": 0.998}
 UNSIGNED_WEIGHTS = frozenset({"int8-smooth-u8"})  # u8u8 products; the others are u8s8

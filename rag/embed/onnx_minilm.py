@@ -8,16 +8,18 @@ where torch takes several (`python -m rag query` pays that on every call), and t
 costs less CPU per passage than torch. Why not fastembed: its own batching
 re-splits ours and its import pulls in the model hub client.
 
-`encode` tokenizes a batch once, sorts it by token count and runs it in slices of at most 8
+`encode` tokenizes a batch once, sorts it by token count and runs it in slices of at most 4
 texts, each padded only to its own longest text (dynamic padding), truncated at 256 tokens as
 sentence-transformers does; vectors come back in the caller's order. Sorting by tokens, not
 characters, leaves almost no padding (docs/embedding-cpu-check.md). An ingest hands all its
 texts to `encode_all` at once: tokenized once (TextEmbedder used to tokenize them a second time
-to sort its batches) and streamed through the workers without a wait after every 64 texts. Small slices keep a
-layer's working set (the attention scores of 8 x 12 heads x 256^2 tokens) in cache and
-onnxruntime's memory arena small: slices of 64 cost ~25 % more CPU and ~0.8 GB more resident
-memory. Vectors are the attention-masked mean of the last hidden state (MiniLM's pooling);
-TextEmbedder normalizes them.
+to sort its batches) and streamed through the workers without a wait after every 64 texts.
+Small slices keep a layer's working set (the attention scores of 4 x 12 heads x 256^2 tokens) in
+cache and onnxruntime's memory arena small: slices of 64 cost ~25 % more CPU and ~0.8 GB more
+resident memory, and on the ingest's 2,275 chunks slices of 4 cost ~5 % less CPU than 8, 16 or
+32 with both the int8-smooth and int8-smooth-rows graphs
+(benchmarks/results/ingest_graph_profile_debian1000.json). Vectors are the attention-masked mean
+of the last hidden state (MiniLM's pooling); TextEmbedder normalizes them.
 
 Threads: `RAG_WORKBENCH_ONNX_THREADS` (default: the machine's cores, at most 2) workers, each
 running its own slices on the session with one thread (onnxruntime runs concurrent calls
@@ -41,7 +43,7 @@ from rag.embed.onnx_build import DISABLED_OPTIMIZERS, built_minilm
 from rag.embed.settings import EmbeddingConfig
 
 MAX_TOKENS = 256  # sentence-transformers' max_seq_length for all-MiniLM-L6-v2
-SLICE = 8  # texts per onnxruntime call (see the module docstring)
+SLICE = 4  # texts per onnxruntime call (see the module docstring)
 DIM = 384
 THREADS_ENV = "RAG_WORKBENCH_ONNX_THREADS"
 
