@@ -28,31 +28,7 @@ from typing import Any
 
 import numpy as np
 
-
-def unfuse_skip_layer_norm(model: Any) -> None:
-    """SkipLayerNormalization -> Add(x, bias) + Add(., skip) + LayerNormalization (same math)."""
-    from onnx import helper
-
-    from rag.embed.onnx_smooth import _replace_nodes
-
-    nodes = []
-    for node in model.graph.node:
-        if node.op_type != "SkipLayerNormalization":
-            nodes.append(node)
-            continue
-        eps = next(a.f for a in node.attribute if a.name == "epsilon")
-        x, skip, gamma = node.input[0], node.input[1], node.input[2]
-        beta = node.input[3] if len(node.input) > 3 else ""
-        bias = node.input[4] if len(node.input) > 4 else ""
-        if bias:
-            nodes.append(helper.make_node("Add", [x, bias], [f"{node.name}_b"],
-                                          name=f"{node.name}_bias"))
-            x = f"{node.name}_b"
-        nodes.append(helper.make_node("Add", [x, skip], [f"{node.name}_s"], name=f"{node.name}_add"))
-        norm_inputs = [f"{node.name}_s", gamma, *([beta] if beta else [])]
-        nodes.append(helper.make_node("LayerNormalization", norm_inputs, [node.output[0]],
-                                      name=f"{node.name}_ln", axis=-1, epsilon=eps))
-    _replace_nodes(model, nodes)
+from rag.embed.onnx_rowquant import unfuse_skip_layer_norm  # shipped in int8-smooth-rows
 
 
 def build(fp32: Path, out: Path, work: Path, *, unfuse: bool, dynamic_ffn_out: set[int]) -> Path:
