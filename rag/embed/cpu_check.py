@@ -45,7 +45,8 @@ _log = logging.getLogger(__name__)
 
 CHECK_VERSION = "3"  # bump when PROBE_TEXTS or the measurement change (2: token-sorted slices,
 # 3: slices of 4)
-# min cosine to fp32 over the probe texts; -u8 is held to int8-smooth's: it stands in for it
+# min cosine to fp32 over the probe texts; -u8 and -rows are held to int8-smooth's: they stand
+# in for it
 FLOORS = {"int8": 0.99, "int8-smooth": 0.998, "int8-smooth-u8": 0.998, "int8-smooth-rows": 0.998}
 UNSIGNED_WEIGHTS = frozenset({"int8-smooth-u8"})  # u8u8 products; the others are u8s8
 MIN_SPEEDUP = 1.2  # int8 must be at least this much faster than fp32 to be worth its error
