@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 from typing import Any
 
@@ -71,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
             bar.total = total
             bar.update(done - bar.n)
 
-        report = ingest_paths(args.paths, progress=advance)
+        report = ingest_paths(args.paths, progress=advance, workers=len(os.sched_getaffinity(0)))
     if not report.lines:
         raise ValueError(f"no files found under: {', '.join(printable(str(p)) for p in args.paths)}")
     if not report.documents:  # a new collection is not created empty, an old one is untouched

@@ -33,6 +33,14 @@ class DocumentMetadata:
     encoding: str | None = None
     extra: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
 
+    # pickled as a plain dict (a mappingproxy cannot be): documents cross process boundaries
+    # when a batch is parsed in worker processes (rag.documents.ingest)
+    def __getstate__(self) -> dict[str, Any]:
+        return {**self.__dict__, "extra": dict(self.extra)}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state, extra=MappingProxyType(state["extra"]))
+
 
 @dataclass(frozen=True)
 class Document:

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import logging
+import multiprocessing
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from functools import partial
 from pathlib import Path
 
@@ -17,6 +20,10 @@ log = logging.getLogger(__name__)
 # progress(done, total, source) after each file, for st.progress or tqdm.
 Progress = Callable[[int, int, str], None]
 _Job = tuple[str, Callable[[], Document]]
+# a parsed file: the document (or the line saying why not) and its injection warnings
+_Outcome = tuple[Document | IngestLine, tuple[str, ...]]
+# below this many files, starting worker processes costs more than it saves
+PARALLEL_MIN_FILES = 32
 
 
 def expand_paths(paths: Sequence[Path | str]) -> list[Path]:
@@ -46,12 +53,13 @@ def _walk(folder: Path, seen: set[Path]) -> Iterator[Path]:
             yield entry
 
 
-def _run(jobs: Sequence[_Job], progress: Progress | None) -> IngestReport:
+def _run(jobs: Sequence[_Job], progress: Progress | None, workers: int = 1) -> IngestReport:
     documents: list[Document] = []
     lines: list[IngestLine] = []
     first_source: dict[str, str] = {}  # content hash -> source that brought it in
-    for done, (source, job) in enumerate(jobs, start=1):
-        outcome = _attempt(source, job)
+    for done, ((source, _), (outcome, flagged)) in enumerate(
+        zip(jobs, _outcomes(jobs, workers), strict=True), start=1
+    ):
         if isinstance(outcome, IngestLine):
             lines.append(outcome)
         elif (earlier := first_source.get(outcome.metadata.content_hash)) is not None:
@@ -60,11 +68,35 @@ def _run(jobs: Sequence[_Job], progress: Progress | None) -> IngestReport:
             first_source[outcome.metadata.content_hash] = source
             documents.append(outcome)
             lines.append(IngestLine(source, "ok", doc_id=outcome.doc_id, chars=len(outcome.text),
-                                    warnings=(*outcome.metadata.extra.get("warnings", ()),
-                                              *injection_warnings(outcome.text))))
+                                    warnings=(*outcome.metadata.extra.get("warnings", ()), *flagged)))
         if progress is not None:
             progress(done, len(jobs), source)
     return IngestReport(tuple(documents), tuple(lines))
+
+
+def _outcomes(jobs: Sequence[_Job], workers: int) -> Iterator[_Outcome]:
+    """Each job's outcome, in the jobs' order: in this process, or spread over `workers` forked
+    processes (parsing and the injection scan are pure Python: threads would wait on each other).
+    A worker that dies (a parser library crashing the interpreter) costs no file: what the pool
+    did not finish is parsed here, one by one."""
+    if workers < 2 or len(jobs) < PARALLEL_MIN_FILES or "fork" not in multiprocessing.get_all_start_methods():
+        yield from map(_parse_one, jobs)
+        return
+    done = 0
+    try:
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+            for outcome in pool.map(_parse_one, jobs, chunksize=max(1, len(jobs) // (8 * workers))):
+                done += 1
+                yield outcome
+    except BrokenProcessPool:
+        log.warning("a parsing worker died after %d of %d files; parsing the rest here", done, len(jobs))
+        yield from map(_parse_one, jobs[done:])
+
+
+def _parse_one(job: _Job) -> _Outcome:
+    source, parse = job
+    outcome = _attempt(source, parse)
+    return outcome, () if isinstance(outcome, IngestLine) else injection_warnings(outcome.text)
 
 
 def injection_warnings(text: str) -> tuple[str, ...]:
@@ -93,12 +125,17 @@ def _attempt(source: str, job: Callable[[], Document]) -> Document | IngestLine:
 
 
 def ingest_paths(
-    paths: Sequence[Path | str], config: DocumentsConfig | None = None, progress: Progress | None = None
+    paths: Sequence[Path | str],
+    config: DocumentsConfig | None = None,
+    progress: Progress | None = None,
+    workers: int = 1,
 ) -> IngestReport:
-    """Parse files and folders (recursively); every file gets exactly one IngestLine."""
+    """Parse files and folders (recursively); every file gets exactly one IngestLine. `workers`
+    > 1 parses in that many forked processes (the CLI, before it starts any thread of its own;
+    not the app, whose server threads make forking unsafe)."""
     config = config or DocumentsConfig()
     jobs = [(str(path), partial(parse_file, path, config)) for path in expand_paths(paths)]
-    return _run(jobs, progress)
+    return _run(jobs, progress, workers)
 
 
 def ingest_uploads(
