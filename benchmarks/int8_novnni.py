@@ -40,9 +40,10 @@ from benchmarks.int8_quant import OPTIONS, _backend, build
 from rag.embed.cpu_check import FLOORS, PROBE_TEXTS, products_exact, u8s8_products_exact
 from rag.embed.embedder import l2_normalize
 from rag.embed.onnx_minilm import OnnxMiniLMBackend, token_sorted_slices
+from rag.embed.settings import EmbeddingConfig
 
 SHORT_TOKENS = 48  # passages at most this long: emulation costs about a second per token
-SHIPPED = ("int8-smooth-u8",)  # product builds run as options (module doc)
+SHIPPED = ("int8-smooth-u8", "int8-smooth-rows")  # product builds run as options (module doc)
 
 
 _CPUID_CODE = bytes.fromhex(  # push rbx; eax=edi; ecx=esi; r8=rdx; cpuid; store eax..edx at r8; pop rbx; ret
@@ -104,7 +105,7 @@ def native(corpus: Path, work: Path, passages_n: int) -> None:
 def _embed_natively(work: Path, texts: list[str], fp32: OnnxMiniLMBackend, fused: Path) -> None:
     np.save(work / "native-fp32.npy", fp32.encode(texts))
     for name in (*OPTIONS, *SHIPPED):
-        np.save(work / f"native-{name}.npy", _backend(_folder(name, fused, work)).encode(texts))
+        np.save(work / f"native-{name}.npy", _option_backend(name, _folder(name, fused, work)).encode(texts))
         print(f"native {name} done", file=sys.stderr)
 
 
@@ -122,6 +123,14 @@ def _folder(name: str, fused: Path, work: Path) -> Path:
     shutil.copy(built_minilm(name)[0], folder / "model.onnx")  # type: ignore[arg-type]
     shutil.copy(minilm_folder() / "tokenizer.json", folder / "tokenizer.json")
     return folder
+
+
+def _option_backend(name: str, folder: Path) -> OnnxMiniLMBackend:
+    """A shipped build runs as the product runs it (by variant: its session options too, e.g.
+    int8-smooth-rows' unfused LayerNorm); an int8_quant recipe from its folder."""
+    if name in SHIPPED:
+        return OnnxMiniLMBackend(EmbeddingConfig(backend="onnx", onnx_variant=name, cache=False))
+    return _backend(folder)
 
 
 def _token_counts(backend: OnnxMiniLMBackend, texts: list[str]) -> list[int]:
@@ -147,7 +156,7 @@ def emulated(work: Path, name: str) -> None:
     """Embed the texts with `name` in this process (run it under qemu), slice by slice."""
     meta = json.loads((work / "texts.json").read_text(encoding="utf-8"))
     texts: list[str] = meta["texts"]
-    backend = _backend(work / name)
+    backend = _option_backend(name, work / name)
     out = np.full((len(texts), backend.dim), np.nan, dtype=np.float32)
     state = {"option": name, "u8s8_products_exact": u8s8_products_exact(),
              "u8u8_products_exact": u8u8_products_exact(), "done": 0, "seconds": 0.0}
