@@ -1,5 +1,5 @@
 """Int8 products with activations quantized per row (token): the FFN-output product of
-`int8-rows`, and the LayerNorm left unfused.
+`int8-smooth-rows`, and the LayerNorm left unfused.
 
 `int8-smooth` runs its FFN-output products as MatMulNBits (8-bit weights, activations quantized
 per row and block) because their input, the GELU output, has outlier *tokens*: one scale for a
