@@ -13,7 +13,9 @@ item, a Markdown heading or table row, a code fence, a blank line). What is *not
 - anything inside inline `code` or a ``` fenced block (a fenced block is one unit of its own);
 - a single line break inside a paragraph (PDF and plain-text line wrapping), unless the line
   before it is a short title line (no end punctuation, not ending in a word like "from" or "the"
-  that the next line continues) and the next starts upper-case.
+  that the next line continues; at most 4 words, or half of them capitalized or numbered as a
+  title's are — "The Debian project was founded by Ian\nMurdock …" is a wrapped line) and the
+  next starts upper-case.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ ABBREVIATIONS = frozenset(
 _ABBREVIATION_ENDS = frozenset({"etc"})  # often the end of a sentence: split when a capital follows
 _SHORT_WORD = 4  # a word this short before ". lower-case" reads as an abbreviation ("approx" is listed)
 _TITLE_MAX_WORDS = 8  # a line this short, without end punctuation, before a capital: a title line
+_TITLE_ANY_CASE_WORDS = 4  # ... and one longer than this reads as a title only in title case
 # a line ending in one of these goes on in the next ("You can get it from\nDebian mirrors.")
 _CONTINUING_WORDS = frozenset(
     """a an the of to in on at by for from with without into onto over under about as and or but
@@ -104,7 +107,9 @@ def _title_line(line: str) -> bool:
     stripped = line.strip()
     words = stripped.split()
     return (0 < len(words) <= _TITLE_MAX_WORDS and not re.search(r"[.!?:;,\-–—(]$", stripped)
-            and words[-1].lower() not in _CONTINUING_WORDS)
+            and words[-1].lower() not in _CONTINUING_WORDS
+            and (len(words) <= _TITLE_ANY_CASE_WORDS
+                 or 2 * sum(not w[0].islower() for w in words) >= len(words)))
 
 
 def _boundaries(text: str) -> list[tuple[int, int]]:

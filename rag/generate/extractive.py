@@ -175,13 +175,14 @@ def pick_sentences(query: str, context: BuiltContext, k: int, max_chars: int = D
             floor = max(head.coverage, OTHER_SECTION_COVERAGE)
             picked = _pick(everywhere, open_words, k, max_chars, picked, floor)
     if picked:
-        used = sum(len(s.text) + 1 for s in picked)
+        ordered = in_answer_order(picked)
         follow = next((s for s in ranked if _continues(s, picked[0]) and s not in picked), None)
-        if follow is not None and len(picked) < k and used + len(follow.text) + 1 <= max_chars:
-            picked.append(follow)
-        note = (f"the answering sentence alone is {len(picked[0].text)} characters, over the cap "
-                f"of {max_chars}" if len(picked[0].text) > max_chars else "")
-        return in_answer_order(picked), note
+        if (follow is not None and len(picked) < k and not _redundant(follow, picked)
+                and _length(picked) + _cost(follow) <= max_chars):
+            ordered.insert(1, follow)  # right after the sentence it refers back to
+        note = (f"the answering sentence alone is {_cost(picked[0])} characters, over the cap "
+                f"of {max_chars}" if _cost(picked[0]) > max_chars else "")
+        return ordered, note
     if not ranked:
         return [], "no whole sentence in the context" if context.blocks else ""
     first = min(ranked, key=lambda s: (_rank(context, s.n), s.unit.position))
@@ -203,7 +204,7 @@ def _pick(ranked: list[ScoredSentence], query_words: set[str], k: int, max_chars
     `start`, each covering at least `floor` of the query."""
     floor = max(floor, MIN_RELATIVE_COVERAGE * max((s.coverage for s in ranked), default=0.0))
     picked: list[ScoredSentence] = list(start or [])
-    used = sum(len(s.text) + 1 for s in picked)
+    used = _length(picked)
     for candidate in ranked:
         if len(picked) == k:
             break
@@ -214,11 +215,20 @@ def _pick(ranked: list[ScoredSentence], query_words: set[str], k: int, max_chars
         if picked and not (_query_words([candidate.text], query_words)
                            - _query_words([p.text for p in picked], query_words)):
             continue  # says nothing about the question the answer has not said
-        if picked and used + len(candidate.text) + 1 > max_chars:
+        if picked and used + _cost(candidate) > max_chars:
             continue  # a shorter one further down may still fit
         picked.append(candidate)
-        used += len(candidate.text) + 1
+        used += _cost(candidate)
     return picked
+
+
+def _cost(sentence: ScoredSentence) -> int:
+    """What the sentence adds to the answer's text: the quote, its citation and a space."""
+    return len(_closed(sentence.text)) + len(f" [Source {sentence.n}]") + 1
+
+
+def _length(picked: list[ScoredSentence]) -> int:
+    return sum(map(_cost, picked))
 
 
 def _same_section(unit: Unit, head: Unit) -> bool:

@@ -52,6 +52,11 @@ def test_pdf_line_wrapping_stays_inside_a_sentence_but_a_title_line_is_cut_off()
     # a short line that ends in a word the next line continues is wrapping, not a title
     assert texts("You can get the package from\nDebian mirrors.") == [
         "You can get the package from\nDebian mirrors."]
+    # a narrow column's wrapped line before a name reads as prose, not as a title
+    assert texts("The Debian project was founded by Ian\nMurdock in August 1993. He left.") == [
+        "The Debian project was founded by Ian\nMurdock in August 1993.", "He left."]
+    assert texts("Installing The Debian Base System\nThe installer asks first.") == [
+        "Installing The Debian Base System", "The installer asks first."]
 
 
 def test_offsets_point_into_the_text() -> None:

@@ -81,3 +81,4 @@ def test_a_passage_cut_mid_sentence_under_its_title_offers_no_piece() -> None:
                "misinterpreted. Thus a French text may look illegible.")
     units = block_units(whole(passage, "p"), Texts(p=passage))
     assert [u.text for u in units] == ["Thus a French text may look illegible."]
+
