@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
             bar.total = total
             bar.update(done - bar.n)
 
-        report = ingest_paths(args.paths, progress=advance, workers=len(os.sched_getaffinity(0)))
+        report = ingest_paths(args.paths, progress=advance, workers=os.cpu_count() or 1)
     if not report.lines:
         raise ValueError(f"no files found under: {', '.join(printable(str(p)) for p in args.paths)}")
     if not report.documents:  # a new collection is not created empty, an old one is untouched

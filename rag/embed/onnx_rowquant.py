@@ -30,6 +30,8 @@ from typing import Any
 
 import numpy as np
 
+from rag.embed.onnx_smooth import replace_nodes
+
 SESSION_DISABLED = ("SkipLayerNormFusion",)  # onnxruntime optimizers the unfused graph needs off
 
 
@@ -44,7 +46,7 @@ def rows_quantized(model: Any, names: set[str]) -> None:
             model.graph.initializer.remove(w_init)
         else:
             nodes.append(node)
-    _replace(model, nodes)
+    replace_nodes(model, nodes)
 
 
 def _row_product(model: Any, node: Any, w_init: Any) -> list[Any]:
@@ -123,10 +125,5 @@ def unfuse_skip_layer_norm(model: Any) -> None:
         norm_inputs = [f"{node.name}_s", gamma, *([beta] if beta else [])]
         nodes.append(helper.make_node("LayerNormalization", norm_inputs, [node.output[0]],
                                       name=f"{node.name}_ln", axis=-1, epsilon=eps))
-    _replace(model, nodes)
+    replace_nodes(model, nodes)
 
-
-def _replace(model: Any, nodes: list[Any]) -> None:
-    copies = [type(node).FromString(node.SerializeToString()) for node in nodes]
-    del model.graph.node[:]
-    model.graph.node.extend(copies)

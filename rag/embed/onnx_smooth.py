@@ -136,10 +136,11 @@ def _smooth(model: Any, act_max: dict[str, np.ndarray]) -> None:
                                           name=f"{node.name}_smooth"))
             node.input[0] = smoothed
         nodes.append(node)
-    _replace_nodes(model, nodes)
+    replace_nodes(model, nodes)
 
 
-def _replace_nodes(model: Any, nodes: list[Any]) -> None:
+def replace_nodes(model: Any, nodes: list[Any]) -> None:
+    """`model`'s node list replaced by `nodes`, in that order (copies: a node may come from it)."""
     copies = [type(node).FromString(node.SerializeToString()) for node in nodes]
     del model.graph.node[:]
     model.graph.node.extend(copies)
@@ -173,5 +174,5 @@ def _ffn_out_to_nbits(model: Any, names: set[str]) -> None:
             domain="com.microsoft", K=k, N=n, bits=8, block_size=NBITS_BLOCK, accuracy_level=4,
         ))  # fmt: skip
         model.graph.initializer.remove(w_init)
-    _replace_nodes(model, nodes)
+    replace_nodes(model, nodes)
 
