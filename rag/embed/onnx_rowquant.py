@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from rag.embed.onnx_smooth import replace_nodes
+from rag.embed.onnx_graph import replace_nodes
 
 SESSION_DISABLED = ("SkipLayerNormFusion",)  # onnxruntime optimizers the unfused graph needs off
 

@@ -28,6 +28,8 @@ from typing import Any
 
 import numpy as np
 
+from rag.embed.onnx_graph import replace_nodes
+
 ACT_MAX_FILE = Path(__file__).with_name("minilm_act_max.npz")
 ALPHA = 0.8
 NBITS_BLOCK = 128
@@ -138,12 +140,6 @@ def _smooth(model: Any, act_max: dict[str, np.ndarray]) -> None:
         nodes.append(node)
     replace_nodes(model, nodes)
 
-
-def replace_nodes(model: Any, nodes: list[Any]) -> None:
-    """`model`'s node list replaced by `nodes`, in that order (copies: a node may come from it)."""
-    copies = [type(node).FromString(node.SerializeToString()) for node in nodes]
-    del model.graph.node[:]
-    model.graph.node.extend(copies)
 
 
 def _ffn_out_to_nbits(model: Any, names: set[str]) -> None:
