@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rag.embed.settings import LEGACY_ONNX_VARIANT
-from rag.embed.variant import choose_variant, kept_note, picks_a_graph
+from rag.embed.variant import AUTO_VARIANT, choose_variant, kept_note, picks_a_graph
 from rag.paths import collections_root
 
 if TYPE_CHECKING:
@@ -46,8 +46,9 @@ def pinned(config: PipelineConfig, settings: Mapping[str, Any], *, name: str = "
     choice = choose_variant(config.embedding.onnx_variant, recorded)
     if choice.note:
         _say_once(_addressed(choice.note, name), name, directory)
-    if recorded is None and directory is not None and directory.is_dir():
-        # the graph chosen here is the one the first ingest records: keeping it later is no news
+    if (recorded is None and config.embedding.onnx_variant == AUTO_VARIANT
+            and directory is not None and directory.is_dir()):
+        # `auto` chose the graph the first ingest records: keeping it later is no news
         _mark_said(_addressed(kept_note(choice.variant), name), name, directory)
     if choice.variant == config.embedding.onnx_variant:
         return config
