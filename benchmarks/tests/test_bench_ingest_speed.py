@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks.cli import main
-from benchmarks.ingest_speed import read_passages, stage_split
+from benchmarks.ingest_speed import beside_embed, read_passages, stage_split
 
 PASSAGES = [
     "apt-get install fetches a package and the packages it depends on.",
@@ -36,8 +36,11 @@ def test_the_stage_split_counts_nested_stopwatches_once_and_adds_up_to_the_wall(
     marks = {"launched": 100.0, "first_line": 100.1, "imported": 100.6, "cli_start": 100.6,
              "cli_done": 110.6, "exit_handlers_done": 110.9}
     seconds = {"parse": 1.0, "embed (incl. model load)": 7.0, "model load": 0.5,
-               "upsert (incl. store create)": 0.4, "store create": 0.1, "store close (flush)": 0.2}
+               "upsert (incl. store create)": 0.4, "store create": 0.1, "store close (flush)": 0.2,
+               "prepare (beside embed)": 0.6}
     split = stage_split({"marks": marks, "seconds": seconds}, wall_s=11.0)
+    assert "prepare (beside embed)" not in split  # it overlaps the embedding: not in the sum
+    assert beside_embed({"marks": marks, "seconds": seconds}) == {"prepare (beside embed)": 0.6}
     assert split["embed"] == 6.5 and split["model load"] == 0.5
     assert split["upsert"] == pytest.approx(0.3) and split["store create"] == 0.1
     assert split["interpreter start"] == pytest.approx(0.1)

@@ -53,9 +53,7 @@ def choose_variant(requested: str, recorded: str | None = None) -> Choice:
     `auto` tries each graph of AUTO_CHAIN in turn.
     """
     if recorded is not None and requested in (AUTO_VARIANT, recorded):
-        note = "" if requested == recorded else (
-            f"the collection keeps the {recorded} graph it was built with")
-        return Choice(cast(OnnxVariant, recorded), note)
+        return Choice(cast(OnnxVariant, recorded), "" if requested == recorded else kept_note(recorded))
     if requested == AUTO_VARIANT:
         return _first_accepted(AUTO_CHAIN)
     if requested not in CHECKED_VARIANTS:
@@ -66,6 +64,11 @@ def choose_variant(requested: str, recorded: str | None = None) -> Choice:
     if verdict.accepted:
         return Choice(cast(OnnxVariant, requested))
     return Choice("fp32", verdict.reason)
+
+
+def kept_note(recorded: str) -> str:
+    """What `auto` says on a collection that keeps the graph it recorded."""
+    return f"the collection keeps the {recorded} graph it was built with"
 
 
 def _first_accepted(chain: tuple[str, ...]) -> Choice:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rag.embed.settings import LEGACY_ONNX_VARIANT
-from rag.embed.variant import choose_variant, picks_a_graph
+from rag.embed.variant import AUTO_VARIANT, choose_variant, kept_note, picks_a_graph
 from rag.paths import collections_root
 
 if TYPE_CHECKING:
@@ -42,9 +42,14 @@ def pinned(config: PipelineConfig, settings: Mapping[str, Any], *, name: str = "
     """`config` with `embedding.onnx_variant` the concrete graph to use on this collection."""
     if not picks_a_graph(config.embedding):
         return config
-    choice = choose_variant(config.embedding.onnx_variant, recorded_variant(settings, config))
+    recorded = recorded_variant(settings, config)
+    choice = choose_variant(config.embedding.onnx_variant, recorded)
     if choice.note:
-        _say_once(f"collection {name!r}: {choice.note}" if name else choice.note, name, directory)
+        _say_once(_addressed(choice.note, name), name, directory)
+    if (recorded is None and config.embedding.onnx_variant == AUTO_VARIANT
+            and directory is not None and directory.is_dir()):
+        # `auto` chose the graph the first ingest records: keeping it later is no news
+        _mark_said(_addressed(kept_note(choice.variant), name), name, directory)
     if choice.variant == config.embedding.onnx_variant:
         return config
     embedding = config.embedding.model_copy(update={"onnx_variant": choice.variant})
@@ -71,6 +76,19 @@ def pinned_for(config: PipelineConfig, collection: object | None) -> PipelineCon
                   directory=directory if isinstance(directory, Path) else None)
 
 
+def _addressed(note: str, name: str) -> str:
+    return f"collection {name!r}: {note}" if name else note
+
+
+def _mark_said(note: str, name: str, directory: Path) -> None:
+    """Remember `note` as said for this collection without saying it."""
+    _SAID.add((name, note))
+    try:
+        (directory / _NOTE_FILE).write_text(note, encoding="utf-8")
+    except OSError:
+        pass  # a read-only folder: this process still remembers
+
+
 def _say_once(note: str, name: str, directory: Path | None) -> None:
     # every run_slice pins its config, so a sweep asks this once per query and point: what this
     # process already said (or found on disk) is answered from memory, without opening the marker
@@ -83,10 +101,8 @@ def _say_once(note: str, name: str, directory: Path | None) -> None:
             return
     except OSError:
         pass
-    _SAID.add((name, note))
     _log.warning("%s", note)
-    if marker is not None:
-        try:
-            marker.write_text(note, encoding="utf-8")
-        except OSError:
-            pass  # a read-only folder: said once per process instead
+    if directory is None:
+        _SAID.add((name, note))
+    else:
+        _mark_said(note, name, directory)

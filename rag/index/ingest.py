@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -112,9 +113,13 @@ def add_documents(
             catalogue.fix_settings(config)
         todo, pairs = chunk_documents(todo, config)
         texts = [chunk.text for _, chunk in pairs]
-        vectors = embed_texts(texts, config, embedder, progress, on_progress) if pairs else None
-        written = writer.write(todo, pairs, vectors, access, progress=progress,
-                               on_progress=on_progress)
+        # BM25 vectors and payloads are made in a second thread while this one embeds (the
+        # model's threads leave the interpreter free); progress reports stay on this thread
+        with ThreadPoolExecutor(1, thread_name_prefix="ingest-prepare") as pool:
+            prepared = pool.submit(writer.prepare, pairs, access)
+            vectors = embed_texts(texts, config, embedder, progress, on_progress) if pairs else None
+            written = writer.write(todo, prepared.result(), vectors, access, progress=progress,
+                                   on_progress=on_progress)
     return IngestSummary(
         collection=catalogue.name,
         added=tuple(d.metadata.source for d in todo if d.metadata.source not in known),

@@ -3,7 +3,8 @@ killed writer left (rag.index.reconcile), with the write-ahead record (rag.index
 every chunk id in flight until the manifest commits.
 
 The writer takes chunks already embedded (rag.index.ingest chunks and embeds); it tokenizes for
-BM25 itself, since the collection's tokenizer is an index setting.
+BM25 itself, since the collection's tokenizer is an index setting. What needs no vectors (BM25
+tokens and vectors, payloads) is `prepare`d apart, so it can run while the model embeds.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -42,6 +44,18 @@ class Written:
     chunks_removed: int
 
 
+@dataclass(frozen=True)
+class PreparedChunks:
+    """What a write derives from the chunks alone: their BM25 tokens, BM25 sparse vectors (term
+    weights normalised by `avgdl`) and payloads, in the order of `pairs`."""
+
+    pairs: list[tuple[Document, Chunk]]
+    tokens: list[list[str]]
+    avgdl: float
+    sparse: list[tuple[tuple[int, ...], tuple[float, ...]]]
+    payloads: list[dict[str, Any]]
+
+
 def create_manifest(directory: Path, name: str) -> None:
     """An empty manifest for a new collection; two first ingests at once: the second finds it."""
     manifest = directory / MANIFEST_FILE
@@ -67,21 +81,42 @@ class CollectionWriter:
             self.last_repair = reconcile(cat)  # what a killed writer left, undone
             yield
 
+    def prepare(self, pairs: list[tuple[Document, Chunk]], access: Access) -> PreparedChunks:
+        """Everything `write` derives from `pairs` without their vectors. Changes nothing, so it
+        may run in another thread while the vectors are computed (it also loads the BM25
+        backend's modules then, which its save needs)."""
+        cat = self.catalogue
+        tokens = cat.tokenizer.many([chunk.text for _, chunk in pairs])
+        lengths = [len(t) for t in tokens]
+        avgdl = cat.manifest.sparse_avgdl or float(np.mean(lengths) if lengths else 0.0) or 1.0
+        cfg = cat.index_config()
+        params, now = BM25Params(cfg.k1, cfg.b), time.time()
+        sparse = [document_vector(toks, avgdl, params) for toks in tokens]
+        payloads = [
+            chunk_payload(doc, chunk, access,
+                          doc.metadata.modified.timestamp() if doc.metadata.modified else now)
+            for doc, chunk in pairs
+        ]
+        if pairs:
+            cat.sparse.load_modules()
+        return PreparedChunks(pairs, tokens, avgdl, sparse, payloads)
+
     def write(
         self,
         documents: list[Document],
-        pairs: list[tuple[Document, Chunk]],
+        prepared: PreparedChunks,
         vectors: np.ndarray | None,
         access: Access,
         *,
         progress: bool = True,
         on_progress: OnProgress | None = None,
     ) -> Written:
-        """Replace `documents` (new or changed) by their chunks `pairs` with `vectors`, crash-safe:
-        record the intent, upsert, BM25, keep the text, commit the manifest, delete the old."""
+        """Replace `documents` (new or changed) by their `prepared` chunks with `vectors`,
+        crash-safe: record the intent, upsert, BM25, keep the text, commit the manifest, delete
+        the old."""
         cat = self.catalogue
         known = cat.manifest.documents
-        tokens = cat.tokenizer.many([chunk.text for _, chunk in pairs])
+        pairs, tokens = prepared.pairs, prepared.tokens
         new_ids = {c.chunk_id for _, c in pairs}
         old_ids = [
             c
@@ -94,7 +129,7 @@ class CollectionWriter:
             journal.record(cat.directory, journal.WriteIntent(tuple(new_ids), tuple(stale)))
         if vectors is not None:  # nothing new: no model is loaded at all
             with cat.store.session():  # one hold of the store for the whole upsert
-                self._write_points(pairs, vectors, tokens, access, progress, on_progress)
+                self._write_points(prepared, vectors, progress, on_progress)
         cat.sparse.remove(stale)
         cat.sparse.add([c.chunk_id for _, c in pairs], tokens)
         cat.sparse.save()
@@ -107,28 +142,22 @@ class CollectionWriter:
 
     def _write_points(
         self,
-        pairs: list[tuple[Document, Chunk]],
+        prepared: PreparedChunks,
         vectors: np.ndarray,
-        tokens: list[list[str]],
-        access: Access,
         progress: bool,
         on_progress: OnProgress | None,
     ) -> None:
         cat = self.catalogue
         if not cat.store.exists():
             cat.store.create(int(vectors.shape[1]))
-        avgdl = cat.manifest.sparse_avgdl or float(np.mean([len(t) for t in tokens]) or 1.0)
         if not cat.manifest.dim:
-            cat.manifest = replace(cat.manifest, dim=int(vectors.shape[1]), sparse_avgdl=avgdl)
-        cfg = cat.index_config()
-        params = BM25Params(cfg.k1, cfg.b)
-        now = time.time()
-        points = []
-        for (doc, chunk), vector, toks in zip(pairs, vectors, tokens, strict=True):
-            created = doc.metadata.modified.timestamp() if doc.metadata.modified else now
-            indices, values = document_vector(toks, avgdl, params)
-            payload = chunk_payload(doc, chunk, access, created)
-            points.append(Point(chunk.chunk_id, vector, indices, values, payload))
+            cat.manifest = replace(cat.manifest, dim=int(vectors.shape[1]),
+                                   sparse_avgdl=prepared.avgdl)
+        points = [
+            Point(chunk.chunk_id, vector, indices, values, payload)
+            for (_, chunk), vector, (indices, values), payload
+            in zip(prepared.pairs, vectors, prepared.sparse, prepared.payloads, strict=True)
+        ]
         from tqdm.auto import tqdm  # late: tqdm.auto pulls asyncio, which a query never needs
 
         with tqdm(

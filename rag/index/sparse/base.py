@@ -67,6 +67,10 @@ class SparseIndex(Protocol):
 
     def save(self) -> None: ...
 
+    def load_modules(self) -> None:
+        """Import what `add` and `save` need, ahead of them (safe in another thread)."""
+        ...
+
 
 SPARSE_BACKENDS: Registry[Callable[[SparseContext], SparseIndex]] = Registry("sparse backend")
 

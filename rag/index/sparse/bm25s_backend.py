@@ -78,6 +78,9 @@ class BM25sIndex(InProcessBM25):
     model: bm25s.BM25 | None = None  # the fitted model, held to save it; None when loaded
     matrix: ScoreMatrix
 
+    def load_modules(self) -> None:
+        import bm25s  # noqa: F401  (late: see the TYPE_CHECKING import)
+
     def _build(self, tokens: list[list[str]]) -> None:
         import bm25s  # late: see the TYPE_CHECKING import
 

@@ -68,6 +68,9 @@ class InProcessBM25(ABC):
     def remove(self, chunk_ids: Sequence[str]) -> None:
         self.corpus.remove(chunk_ids)
 
+    def load_modules(self) -> None:
+        return None
+
     def save(self) -> None:
         self.corpus.save(self.directory / _CORPUS_FILE)
         if len(self.corpus):

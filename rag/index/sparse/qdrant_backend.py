@@ -28,6 +28,9 @@ class QdrantSparseIndex:
     def save(self) -> None:
         return None
 
+    def load_modules(self) -> None:
+        return None
+
     def search(
         self, query_tokens: list[str], depth: int, qfilter: Filter | None
     ) -> list[SparseHit]:

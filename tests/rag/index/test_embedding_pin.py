@@ -67,6 +67,26 @@ def test_an_existing_collection_keeps_its_graph_and_its_hash(
     assert pinned(auto(), built_with("int8-smooth-u8")).embedding.onnx_variant == "int8-smooth-u8"
 
 
+def test_a_new_collection_keeping_the_graph_it_chose_says_nothing(
+    verdict: list[Probe], tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The first ingest chooses and records the graph; the pins after it (same run or a later
+    one) keep it, which is no news. A CPU whose check chose another graph would still hear it."""
+    for probe, folder in ((ACCEPTS, tmp_path / "accepts"), (REJECTS, tmp_path / "rejects")):
+        verdict[0] = probe
+        folder.mkdir()
+        with caplog.at_level(logging.WARNING):
+            chosen = pinned(auto(), {}, name=folder.name, directory=folder).embedding.onnx_variant
+            for _ in range(2):
+                kept = pinned(auto(), built_with(chosen), name=folder.name, directory=folder)
+                assert kept.embedding.onnx_variant == chosen
+        assert not [r for r in caplog.records if "keeps the" in r.getMessage()]
+    verdict[0] = ACCEPTS  # the fp32 collection seen by a process whose CPU now allows int8
+    with caplog.at_level(logging.WARNING):
+        pinned(auto(), built_with("fp32"), name="elsewhere", directory=tmp_path / "accepts")
+    assert [r.getMessage() for r in caplog.records if "keeps the fp32" in r.getMessage()]
+
+
 def test_keeping_an_older_graph_is_said_once(
     verdict: list[Probe], tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
