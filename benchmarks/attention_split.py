@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from benchmarks.ingest_graph_profile import chunk_texts
+from benchmarks.ingest_graph_profile import chunk_texts, normed, session_for
 from benchmarks.roofline_profile import op_seconds
 from rag.embed.onnx_build import DISABLED_OPTIMIZERS, _export, _fuse, built_minilm
 from rag.embed.onnx_minilm import OnnxMiniLMBackend
@@ -36,18 +36,7 @@ VARIANT = "int8-smooth-rows"
 
 
 def _session(model: Path, profile_prefix: str | None = None) -> Any:
-    import onnxruntime as ort
-
-    options = ort.SessionOptions()
-    options.intra_op_num_threads = 1
-    options.inter_op_num_threads = 1
-    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-    if profile_prefix:
-        options.enable_profiling = True
-        options.profile_file_prefix = profile_prefix
-    return ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"],
-                                disabled_optimizers=list(DISABLED_OPTIMIZERS[VARIANT]))
+    return session_for(model, list(DISABLED_OPTIMIZERS[VARIANT]), 1, profile_prefix)
 
 
 def _old_graph(work: Path) -> Path:
@@ -58,10 +47,6 @@ def _old_graph(work: Path) -> Path:
     _fuse(work / "exported.onnx", work / "fused.onnx")
     build_smooth_int8(work / "fused.onnx", work / "old.onnx", work, rows=True, split=False)
     return work / "old.onnx"
-
-
-def _normed(x: np.ndarray) -> np.ndarray:
-    return x / np.linalg.norm(x, axis=1, keepdims=True)
 
 
 def core_ops(lengths: tuple[int, ...] = (90, 200), rounds: int = 3) -> dict[str, Any]:
@@ -122,7 +107,7 @@ def main() -> None:
     args = parser.parse_args()
     load_before = [round(x, 2) for x in os.getloadavg()]
     texts = chunk_texts(args.docs)
-    ref = _normed(OnnxMiniLMBackend(EmbeddingConfig(backend="onnx", onnx_variant="fp32"))
+    ref = normed(OnnxMiniLMBackend(EmbeddingConfig(backend="onnx", onnx_variant="fp32"))
                   .encode_all(texts))
     backend = OnnxMiniLMBackend(EmbeddingConfig(backend="onnx", onnx_variant=VARIANT))
     with tempfile.TemporaryDirectory() as tmp:
@@ -132,7 +117,7 @@ def main() -> None:
         vectors, cosines = {}, {}
         for name, session in sessions.items():
             backend.session = session
-            vectors[name] = _normed(backend.encode_all(texts))
+            vectors[name] = normed(backend.encode_all(texts))
             cos = (vectors[name] * ref).sum(axis=1)
             cosines[name] = {"min": round(float(cos.min()), 5), "mean": round(float(cos.mean()), 5)}
         cpu: dict[str, list[float]] = {name: [] for name in sessions}

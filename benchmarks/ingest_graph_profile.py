@@ -43,7 +43,10 @@ def chunk_texts(docs: Path) -> list[str]:
     return [chunk.text for _, chunk in pairs]
 
 
-def _session(variant: str, threads: int, profile_prefix: str | None = None) -> Any:
+def session_for(model: Path, disabled: list[str], threads: int = 1,
+                profile_prefix: str | None = None) -> Any:
+    """An onnxruntime session as the backend makes it (no spinning, one inter-op thread), with
+    `threads` intra-op threads and, given a prefix, onnxruntime's profiler on."""
     import onnxruntime as ort
 
     options = ort.SessionOptions()
@@ -54,13 +57,17 @@ def _session(variant: str, threads: int, profile_prefix: str | None = None) -> A
     if profile_prefix:
         options.enable_profiling = True
         options.profile_file_prefix = profile_prefix
-    disabled = list(DISABLED_OPTIMIZERS.get(variant, ()))
-    return ort.InferenceSession(str(built_minilm(variant)[0]), options,  # type: ignore[arg-type]
-                                providers=["CPUExecutionProvider"],
+    return ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"],
                                 **({"disabled_optimizers": disabled} if disabled else {}))
 
 
-def _normed(x: np.ndarray) -> np.ndarray:
+def _session(variant: str, threads: int, profile_prefix: str | None = None) -> Any:
+    disabled = list(DISABLED_OPTIMIZERS.get(variant, ()))
+    return session_for(built_minilm(variant)[0], disabled, threads,  # type: ignore[arg-type]
+                       profile_prefix)
+
+
+def normed(x: np.ndarray) -> np.ndarray:
     return x / np.linalg.norm(x, axis=1, keepdims=True)
 
 
@@ -69,7 +76,7 @@ def profile(variant: BuiltVariant, texts: list[str], ref: np.ndarray) -> dict[st
     with tempfile.TemporaryDirectory() as tmp:
         backend.session = _session(variant, 1, str(Path(tmp) / variant))
         cpu0, wall0 = time.process_time(), time.perf_counter()
-        vectors = _normed(backend.encode_all(texts))
+        vectors = normed(backend.encode_all(texts))
         cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
         _, per_op = op_seconds(Path(backend.session.end_profiling()), 1)
     total = sum(per_op.values())
@@ -118,7 +125,7 @@ def main() -> None:
     args = parser.parse_args()
     load_before = [round(x, 2) for x in os.getloadavg()]
     texts = chunk_texts(args.docs)
-    ref = _normed(OnnxMiniLMBackend(EmbeddingConfig(backend="onnx", onnx_variant="fp32"))
+    ref = normed(OnnxMiniLMBackend(EmbeddingConfig(backend="onnx", onnx_variant="fp32"))
                   .encode_all(texts))
     variants: list[BuiltVariant] = args.variants.split(",")
     result: dict[str, Any] = {
