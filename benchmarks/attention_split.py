@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from benchmarks.ingest_graph_profile import chunk_texts, normed, session_for
+from benchmarks.ingest_graph_profile import chunk_texts, fp32_reference, normed, session_for
 from benchmarks.roofline_profile import op_seconds
 from rag.embed.onnx_build import DISABLED_OPTIMIZERS, _export, _fuse, built_minilm
 from rag.embed.onnx_minilm import OnnxMiniLMBackend
@@ -107,8 +107,7 @@ def main() -> None:
     args = parser.parse_args()
     load_before = [round(x, 2) for x in os.getloadavg()]
     texts = chunk_texts(args.docs)
-    ref = normed(OnnxMiniLMBackend(EmbeddingConfig(backend="onnx", onnx_variant="fp32"))
-                  .encode_all(texts))
+    ref = fp32_reference(texts)
     backend = OnnxMiniLMBackend(EmbeddingConfig(backend="onnx", onnx_variant=VARIANT))
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)

@@ -57,13 +57,9 @@ def build(fp32: Path, out: Path, work: Path, *, unfuse: bool, dynamic_ffn_out: s
 
 
 def session(path: Path, *, unfused: bool) -> Any:
-    import onnxruntime as ort
+    from rag.embed.onnx_minilm import open_session, session_options
 
-    options = ort.SessionOptions()
-    options.intra_op_num_threads = options.inter_op_num_threads = 1
-    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-    extra = {"disabled_optimizers": ["SkipLayerNormFusion"]} if unfused else {}
-    return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"], **extra)
+    return open_session(path, ["SkipLayerNormFusion"] if unfused else [], session_options(1))
 
 
 def encode(sess: Any, ids: list[np.ndarray]) -> np.ndarray:

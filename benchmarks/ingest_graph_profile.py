@@ -27,7 +27,7 @@ import numpy as np
 from benchmarks.roofline_profile import op_seconds
 from rag.embed import onnx_minilm
 from rag.embed.onnx_build import DISABLED_OPTIMIZERS, BuiltVariant, built_minilm
-from rag.embed.onnx_minilm import OnnxMiniLMBackend
+from rag.embed.onnx_minilm import OnnxMiniLMBackend, open_session, session_options
 from rag.embed.settings import EmbeddingConfig
 
 LAYOUTS = ((2, 1, 8), (2, 1, 4), (2, 1, 16), (2, 1, 32), (1, 2, 8))  # workers, threads, slice
@@ -45,20 +45,19 @@ def chunk_texts(docs: Path) -> list[str]:
 
 def session_for(model: Path, disabled: list[str], threads: int = 1,
                 profile_prefix: str | None = None) -> Any:
-    """An onnxruntime session as the backend makes it (no spinning, one inter-op thread), with
-    `threads` intra-op threads and, given a prefix, onnxruntime's profiler on."""
-    import onnxruntime as ort
-
-    options = ort.SessionOptions()
-    options.intra_op_num_threads = threads
-    options.inter_op_num_threads = 1
-    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    """A session as the backend makes it (rag.embed.onnx_minilm.session_options), with `threads`
+    intra-op threads and, given a prefix, onnxruntime's profiler on."""
+    options = session_options(threads)
     if profile_prefix:
         options.enable_profiling = True
         options.profile_file_prefix = profile_prefix
-    return ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"],
-                                **({"disabled_optimizers": disabled} if disabled else {}))
+    return open_session(model, disabled, options)
+
+
+def fp32_reference(texts: list[str]) -> np.ndarray:
+    """The texts' unit vectors from the fp32 graph, as the backend encodes them."""
+    return normed(OnnxMiniLMBackend(EmbeddingConfig(backend="onnx", onnx_variant="fp32"))
+                  .encode_all(texts))
 
 
 def _session(variant: str, threads: int, profile_prefix: str | None = None) -> Any:
@@ -125,8 +124,7 @@ def main() -> None:
     args = parser.parse_args()
     load_before = [round(x, 2) for x in os.getloadavg()]
     texts = chunk_texts(args.docs)
-    ref = normed(OnnxMiniLMBackend(EmbeddingConfig(backend="onnx", onnx_variant="fp32"))
-                  .encode_all(texts))
+    ref = fp32_reference(texts)
     variants: list[BuiltVariant] = args.variants.split(",")
     result: dict[str, Any] = {
         "command": "PYTHONPATH=. nice -n 10 python benchmarks/ingest_graph_profile.py --docs "

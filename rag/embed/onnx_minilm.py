@@ -31,9 +31,10 @@ spin-waiting: spinning threads starve everything else on a shared machine.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -98,11 +99,31 @@ def _sources(cfg: EmbeddingConfig) -> tuple[Path, Path, str]:
     )
 
 
+def session_options(threads: int) -> Any:
+    """How the backend runs a graph: `threads` intra-op threads, one inter-op thread, every graph
+    optimization, and idle threads that sleep (spinning steals the cores other work needs)."""
+    import onnxruntime as ort  # import on first use (still far lighter than torch)
+
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    return options
+
+
+def open_session(model: Path, disabled: Sequence[str], options: Any) -> Any:
+    """A CPU session of `model` with `options`, the named onnxruntime optimizers left off."""
+    import onnxruntime as ort
+
+    return ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"],
+                                **({"disabled_optimizers": list(disabled)} if disabled else {}))
+
+
 class OnnxMiniLMBackend:
     """onnxruntime InferenceSession + Hugging Face tokenizers; mean pooling; unnormalized output."""
 
     def __init__(self, cfg: EmbeddingConfig) -> None:
-        import onnxruntime as ort  # import on first use (still far lighter than torch)
         from tokenizers import Tokenizer
 
         model, tokenizer_file, self.model_id = _sources(cfg)
@@ -113,16 +134,8 @@ class OnnxMiniLMBackend:
         self.tokenizer = Tokenizer.from_file(str(tokenizer_file))
         self.tokenizer.enable_truncation(max_length=MAX_TOKENS)
         self.tokenizer.no_padding()  # (a tokenizer.json may say otherwise) each slice pads itself
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = 1  # parallel across slices of a batch instead (encode)
-        options.inter_op_num_threads = 1
-        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-        # idle threads sleep instead of spinning: spinning steals the cores other work needs
-        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        self.session = ort.InferenceSession(
-            str(model), options, providers=["CPUExecutionProvider"],
-            **({"disabled_optimizers": disabled} if disabled else {}),
-        )
+        # one intra-op thread: parallel across slices of a batch instead (encode)
+        self.session = open_session(model, disabled, session_options(threads=1))
         self._inputs = {i.name for i in self.session.get_inputs()}
         self.dim = int(self.session.get_outputs()[0].shape[-1] or DIM)
         self.workers = onnx_threads()
