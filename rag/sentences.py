@@ -93,10 +93,11 @@ def _full_stop_ends(text: str, stop: int, after: int) -> bool:
     if _LIST_NUMBER.fullmatch(text, text.rfind("\n", 0, stop) + 1, stop):
         return False
     word = _word_before(text, stop)
-    if not _can_start(text, after) and _QUOTED_TOKEN.search(text, max(0, stop - 80), stop) \
-            and re.search(r"[\"”'’`]", text[stop:after]):
-        return False  # a stop inside a quoted name: 'any one of "program.*") on the server'
-    if not _can_start(text, after):  # "approx. the", "e.g. a", "v. 2" — but "hourly. it" ends one
+    if not _can_start(text, after):
+        if _QUOTED_TOKEN.search(text, max(0, stop - 80), stop) and re.search(r"[\"”'’`]",
+                                                                          text[stop:after]):
+            return False  # a stop inside a quoted name: 'any one of "program.*") on the server'
+        # "approx. the", "e.g. a", "v. 2" — but "hourly. it" ends one
         return not (len(word) <= _SHORT_WORD or "." in word or word in ABBREVIATIONS)
     if word in ABBREVIATIONS and word not in _ABBREVIATION_ENDS:
         return False

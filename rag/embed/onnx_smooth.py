@@ -147,7 +147,6 @@ def _smooth(model: Any, act_max: dict[str, np.ndarray]) -> None:
     replace_nodes(model, nodes)
 
 
-
 def _ffn_out_to_nbits(model: Any, names: set[str]) -> None:
     """Each named MatMul -> MatMulNBits: symmetric 8-bit weights per block of NBITS_BLOCK inputs
     (stored unsigned, zero point 128), activations quantized per row and block (accuracy_level 4)."""
