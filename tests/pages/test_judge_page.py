@@ -92,14 +92,72 @@ def test_mine_judge_resume_and_save_a_set(tmp_path: Path) -> None:
 
     at.button(key="judge_save_set").click().run()
     assert not at.exception, at.exception
-    judged = {i.name: i for i in list_sets(name)}["mined-judged"]
+    # saved in place: the same set, no fork, and judging goes on where it stood
+    assert [i.name for i in list_sets(name)] == ["mined"]
+    judged = list_sets(name)[0]
     assert judged.questions == info.questions - 1 and "judged" in judged.provenance
-    items = {i.qid: i for i in load_set(name, "mined-judged").items}
+    items = {i.qid: i for i in load_set(name, "mined").items}
     assert third not in items and not items[second].answerable
     assert items[first].answer == pick.options[0]
     (relevant,) = [k for k, v in store.labels(first)[first].items() if v == "relevant"]
     assert relevant in {(sp.doc, sp.start, sp.end) for sp in items[first].spans}
     assert any(d.proto.label == "Download as QA JSONL" for d in at.get("download_button"))
+
+    # reopened in a new session, the labels are there: nothing looks lost
+    again = _pool_of_two(_page(name))
+    assert f"2 of {info.questions} judged" in again.get("progress")[0].proto.text
+    again.selectbox(key="judge_qid").set_value(first).run()
+    assert "relevant" in list(again.dataframe[0].value["label"])  # the whole pool's labels
+
+    # saved under another name: the copy carries its judging and the page goes on with it
+    again.text_input(key="judge_save_name_mined").set_value("mined-copy").run()
+    again.button(key="judge_save_set").click().run()
+    assert not again.exception, again.exception
+    assert again.selectbox(key="judge_set").value == "mined-copy"
+    assert open_judging(name, "mined-copy").labels() == store.labels()
+    assert f"2 of {info.questions} judged" in again.get("progress")[0].proto.text
+
+
+@pytest.mark.usefixtures("hashing_presets")
+def test_a_question_is_judged_when_the_person_says_so_and_the_next_follows(tmp_path: Path) -> None:
+    name = build_collection(tmp_path)
+    at = _page(name)
+    at.button(key="judge_new_go").click().run()
+    at = _pool_of_two(at)
+    first = at.selectbox(key="judge_qid").value
+    at.button(key="judge_relevant").click().run()
+    at.button(key="judge_done").click().run()  # D: judged enough, one passage labelled
+    assert not at.exception, at.exception
+    second = at.selectbox(key="judge_qid").value
+    assert second != first  # the next open question followed without J
+    total = len(open_judging(name, "mined").questions())
+    assert f"1 of {total} judged" in at.get("progress")[0].proto.text
+    # labelling every passage of a question moves on to the next open question too
+    store = open_judging(name, "mined")
+    while at.selectbox(key="judge_qid").value == second:
+        at.button(key="judge_not_relevant").click().run()
+        assert not at.exception, at.exception
+    assert len(store.labels(second)[second]) == len(store.pool(second))
+    assert at.selectbox(key="judge_qid").value not in (first, second)
+
+
+@pytest.mark.usefixtures("hashing_presets")
+def test_a_judged_set_saved_elsewhere_opens_with_its_labels(tmp_path: Path) -> None:
+    from eval.judging.export import export_rows
+    from eval.testsets.store import save_set
+
+    name = build_collection(tmp_path)
+    at = _page(name)
+    at.button(key="judge_new_go").click().run()
+    at = _pool_of_two(at)
+    first = at.selectbox(key="judge_qid").value
+    at.button(key="judge_relevant").click().run()
+    ((key, _),) = open_judging(name, "mined").labels()[first].items()
+    save_set(name, "older-fork", export_rows(open_judging(name, "mined")))  # no judging of its own
+    other = _page(name)
+    other.selectbox(key="judge_set").set_value("older-fork").run()
+    assert not other.exception, other.exception
+    assert open_judging(name, "older-fork").labels()[first][key] == "relevant"
 
 
 @pytest.mark.usefixtures("hashing_presets")
