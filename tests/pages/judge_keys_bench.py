@@ -3,8 +3,11 @@ timed through Streamlit's AppTest (server side; the browser adds its round trip 
 Every question's pool is built first (depth 10, the eight default systems), so the timed runs
 are what a person judging a stored set waits for.
 
-    python -m benchmarks.judge_keys --collection samples --qa datasets/qa_samples.jsonl \\
+    python tests/pages/judge_keys_bench.py --collection samples --qa datasets/qa_samples.jsonl \\
         --keys 40 --out benchmarks/results/judge_keys_samples.json
+
+It lives beside the page tests, not in benchmarks/: it drives a page, and benchmarks/ may not
+import streamlit or pages (tests/test_layers.py).
 """
 
 from __future__ import annotations
@@ -13,8 +16,11 @@ import argparse
 import json
 import os
 import statistics
+import sys
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a script from anywhere
 
 from streamlit.testing.v1 import AppTest
 
