@@ -12,6 +12,7 @@ from eval.judging.export import judged_map, progress, seed_from_rows
 from eval.judging.pool import DEFAULT_DEPTH, DEFAULT_SYSTEMS
 from eval.judging.store import open_judging
 from eval.testsets.store import list_sets, read_rows
+from pages.ui import judge_order as order
 from pages.ui import judge_view as view
 from pages.ui.entry import through_app
 from pages.ui.eval_sets import describe
@@ -23,8 +24,10 @@ from rag.config import available_presets
 through_app()  # a page opened by its address still runs inside app.py
 
 st.title("Judge")
-st.caption("Make a test set from your documents and judge it: for each question, say which "
-           "pooled passages answer it (Y relevant · N not relevant · S skip · J next question).")
+st.caption("Make a test set from your documents and judge it: say which pooled passages answer "
+           "each question (Y relevant · N not relevant · S skip · D question judged enough · J "
+           "next question). By default the passage worth judging most comes next, across "
+           "questions; a judge learned from your labels fills the rest for Evaluate.")
 
 collection = st.session_state.get(APP_COLLECTION)
 if not collection:
@@ -58,6 +61,11 @@ done = progress(snap)
 st.progress(done.judged / max(done.total, 1),
             text=f"{done.describe()} · {done.relevant_found} with a relevant passage")
 
+strategy = order.order_control()
+if strategy is not None and order.pool_all(store, collection, questions, systems, int(depth)):
+    snap = store.snapshot()
+    judge = order.steer(snap, set_name, strategy)
+    order.report(judge, sum(len(v) for v in snap.labels.values()))
 q = view.pick_question(questions, judged)
 view.edit_question(store, q, judged, questions)
 keep_shortcuts("ynsjud")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -76,6 +76,24 @@ def dense_scores(pool: JudgingPool, embedder: Embedder) -> np.ndarray:
                      for i, item in enumerate(pool.items)])
 
 
+CONTEXT_NAMES = ("question_relevant_judged", "question_share_judged")
+
+
+def context_features(pool: JudgingPool, judged: Mapping[int, int]) -> np.ndarray:
+    """What the person said about the *other* passages of each item's question: how many were
+    judged relevant, and what share was judged. A question whose answer is already found holds
+    few more; the item's own label never enters its row."""
+    out = np.zeros((len(pool), len(CONTEXT_NAMES)))
+    for idx in pool.by_question.values():
+        rel = sum(judged.get(i, 0) for i in idx)
+        seen = sum(i in judged for i in idx)
+        for i in idx:
+            own_rel, own_seen = judged.get(i, 0), int(i in judged)
+            out[i, 0] = rel - own_rel
+            out[i, 1] = (seen - own_seen) / max(len(idx) - 1, 1)
+    return out
+
+
 def item_features(pool: JudgingPool, embedder: Embedder | None = None) -> Features:
     """The feature matrix of every pool item (dense similarity only with an embedder)."""
     systems = pool.systems
@@ -84,7 +102,7 @@ def item_features(pool: JudgingPool, embedder: Embedder | None = None) -> Featur
     lows: dict[tuple[str, str], tuple[float, float]] = {}
     for s in systems:
         for qid, ranked in pool.runs[s].items():
-            values = [pool.items[i].scores[s] for i in ranked]
+            values = [pool.items[i].scores[s] for i in ranked if s in pool.items[i].scores]
             if values:
                 lows[(s, qid)] = (min(values), max(values))
     bm25 = bm25_scores(pool)

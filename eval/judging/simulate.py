@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 from scipy.stats import kendalltau
 
+from eval.judging.features import context_features
 from eval.judging.learned_judge import LearnedJudge, can_learn
 from eval.judging.sim_pool import JudgingPool
 from eval.judging.strategies.base import JudgingState, make_strategy
@@ -163,15 +164,17 @@ def _num(x: float) -> float | None:
     return round(float(x), 4) if np.isfinite(x) else None
 
 
-def fill_probabilities(features: np.ndarray, labels: np.ndarray, judged: Mapping[int, int],
+def fill_probabilities(pool: JudgingPool, features: np.ndarray, judged: Mapping[int, int],
                        model: str, seed: int) -> np.ndarray | None:
     """The learned judge's P(relevant) for every item, fitted on the judged ones (None: too few
-    labels of a kind)."""
+    labels of a kind). Its features: the item's own, and what the person said about the other
+    passages of its question (eval.judging.features.context_features)."""
     idx = list(judged)
     y = [judged[i] for i in idx]
     if not can_learn(y):
         return None
-    return LearnedJudge(model, seed).fit(features[idx], y).probabilities(features)
+    x = np.column_stack([features, context_features(pool, judged)])
+    return LearnedJudge(model, seed).fit(x[idx], y).probabilities(x)
 
 
 FILLS = ("sample", "threshold")
@@ -212,9 +215,9 @@ def run_strategy(pool: JudgingPool, truth: Truth, features: np.ndarray, strategy
         judged[item] = int(truth.labels[item])
         chooser.tell(item, bool(judged[item]))
         if len(judged) >= next_fit:
-            probs = fill_probabilities(features, truth.labels, judged, model, seed)
+            probs = fill_probabilities(pool, features, judged, model, seed)
             next_fit += every
-    return judged, fill_probabilities(features, truth.labels, judged, model, seed)
+    return judged, fill_probabilities(pool, features, judged, model, seed)
 
 
 def judge_agreement(probs: np.ndarray | None, truth: Truth, judged: Mapping[int, int],

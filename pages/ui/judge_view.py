@@ -22,6 +22,7 @@ SET = "judge_set"  # the set selectbox: a set saved under a new name is judged n
 SAVED = "judge_saved"  # (kind, message) of the last save, shown on the run after it
 SESSION = "judge_session"  # this browser session's id, written with every judgment
 QID = "judge_qid"
+ADVANCE = "judge_advance"  # set by a label key: in a strategy's order, the next pick is due
 Key = tuple[str, int, int]
 BUTTONS: tuple[tuple[Label, str, str, str], ...] = (  # label, button text, shortcut, type
     ("relevant", "Relevant", "Y", "primary"),
@@ -39,14 +40,19 @@ def _searchers(collection: str, systems: tuple[str, ...], updated: str):  # noqa
     return pool_searchers(cached_collection(collection), systems)
 
 
+def searchers_for(collection: str, systems: Sequence[str]):  # noqa: ANN201
+    """Every system's retrieval-mode searcher over the collection (cached per version)."""
+    updated = str(cached_collection(collection).manifest.updated_at)
+    return _searchers(collection, tuple(systems), updated)
+
+
 def ensure_pool(store: JudgingStore, collection: str, q: Question, systems: Sequence[str],
                 depth: int) -> None:
     """Build and store the question's pool the first time it is shown (every session then
     judges the same passages)."""
     if store.has_pool(q.qid) or not systems:
         return
-    updated = str(cached_collection(collection).manifest.updated_at)
-    searchers = _searchers(collection, tuple(systems), updated)
+    searchers = searchers_for(collection, systems)
     bar = st.progress(0.0, text="Pooling…")
     names = list(searchers)
 
@@ -143,6 +149,7 @@ def judge_passage(store: JudgingStore, q: Question, pool: Sequence[Passage],
 
     def label_it(label: Label) -> None:
         store.judge(q.qid, p.key, label, session_id())
+        st.session_state[ADVANCE] = True
         done = {*labels, p.key}
         later = [j for j in (*range(i + 1, len(pool)), *range(i)) if pool[j].key not in done]
         if later:
