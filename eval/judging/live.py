@@ -64,14 +64,14 @@ def live_pool(snap: Snapshot, depth: int = 10) -> LivePool:
     at = {w: i for i, w in enumerate(where)}
     judged: dict[int, int] = {}
     trained: dict[int, int] = {}
-    for qid, labels in snap.labels.items():
-        for key, label in labels.items():
-            i = at.get((qid, key))
-            if i is None:
-                continue
-            judged[i] = int(label == "relevant")
-            if label != "skip":
-                trained[i] = judged[i]
+    for qid, key in snap.order or tuple((q, k) for q, ls in snap.labels.items() for k in ls):
+        i = at.get((qid, key))
+        if i is None:
+            continue
+        label = snap.labels_of(qid)[key]
+        judged[i] = int(label == "relevant")
+        if label != "skip":
+            trained[i] = judged[i]
     return LivePool(pool, tuple(where), judged, trained)
 
 

@@ -43,13 +43,13 @@ class Truth:
     queries: tuple[str, ...] = ()  # the questions scored (those the full labels cover)
 
 
-def ndcg_table(pool: JudgingPool, gains: np.ndarray, queries: Sequence[str],
+def ndcg_draws(pool: JudgingPool, gains: np.ndarray, queries: Sequence[str],
                outside: Mapping[str, int] | None = None) -> np.ndarray:
-    """nDCG@depth of every system on every query: (systems, queries). `gains` is one row of
-    per-item gains, or (draws, items) for draws of them (the table is then their mean)."""
+    """nDCG@depth of every system on every query for each row of gains: (rows, systems,
+    queries). `gains` is one row of per-item gains, or (draws, items)."""
     g = np.atleast_2d(np.asarray(gains, dtype=np.float64))
     discount = 1.0 / np.log2(np.arange(2, pool.depth + 2))
-    out = np.zeros((len(pool.systems), len(queries)))
+    out = np.zeros((len(g), len(pool.systems), len(queries)))
     for j, qid in enumerate(queries):
         idx = list(pool.by_question.get(qid, ()))
         extra = (outside or {}).get(qid, 0)
@@ -61,9 +61,15 @@ def ndcg_table(pool: JudgingPool, gains: np.ndarray, queries: Sequence[str],
         for i, s in enumerate(pool.systems):
             ranked = list(pool.runs[s].get(qid, ()))[:pool.depth]
             dcg = g[:, ranked] @ discount[:len(ranked)] if ranked else np.zeros(len(g))
-            out[i, j] = float(np.mean(np.divide(dcg, ideal, out=np.zeros_like(dcg),
-                                                where=ideal > 0)))
+            out[:, i, j] = np.divide(dcg, ideal, out=np.zeros_like(dcg), where=ideal > 0)
     return out
+
+
+def ndcg_table(pool: JudgingPool, gains: np.ndarray, queries: Sequence[str],
+               outside: Mapping[str, int] | None = None) -> np.ndarray:
+    """nDCG@depth of every system on every query: (systems, queries). `gains` is one row of
+    per-item gains, or (draws, items) for draws of them (the table is then their mean)."""
+    return ndcg_draws(pool, gains, queries, outside).mean(axis=0)
 
 
 def bpref_table(pool: JudgingPool, judged: Mapping[int, int], queries: Sequence[str]) -> np.ndarray:

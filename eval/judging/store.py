@@ -82,6 +82,7 @@ class Snapshot:
     questions: tuple[Question, ...]
     pools: Mapping[str, tuple[Passage, ...]]
     labels: Mapping[str, Mapping[tuple[str, int, int], Label]]
+    order: tuple[tuple[str, tuple[str, int, int]], ...] = ()  # (qid, passage) by last judgment
 
     def pool(self, qid: str) -> tuple[Passage, ...]:
         return self.pools.get(qid, ())
@@ -147,9 +148,12 @@ class JudgingStore:
                     "SELECT qid, doc, start, end_, text, systems FROM pool ORDER BY qid, rank"):
                 pools.setdefault(qid, []).append(Passage(doc, start, end, text,
                                                          json.loads(systems)))
-            labels = _latest_labels(db.execute(
-                "SELECT qid, doc, start, end_, label FROM judgments ORDER BY id").fetchall())
-        return Snapshot(tuple(questions), {q: tuple(p) for q, p in pools.items()}, labels)
+            rows = db.execute(
+                "SELECT qid, doc, start, end_, label FROM judgments ORDER BY id").fetchall()
+        last = {(q, (d, s, e)): i for i, (q, d, s, e, _) in enumerate(rows)}
+        order = tuple(sorted(last, key=last.__getitem__))
+        return Snapshot(tuple(questions), {q: tuple(p) for q, p in pools.items()},
+                        _latest_labels(rows), order)
 
     def has_judgments(self) -> bool:
         with self._db() as db:

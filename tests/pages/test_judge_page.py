@@ -253,3 +253,8 @@ def test_by_default_the_strategy_picks_the_next_passage_across_questions(tmp_pat
     assert len(set(seen)) > 1  # it moved across questions
     assert sum(len(v) for v in store.labels().values()) == 12
     assert any("agrees with your" in c.value and "Cohen's κ" in c.value for c in at.caption)
+    assert any("relevant passages are expected among those nobody judged" in m.value
+               for m in [*at.info, *at.success])
+    table = at.dataframe[0].value
+    assert list(table["system"]) == sorted(table["system"]) and table[
+        "yours + judge-filled"].notna().all()

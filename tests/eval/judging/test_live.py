@@ -56,3 +56,26 @@ def test_the_next_pick_is_never_labelled_and_the_judge_waits_for_both_kinds(tmp_
             assert judge.agreement is None and judge.probabilities is None
     judge = fit_judge(live_pool(store.snapshot()))
     assert judge.agreement is not None and judge.probabilities is not None
+
+
+def test_scores_so_far_carry_the_judges_doubt_and_say_when_to_stop(tmp_path: Path) -> None:
+    from eval.judging.stopping import pool_scores, stopping
+
+    store = _store(tmp_path)
+    live = live_pool(store.snapshot())
+    assert all(s.filled is None for s in pool_scores(live, None))
+    assert "needs a few labels" in stopping(live, None).describe()
+    for i in range(4):  # the person judges two passages of every question
+        store.judge(f"q{i}", ("d", 100 * i, 100 * i + 5), "relevant", "s")
+        store.judge(f"q{i}", ("d", 100 * i + 10, 100 * i + 15), "not_relevant", "s")
+    live = live_pool(store.snapshot())
+    judge = fit_judge(live)
+    scores = pool_scores(live, judge.probabilities)
+    for s in scores:
+        assert s.low is not None and s.high is not None and s.filled is not None
+        assert s.low - 1e-9 <= s.filled <= s.high + 1e-9 and s.unjudged > 0
+    by = {s.system: s for s in scores}
+    assert by["bm25"].human_only == 1.0  # bm25 ranks each question's relevant passage first
+    stop = stopping(live, judge.probabilities, last=2)
+    assert stop.expected_relevant_unjudged is not None and stop.expected_relevant_unjudged >= 0
+    assert stop.tau_to_earlier is not None and "judgments" in stop.describe()

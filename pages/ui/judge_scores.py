@@ -1,0 +1,34 @@
+"""The Judge page's "scores so far": per system nDCG@10 over the judged pool on the person's
+labels only and with the learned judge's fill (95 % interval with the judge's doubt), and
+whether judging can stop. Logic is eval.judging.stopping; this caches and renders."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from eval.judging.live import JudgeState, live_pool
+from eval.judging.stopping import pool_scores, stopping
+from eval.judging.store import Snapshot
+from pages.ui.state import session_cache
+
+LAST = 20  # judgments the "did the ranking move" check leaves out
+
+
+def scores_so_far(snap: Snapshot, set_key: str, judge: JudgeState) -> None:
+    live = live_pool(snap)
+    cache = session_cache(st.session_state, "judge_scores", max_entries=2)
+    version = (set_key, live.where, tuple(live.trained.items()))
+    scores, stop = cache.get_or_compute(version, lambda: (
+        pool_scores(live, judge.probabilities), stopping(live, judge.probabilities, LAST)))
+    (st.success if stop.moved is False and (stop.expected_relevant_unjudged or 0) < 1
+     else st.info)(stop.describe())
+    with st.expander("Scores so far (nDCG@10 over the pooled passages)"):
+        st.dataframe(pd.DataFrame([{
+            "system": s.system, "your labels only (condensed)": s.human_only,
+            "unjudged share of top 10": s.unjudged, "yours + judge-filled": s.filled,
+            "95% CI (judge's doubt included)": "" if s.low is None else
+            f"[{s.low:.3f}, {s.high:.3f}]"} for s in scores]), width="stretch", hide_index=True)
+        st.caption("Filled: every passage nobody judged takes the learned judge's probability; "
+                   "the interval resamples questions and draws the filled labels in each "
+                   "resample. Evaluate scores the saved set chunk by chunk.")
