@@ -25,13 +25,33 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from rag.decoders.confusables import skeleton
-from rag.injection import detect
+from rag.guard_model.detector import load_model
+from rag.injection import detect, views
 from rag.query.settings import GuardConfig
 from rag.text import mixed_script_words, scripts
 
 Verdict = Literal["ok", "empty", "too_long", "injection", "rate_limited"]
 
 _KEEP_CONTROLS = {"\n", "\t"}
+
+
+@dataclass(frozen=True)
+class LearnedVerdict:
+    """The learned detector's verdict: its highest probability over the text and every decoded
+    view, the view it came from, and the threshold it was held to."""
+
+    probability: float
+    view: str
+    threshold: float
+    model: str
+
+    @property
+    def flagged(self) -> bool:
+        return self.probability >= self.threshold
+
+    @property
+    def label(self) -> str:
+        return f"learned_detector ({self.view}, p={self.probability:.2f} >= {self.threshold:.2f})"
 
 
 @dataclass(frozen=True)
@@ -48,6 +68,7 @@ class GuardVerdict:
     matched_patterns: tuple[str, ...] = ()
     scripts: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
+    learned: LearnedVerdict | None = None  # the learned detector's score (None: off or missing)
     unmixed: tuple[str, ...] = ()  # words mixing scripts, spelled with their ASCII look-alikes in `text`
 
 
@@ -114,8 +135,9 @@ def guard(
         ok = replace(ok, text=cut.rsplit(" ", 1)[0] if " " in cut else cut, truncated=True)
     custom = tuple(f"custom:{p}" for p in cfg.extra_patterns if re.search(p, ok.text, re.I))
     # the raw text: its decoders see what sanitizing drops (tag characters) or hides (encodings)
-    matched = detect(query) + custom
-    ok = replace(ok, matched_patterns=matched)
+    learned = _learned(query, cfg)
+    matched = detect(query) + custom + ((learned.label,) if learned is not None and learned.flagged else ())
+    ok = replace(ok, matched_patterns=matched, learned=learned)
     if matched and cfg.block_injection:
         return replace(ok, allowed=False, verdict="injection",
                        reason=f"the query looks like a prompt-injection attempt ({', '.join(matched)}); "
@@ -127,6 +149,17 @@ def guard(
                            reason=f"too many queries from {user!r}: the limit is {limiter.limit} "
                                   f"per {limiter.window_s:g} s; try again in {wait:.0f} s")
     return replace(ok, warnings=_warnings(ok))
+
+
+def _learned(query: str, cfg: GuardConfig) -> LearnedVerdict | None:
+    """The learned detector over the text and its decoded views (the patterns' views)."""
+    model = load_model() if cfg.learned_detector else None
+    if model is None:
+        return None
+    threshold = cfg.learned_threshold if cfg.learned_threshold is not None else model.threshold
+    best = max(((model.probability(text), name) for name, text in views(query).items()),
+               default=(0.0, "text"))
+    return LearnedVerdict(round(best[0], 4), best[1], threshold, model.version)
 
 
 def _unmix(text: str) -> str:
