@@ -25,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from rag.decoders.base import DOCUMENT_SKIPS, Decoded, decode_all, readable
+from rag.text import mixed_script_words
 
 # -- word families (folded: lower case, no accents) --------------------------------------------
 _IGNORE = (r"ignor\w*|disregard\w*|forget\w*|override|bypass|set aside|never mind|nevermind|"
@@ -145,7 +146,8 @@ DOCUMENT_PATTERNS: dict[str, tuple[str, ...]] = {
     "ignore_instructions": (rf"\b(?:{_IGNORE})\b[\w\s',]{{0,30}}?\b(?:{_ASSISTANTS_ORDERS}|"
                             rf"{_FOREIGN_ORDERS})\b", r"\bignore the (?:question|documents|sources)\b",
                             _IGNORE_REST),
-    "role_marker": (_ROLE_LINE, r"(?:^|\n)\s*[*#>\s]*(?:assistant|chatgpt|ai assistant)\s*:",
+    # a turn of the assistant's, anywhere: prose says "the setup assistant opens", not "Assistant: Sure"
+    "role_marker": (_ROLE_LINE, r"\b(?:assistant|chatgpt)\s*:\s",
                     r"\[(?:system|assistant)\]", r"<\|im_start\|>",
                     r"#{2,}\s*(?:system|instruction|response)\b"),
     "reveal_prompt": (rf"\b(?:{_REVEAL})\b[\w\s',]{{0,50}}?(?:{_SECRET})",
@@ -206,6 +208,7 @@ class Finding:
 
 
 _HIDDEN_KINDS = ("decoded", "hidden")
+_MIN_MIXED_WORDS = 2  # words mixing scripts (Latin with Cyrillic/Greek look-alikes: TR39) in a question
 
 
 def fold(text: str) -> str:
@@ -259,6 +262,9 @@ def hidden_findings(decoded: tuple[Decoded, ...], documents: bool = False) -> tu
 def _scan(text: str, patterns: dict[str, re.Pattern[str]], disguises: bool) -> tuple[Finding, ...]:
     decoded = decoded_views(text, disguises)
     found: dict[str, Finding] = {f.family: f for f in hidden_findings(decoded, documents=not disguises)}
+    mixed = mixed_script_words(fold(text)) if disguises and not text.isascii() else []
+    if len(mixed) >= _MIN_MIXED_WORDS:  # one brand name may mix scripts; a sentence of them is a disguise
+        found["homoglyph_words"] = Finding("homoglyph_words", "confusables", ", ".join(mixed[:5]))
     for view_name, view in views(text, disguises, decoded).items():
         spread = view_name.startswith("spaced") and "spread_out_letters" not in found
         if spread and (m := _SQUASHED.search(view)):  # letters joined across words lose their breaks

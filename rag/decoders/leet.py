@@ -10,7 +10,7 @@ from rag.decoders.base import DECODERS, Decoded
 
 _LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s",
                        "!": "i", "|": "l", "8": "b", "9": "g", "+": "t"})
-_SPACED = re.compile(r"\b(?:\w[ .\-_*]){3,}\w\b")  # i g n o r e / i.g.n.o.r.e / i-g-n-o-r-e
+_SPACED = re.compile(r"\b(?:\w[ .\-_*])+\w\b")  # i g n o r e / i.g.n.o.r.e / m e
 _SPREAD_SHARE = 0.6  # share of one-letter tokens that makes a text "spread out"
 
 
