@@ -8,10 +8,11 @@ characters). A flagged passage is withheld from generation by default; `context.
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from types import MappingProxyType
 
+from rag.chunking.base import Chunk
 from rag.context.base import ContextBlock, FlaggedPolicy, HeldBack, StepReport, context_step
 from rag.injection import Finding, detect_in_document
 
@@ -45,3 +46,15 @@ def screen_blocks(
     decisions = MappingProxyType({h.chunk_id: ", ".join(h.findings) for h in held})
     removed = tuple(h.chunk_id for h in held) if policy == "withhold" else ()
     return kept, replace(step, decisions=decisions, removed=removed), tuple(held)
+
+
+def screen_chunks(chunks: Iterable[Chunk], policy: FlaggedPolicy = "withhold") -> tuple[HeldBack, ...]:
+    """The stored chunks the screen would flag, as the Documents page lists them: the same
+    check as at query time, so what it shows is what generation will not read."""
+    held = []
+    for chunk in chunks:
+        if found := passage_findings(chunk.text):
+            title = str(chunk.metadata.get("source") or chunk.metadata.get("title") or chunk.doc_id)
+            held.append(HeldBack(chunk.chunk_id, chunk.doc_id, title, tuple(f.label for f in found),
+                                 found[0].snippet[:120], policy))
+    return tuple(held)
