@@ -15,6 +15,7 @@ from pages.ui import eval_session as ev
 from pages.ui.abstain_eval import abstain_section
 from pages.ui.answer_eval import answer_section
 from pages.ui.entry import through_app
+from pages.ui.eval_filled import filled_section
 from pages.ui.eval_sets import choose_set
 from pages.ui.eval_tables import deltas_frame, judged_frame, results_frame
 from pages.ui.failure_eval import failure_section
@@ -161,6 +162,7 @@ else:
 if results.evalset.judged:
     st.subheader("Judged passages only: unjudged share, bpref, condensed nDCG")
     honest(results)
+    filled_section(results)
 if len(results.runs) >= 2:
     st.subheader("Wins and losses per query")
     wins_and_losses(results, metric)

@@ -62,7 +62,7 @@ done = progress(snap)
 st.progress(done.judged / max(done.total, 1),
             text=f"{done.describe()} · {done.relevant_found} with a relevant passage")
 
-strategy = order.order_control()
+strategy, judge = order.order_control(), None
 if strategy is not None and order.pool_all(store, collection, questions, systems, int(depth)):
     snap = store.snapshot()
     judge = order.steer(snap, set_name, strategy)
@@ -90,4 +90,4 @@ else:
             st.dataframe(view.pool_frame(pool, labels), width="stretch", hide_index=True)
 
 st.subheader("Export")
-view.export_import(store, collection, set_name)
+view.export_import(store, collection, set_name, order.judge_fill(snap, judge))

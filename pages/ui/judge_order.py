@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 import streamlit as st
 
+from eval.judging.filled import with_judge_fill
 from eval.judging.live import (
     JudgeState,
     LivePool,
@@ -97,3 +98,11 @@ def report(judge: JudgeState, live_labels: int) -> None:
                f"{a.labels} labels out of fold ({a.folds} folds by question): Cohen's κ "
                f"{a.kappa:.2f}, precision {a.precision:.2f}, recall {a.recall:.2f} of "
                f"\"relevant\". It fills only passages nobody judged.")
+
+
+def judge_fill(snap: Snapshot, judge: JudgeState | None):  # noqa: ANN201
+    """What "Save" adds: the judge's probability for every unjudged pooled passage."""
+    if judge is None or judge.probabilities is None:
+        return None
+    live = live_pool(snap)
+    return lambda rows: with_judge_fill(rows, live, judge)

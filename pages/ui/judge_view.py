@@ -5,7 +5,8 @@ export / import. Judging logic and storage are eval.judging; this renders and re
 from __future__ import annotations
 
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 import pandas as pd
 import streamlit as st
@@ -194,9 +195,12 @@ def pool_frame(pool: Sequence[Passage], labels: Mapping[Key, Label]) -> pd.DataF
                           "label": labels.get(p.key, "")} for i, p in enumerate(pool)])
 
 
-def export_import(store: JudgingStore, collection: str, set_name: str) -> None:
-    """Download / save the judged set, or import judgments from a QA JSONL file."""
-    rows = export_rows(store)
+def export_import(store: JudgingStore, collection: str, set_name: str,
+                  fill: Callable[[list[dict[str, Any]]], list[dict[str, Any]]] | None = None,
+                  ) -> None:
+    """Download / save the judged set (with the learned judge's fill of unjudged passages when
+    `fill` is given), or import judgments from a QA JSONL file."""
+    rows = export_rows(store) if fill is None else fill(export_rows(store))
     row = st.columns([2, 1, 2])
     name = row[0].text_input("Save as", set_name, key=f"judge_save_name_{set_name}",
                              help="The same name keeps judging this set; another name copies "

@@ -15,7 +15,7 @@ from own_collection import build_collection
 from streamlit.testing.v1 import AppTest
 
 from eval.judging.store import open_judging
-from eval.testsets.store import list_sets, load_set
+from eval.testsets.store import list_sets, load_set, read_rows
 from pages.ui.state import APP_COLLECTION
 
 PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "judge.py")
@@ -258,3 +258,22 @@ def test_by_default_the_strategy_picks_the_next_passage_across_questions(tmp_pat
     table = at.dataframe[0].value
     assert list(table["system"]) == sorted(table["system"]) and table[
         "yours + judge-filled"].notna().all()
+
+    # saved with the judge's fill: Evaluate scores human + judge-filled with its interval
+    at.button(key="judge_save_set").click().run()
+    assert not at.exception, at.exception
+    rows = {r["id"]: r for r in read_rows(name, "mined")}
+    filled = [f for r in rows.values() for f in r.get("judge_filled", [])]
+    assert filled and all(0.0 <= f["p"] <= 1.0 for f in filled)
+    labelled = {(q, k) for q, ls in store.labels().items() for k in ls}
+    assert not any((q, (f["doc"], f["start"], f["end"])) in labelled
+                   for q, r in rows.items() for f in r.get("judge_filled", []))
+    evaluate = AppTest.from_file(PAGE.replace("judge.py", "evaluate.py"), default_timeout=300)
+    evaluate.session_state[APP_COLLECTION] = name
+    evaluate.run()
+    evaluate.selectbox(key="eval_dataset").select(f"{name} / mined").run()
+    evaluate.multiselect(key="eval_presets").set_value(["bm25", "dense"]).run()
+    evaluate.button(key="eval_run").click().run()
+    assert not evaluate.exception, evaluate.exception
+    assert any("Human + judge-filled" in h.value for h in evaluate.subheader)
+    assert any("Cohen's κ" in c.value for c in evaluate.caption)
