@@ -17,7 +17,7 @@ from pages.ui import judge_view as view
 from pages.ui.entry import through_app
 from pages.ui.eval_sets import describe
 from pages.ui.judge_keys import keep_shortcuts
-from pages.ui.judge_scores import scores_so_far
+from pages.ui.judge_scores import scores_so_far, simulation_figure
 from pages.ui.state import APP_COLLECTION, APP_PRESET
 from pages.ui.testset_maker import make_set_panel
 from rag.config import available_presets
@@ -68,6 +68,7 @@ if strategy is not None and order.pool_all(store, collection, questions, systems
     judge = order.steer(snap, set_name, strategy)
     order.report(judge, sum(len(v) for v in snap.labels.values()))
     scores_so_far(snap, set_name, judge)
+    simulation_figure()
 q = view.pick_question(questions, judged)
 view.edit_question(store, q, judged, questions)
 keep_shortcuts("ynsjud")

@@ -11,6 +11,9 @@ from eval.judging.live import JudgeState, live_pool
 from eval.judging.stopping import pool_scores, stopping
 from eval.judging.store import Snapshot
 from pages.ui.state import session_cache
+from rag.paths import PROJECT_ROOT
+
+RESULTS = PROJECT_ROOT / "benchmarks" / "results" / "judging"
 
 LAST = 20  # judgments the "did the ranking move" check leaves out
 
@@ -32,3 +35,19 @@ def scores_so_far(snap: Snapshot, set_key: str, judge: JudgeState) -> None:
         st.caption("Filled: every passage nobody judged takes the learned judge's probability; "
                    "the interval resamples questions and draws the filled labels in each "
                    "resample. Evaluate scores the saved set chunk by chunk.")
+
+
+def simulation_figure() -> None:
+    """How far a share of the pool goes, measured on fully labelled sets (if the results are
+    here): τ and the largest nDCG@10 error against the budget per strategy and baseline."""
+    from eval.judging.sim_plot import budget_figure
+
+    paths = sorted(RESULTS.glob("simulate_*.json"))
+    if not paths:
+        return
+    with st.expander("How far a fifth of the pool goes: judging simulated on fully labelled sets"):
+        st.plotly_chart(budget_figure(paths), width="stretch")
+        st.caption("The full labels play the person; each strategy spends the budget and the "
+                   "learned judge fills the rest (`python -m eval simulate-judging`; results in "
+                   "benchmarks/results/judging/, figures in docs/judging.md). Dashed: the goal "
+                   "(τ 0.9, error 0.02).")

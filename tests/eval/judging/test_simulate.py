@@ -116,3 +116,25 @@ def test_simulation_keeps_the_known_order_and_beats_the_random_baseline(sim) -> 
     assert ours["separated_pairs_kept"] == 1.0 and ours["tau"] == 1.0
     assert ours["max_abs_error"] < 0.02 < base["max_abs_error"]
     assert ours["judgments"] == base["judgments"] == round(0.2 * len(pool))
+
+
+def test_the_budget_figure_draws_every_strategy_and_baseline(tmp_path) -> None:
+    import json
+
+    from eval.judging.sim_plot import budget_figure
+    from eval.judging.simulate import reference as ref_of
+
+    pool, truth = synthetic(n_questions=12, systems=3)
+    features = item_features(pool).matrix
+    ref = ref_of(pool, truth)
+    runs = {name: {"0.2": {"mean": simulate(pool, truth, features, ref, name, 0.2, 0)}}
+            for name in ("judge_uncertainty", "bandit")}
+    base = {k: {"0.2": {"mean": v}} for k, v in baselines(pool, truth, ref, 0.2, 0).items()}
+    report = {"set": "synthetic", "questions": 12, "pool_size": len(pool),
+              "full_labels": {"split_half_tau": 0.5}, "strategies": runs, "baselines": base}
+    path = tmp_path / "simulate_synthetic.json"
+    path.write_text(json.dumps(report))
+    fig = budget_figure([path])
+    names = {t.name for t in fig.data}
+    assert {"judge uncertainty + judge fill (default)", "baseline: random, bpref"} <= names
+    assert len(fig.data) == 2 * 2 + 2 + 1  # τ and error per strategy; bpref's τ only

@@ -1,0 +1,87 @@
+"""Judge a fifth in a real browser, on real PDFs: five pages of Debian's FAQ (the debian-faq
+package, fetched by datasets/build_beir_debian.py) printed to PDF by Chromium, uploaded and
+ingested; a set mined on Judge; 20 passages judged from the keyboard in the order the strategy
+picks across questions; the learned judge's agreement and when-to-stop shown; the set saved
+with the judge's fill and Evaluate showing human + judge-filled scores. Screenshots:
+tests/browser/screenshots/judge-real-*.png.
+
+Run: python -m pytest -n 0 -m browser tests/browser/test_judge_real_pdfs.py
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from rag.paths import PROJECT_ROOT
+from rag.text import content_words
+
+pytestmark = pytest.mark.browser
+FAQ = PROJECT_ROOT / "datasets/build/debian_docs/_extract/debian-faq/usr/share/doc/debian/FAQ"
+PAGES = ("pkg-basics", "pkgtools", "customizing", "software", "uptodate")
+COLLECTION = "zz-debian-faq-pdfs"  # sorts last: the other browser tests keep their collections
+
+
+def _pdfs(browser, out: Path) -> list[Path]:
+    page = browser.new_page()
+    made = []
+    for name in PAGES:
+        page.goto((FAQ / f"{name}.en.html").as_uri())
+        target = out / f"debian-faq-{name}.pdf"
+        page.pdf(path=str(target))
+        made.append(target)
+    page.close()
+    return made
+
+
+def _progress(page) -> str:
+    return page.locator('[data-testid="stProgress"]').first.inner_text()
+
+
+def test_judge_a_fifth_of_real_pdfs_and_see_the_filled_scores(app, browser, tmp_path: Path) -> None:
+    if not FAQ.is_dir():
+        pytest.skip("Debian's FAQ is not fetched: python datasets/build_beir_debian.py")
+    page = app.page
+    app.ingest_new(_pdfs(browser, tmp_path), COLLECTION)
+    page.get_by_role("link", name="Judge").click()
+    app.settle("Make a test set")
+    app.click("Make the set", timeout_s=240)
+    app.settle("Learned judge", timeout_s=400)  # every question pooled once, eight systems
+    assert page.get_by_role("combobox", name="Judging order").input_value().startswith("most useful next")
+    app.shot("judge-real-1-strategy-order")
+
+    questions = set()
+    for _ in range(20):  # the person: relevant when the passage holds most of the question
+        text = app.main_text()
+        question = re.search(r"Question text\n+(.+)", text)
+        shown = page.locator('[data-testid="stHtml"]').filter(has_text=re.compile(r"\w")).first
+        passage = shown.inner_text() if shown.count() else ""
+        asked = set(content_words(page.get_by_label("Question text").input_value()))
+        questions.add(page.get_by_label("Question text").input_value())
+        said = len(asked & set(content_words(passage))) >= max(1, len(asked) // 2)
+        assert question is not None or asked
+        page.keyboard.press("y" if said else "n")
+        app.settle(timeout_s=120)
+    assert len(questions) > 1, questions  # the strategy moved across questions
+    text = app.main_text()
+    assert "agrees with your" in text and "Cohen's κ" in text, text[:1500]
+    assert "relevant passages are expected among those nobody judged" in text
+    assert not app.exceptions(), app.exceptions()
+    page.get_by_text("Scores so far", exact=False).first.click()
+    app.settle()
+    app.shot("judge-real-2-after-20-judgments")
+
+    app.click("Save with the collection")
+    app.settle("Saved mined (")
+    page.get_by_role("link", name="Evaluate").click()
+    app.settle("Test set")
+    page.locator('[data-testid="stSelectbox"]').filter(has_text="Test set").click()
+    page.get_by_role("option", name=re.compile(f"{COLLECTION} / mined")).first.click()
+    app.settle()
+    app.click("Run", timeout_s=400)
+    app.settle("Human + judge-filled", timeout_s=400)
+    text = app.main_text()
+    assert "Cohen's κ" in text and not app.exceptions(), app.exceptions()
+    app.shot("judge-real-3-evaluate-filled")
