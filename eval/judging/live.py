@@ -90,8 +90,9 @@ def pool_features(live: LivePool, embedder: Embedder | None = None) -> Features:
 
 
 def fit_judge(live: LivePool, features: Features | None = None, model: str = "logistic",
-              ) -> JudgeState:
-    """Fit the judge on the person's labels; cross-validate it by question."""
+              agreement: Agreement | bool | None = True) -> JudgeState:
+    """Fit the judge on the person's labels; cross-validate it by question (`agreement` True),
+    or carry an agreement measured before (cross-validation costs five more fits)."""
     features = features if features is not None else item_features(live.pool)
     names = (*features.names, *CONTEXT_NAMES)
     idx = list(live.trained)
@@ -100,7 +101,10 @@ def fit_judge(live: LivePool, features: Features | None = None, model: str = "lo
         return JudgeState(None, None, names)
     x = np.column_stack([features.matrix, context_features(live.pool, live.trained)])
     groups = [live.pool.items[i].qid for i in idx]
-    agreement = cross_validate(x[idx], y, groups, model)
+    if agreement is True:
+        agreement = cross_validate(x[idx], y, groups, model)
+    elif agreement is False:
+        agreement = None
     probs = LearnedJudge(model).fit(x[idx], y).probabilities(x)
     return JudgeState(probs, agreement, names)
 

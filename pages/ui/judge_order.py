@@ -10,6 +10,7 @@ from collections.abc import Sequence
 import streamlit as st
 
 from eval.judging.filled import with_judge_fill
+from eval.judging.learned_judge import can_learn
 from eval.judging.live import (
     JudgeState,
     LivePool,
@@ -27,6 +28,7 @@ from rag.config import load_preset
 from rag.embed import get_embedder
 
 ORDER = "judge_order"
+CV_EVERY = 10  # labels between two cross-validations of the judge (the fit itself is per label)
 POOL_ORDER = "pool order"
 
 
@@ -61,14 +63,18 @@ def pool_all(store: JudgingStore, collection: str, questions: Sequence[Question]
 
 
 def _judge(set_key: str, live: LivePool) -> JudgeState:
-    """The judge refitted on every new label (a fit with its cross-validation takes tens of
-    milliseconds); the features are computed once per pool."""
+    """The judge refitted on every new label; its cross-validated agreement (five more fits)
+    every CV_EVERY labels; the features once per pool."""
     features = session_cache(st.session_state, "judge_features", max_entries=2).get_or_compute(
         (set_key, live.where), lambda: pool_features(
             live, get_embedder(load_preset("dense").embedding)))
+    cvs = session_cache(st.session_state, "judge_cv", max_entries=2)
+    step = (set_key, live.where, len(live.trained) // CV_EVERY,
+            can_learn(list(live.trained.values())))  # the first fit is measured at once
+    agreement = cvs.get_or_compute(step, lambda: fit_judge(live, features).agreement)
     fits = session_cache(st.session_state, "judge_fits", max_entries=4)
     return fits.get_or_compute((set_key, live.where, tuple(live.trained.items())),
-                               lambda: fit_judge(live, features))
+                               lambda: fit_judge(live, features, agreement=agreement or False))
 
 
 def steer(snap: Snapshot, set_key: str, strategy: str) -> JudgeState:
