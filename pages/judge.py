@@ -63,7 +63,7 @@ st.progress(done.judged / max(done.total, 1),
             text=f"{done.describe()} · {done.relevant_found} with a relevant passage")
 
 strategy, judge = order.order_control(), None
-if strategy is not None and order.pool_all(store, collection, questions, systems, int(depth)):
+if strategy is not None and order.pool_all(store, snap, collection, systems, int(depth)):
     snap = store.snapshot()
     judge = order.steer(snap, set_name, strategy)
     order.report(judge, sum(len(v) for v in snap.labels.values()))

@@ -21,6 +21,7 @@ from sklearn.metrics import cohen_kappa_score, precision_score, recall_score
 from sklearn.model_selection import GroupKFold
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
+from threadpoolctl import threadpool_limits
 
 MIN_PER_CLASS = 3  # fewer relevant (or not relevant) labels than this: no judge yet
 THRESHOLD = 0.5  # probability at which the judge calls a passage relevant (for κ, P, R)
@@ -86,7 +87,8 @@ class LearnedJudge:
             raise ValueError(f"the judge needs at least {MIN_PER_CLASS} relevant and "
                              f"{MIN_PER_CLASS} not relevant labels (has {int(y.sum())} and "
                              f"{int((y == 0).sum())})")
-        self._fitted = make_model(self.model, self.seed).fit(features, y)
+        with threadpool_limits(1):  # a few hundred rows: BLAS threads only contend on 2 cores
+            self._fitted = make_model(self.model, self.seed).fit(features, y)
         return self
 
     @property
@@ -99,7 +101,8 @@ class LearnedJudge:
             raise ValueError("the judge is not fitted yet")
         if len(features) == 0:
             return np.zeros(0)
-        return np.asarray(self._fitted.predict_proba(features)[:, 1], dtype=np.float64)
+        with threadpool_limits(1):
+            return np.asarray(self._fitted.predict_proba(features)[:, 1], dtype=np.float64)
 
 
 def out_of_fold(features: np.ndarray, labels: Sequence[int], groups: Sequence[str],

@@ -114,7 +114,7 @@ def stopping(live: LivePool, probabilities: np.ndarray | None, last: int = 20,
     earlier = LivePool(live.pool, live.where,
                        {i: live.judged[i] for i in list(live.judged)[:-last]},
                        {i: live.trained[i] for i in order[:-last]})
-    before = fit_judge(earlier).probabilities
+    before = fit_judge(earlier, agreement=False).probabilities
     now = [s.filled for s in pool_scores(live, probabilities, seed, resamples=10)]
     then = [s.filled for s in pool_scores(earlier, before, seed, resamples=10)] \
         if before is not None else None

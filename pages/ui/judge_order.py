@@ -20,7 +20,7 @@ from eval.judging.live import (
     pool_features,
 )
 from eval.judging.pool import pool_question
-from eval.judging.store import JudgingStore, Question, Snapshot
+from eval.judging.store import JudgingStore, Snapshot
 from eval.judging.strategies.base import DEFAULT_STRATEGY, STRATEGIES
 from pages.ui.judge_view import ADVANCE, QID, searchers_for
 from pages.ui.state import session_cache
@@ -45,10 +45,11 @@ def order_control() -> str | None:
     return None if choice == POOL_ORDER else choice
 
 
-def pool_all(store: JudgingStore, collection: str, questions: Sequence[Question],
-             systems: Sequence[str], depth: int) -> bool:
+def pool_all(store: JudgingStore, snap: Snapshot, collection: str, systems: Sequence[str],
+             depth: int) -> bool:
     """Pool every open question not pooled yet (once, with progress). False: nothing to pool with."""
-    todo = [q for q in questions if not (q.dropped or q.unanswerable) and not store.has_pool(q.qid)]
+    todo = [q for q in snap.questions if not (q.dropped or q.unanswerable)
+            and not snap.pool(q.qid)]
     if not todo:
         return True
     if not systems:

@@ -4,6 +4,8 @@ whether judging can stop. Logic is eval.judging.stopping; this caches and render
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pandas as pd
 import streamlit as st
 
@@ -16,14 +18,16 @@ from rag.paths import PROJECT_ROOT
 RESULTS = PROJECT_ROOT / "benchmarks" / "results" / "judging"
 
 LAST = 20  # judgments the "did the ranking move" check leaves out
+EVERY = 10  # labels between two computations (they take a few hundred ms under load)
 
 
 def scores_so_far(snap: Snapshot, set_key: str, judge: JudgeState) -> None:
     live = live_pool(snap)
     cache = session_cache(st.session_state, "judge_scores", max_entries=2)
-    version = (set_key, live.where, tuple(live.trained.items()))
-    scores, stop = cache.get_or_compute(version, lambda: (
-        pool_scores(live, judge.probabilities), stopping(live, judge.probabilities, LAST)))
+    version = (set_key, live.where, len(live.trained) // EVERY, judge.probabilities is None)
+    labels, scores, stop = cache.get_or_compute(version, lambda: (
+        len(live.trained), pool_scores(live, judge.probabilities),
+        stopping(live, judge.probabilities, LAST)))
     (st.success if stop.moved is False and (stop.expected_relevant_unjudged or 0) < 1
      else st.info)(stop.describe())
     with st.expander("Scores so far (nDCG@10 over the pooled passages)"):
@@ -32,21 +36,29 @@ def scores_so_far(snap: Snapshot, set_key: str, judge: JudgeState) -> None:
             "unjudged share of top 10": s.unjudged, "yours + judge-filled": s.filled,
             "95% CI (judge's doubt included)": "" if s.low is None else
             f"[{s.low:.3f}, {s.high:.3f}]"} for s in scores]), width="stretch", hide_index=True)
-        st.caption("Filled: every passage nobody judged takes the learned judge's probability; "
-                   "the interval resamples questions and draws the filled labels in each "
-                   "resample. Evaluate scores the saved set chunk by chunk.")
+        st.caption(f"As of {labels} labels (recomputed every {EVERY}). Filled: every passage "
+                   "nobody judged takes the learned judge's probability; the interval resamples "
+                   "questions and draws the filled labels in each resample. Evaluate scores the "
+                   "saved set chunk by chunk.")
+
+
+@st.cache_resource(max_entries=1)
+def _figure(files: tuple[tuple[str, int], ...]):  # noqa: ANN202 -- a plotly Figure
+    from eval.judging.sim_plot import budget_figure
+
+    return budget_figure([Path(f) for f, _ in files])
 
 
 def simulation_figure() -> None:
     """How far a share of the pool goes, measured on fully labelled sets (if the results are
     here): τ and the largest nDCG@10 error against the budget per strategy and baseline."""
-    from eval.judging.sim_plot import budget_figure
-
     paths = sorted(RESULTS.glob("simulate_*.json"))
     if not paths:
         return
-    with st.expander("How far a fifth of the pool goes: judging simulated on fully labelled sets"):
-        st.plotly_chart(budget_figure(paths), width="stretch")
+    if st.toggle("How far a fifth of the pool goes: judging simulated on fully labelled sets",
+                 key="judge_show_simulation"):  # off by default: drawing it costs every key
+        st.plotly_chart(_figure(tuple((str(p), p.stat().st_mtime_ns) for p in paths)),
+                        width="stretch")
         st.caption("The full labels play the person; each strategy spends the budget and the "
                    "learned judge fills the rest (`python -m eval simulate-judging`; results in "
                    "benchmarks/results/judging/, figures in docs/judging.md). Dashed: the goal "

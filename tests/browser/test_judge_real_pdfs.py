@@ -16,7 +16,6 @@ from pathlib import Path
 import pytest
 
 from rag.paths import PROJECT_ROOT
-from rag.text import content_words
 
 pytestmark = pytest.mark.browser
 FAQ = PROJECT_ROOT / "datasets/build/debian_docs/_extract/debian-faq/usr/share/doc/debian/FAQ"
@@ -53,18 +52,18 @@ def test_judge_a_fifth_of_real_pdfs_and_see_the_filled_scores(app, browser, tmp_
     app.shot("judge-real-1-strategy-order")
 
     questions, said_yes = set(), 0
-    for judged in range(40):  # the person: relevant when the passage holds every word asked
+    for judged in range(60):  # the person: relevant when the passage holds the question's heading
         if judged >= 20 and "agrees with your" in app.main_text():
             break
         shown = page.locator('[data-testid="stHtml"]').filter(has_text=re.compile(r"\w")).first
-        passage = set(content_words(shown.inner_text() if shown.count() else ""))
+        passage = " ".join((shown.inner_text() if shown.count() else "").lower().split())
         asked = page.get_by_label("Question text").input_value()
         questions.add(asked)
-        said = set(content_words(asked)) <= passage
+        said = " ".join(asked.lower().rstrip("?").split()) in passage
         said_yes += said
         page.keyboard.press("y" if said else "n")
         app.settle(timeout_s=120)
-    assert 20 <= judged < 40 and 0 < said_yes < judged, (judged, said_yes)
+    assert 20 <= judged < 60 and 0 < said_yes < judged, (judged, said_yes)
     assert len(questions) > 1, questions  # the strategy moved across questions
     text = app.main_text()
     assert "agrees with your" in text and "Cohen's κ" in text, text[:1500]

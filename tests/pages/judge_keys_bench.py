@@ -40,6 +40,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--qa", required=True, type=Path)
     parser.add_argument("--set", default="keys-bench", help="the test set name it saves")
     parser.add_argument("--keys", type=int, default=40)
+    parser.add_argument("--order", default="judge_uncertainty",
+                        help="the judging order (\"pool order\", or a strategy name)")
     parser.add_argument("--out", required=True, type=Path)
     args = parser.parse_args(argv)
     rows = [json.loads(line) for line in args.qa.read_text(encoding="utf-8").splitlines()
@@ -53,6 +55,7 @@ def main(argv: list[str] | None = None) -> int:
             store.add_pool(q.qid, pool_question(q.question, searchers, DEFAULT_DEPTH).passages)
     at = AppTest.from_file(PAGE, default_timeout=300)
     at.session_state[APP_COLLECTION] = args.collection
+    at.session_state["judge_order"] = args.order
     at.run()
     at.selectbox(key="judge_set").set_value(args.set).run()
     seconds = []
@@ -67,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
         "collection": args.collection, "qa": str(args.qa), "questions": len(pooled),
         "depth": DEFAULT_DEPTH, "systems": list(DEFAULT_SYSTEMS),
         "pool_passages": {"total": sum(pooled), "mean": round(statistics.mean(pooled), 1)},
-        "keys": args.keys,
+        "keys": args.keys, "order": args.order,
         "key_run_ms": {"median": round(1000 * statistics.median(seconds), 1),
                        "p90": round(1000 * sorted(seconds)[int(0.9 * (len(seconds) - 1))], 1),
                        "max": round(1000 * max(seconds), 1)},
