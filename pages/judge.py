@@ -60,7 +60,8 @@ snap = store.snapshot()  # one read: questions, pools, labels
 questions, judged = list(snap.questions), judged_map(snap)
 done = progress(snap)
 st.progress(done.judged / max(done.total, 1),
-            text=f"{done.describe()} · {done.relevant_found} with a relevant passage")
+            text=f"{done.describe()} · {done.relevant_found} with a relevant passage · "
+                 f"{sum(len(v) for v in snap.labels.values())} passages judged")
 
 strategy, judge = order.order_control(), None
 if strategy is not None and order.pool_all(store, snap, collection, systems, int(depth)):
