@@ -25,10 +25,9 @@ from rag.config import available_presets
 through_app()  # a page opened by its address still runs inside app.py
 
 st.title("Judge")
-st.caption("Make a test set from your documents and judge it: say which pooled passages answer "
-           "each question (Y relevant · N not relevant · S skip · D question judged enough · J "
-           "next question). By default the passage worth judging most comes next, across "
-           "questions; a judge learned from your labels fills the rest for Evaluate.")
+st.caption("Make a test set and judge its pooled passages (Y relevant · N not · S skip · D "
+           "question done · J next): the most useful passage comes next, and a judge learned "
+           "from your labels fills the rest.")
 
 collection = st.session_state.get(APP_COLLECTION)
 if not collection:

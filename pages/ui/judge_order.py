@@ -47,12 +47,17 @@ def order_control() -> str | None:
 
 def pool_all(store: JudgingStore, snap: Snapshot, collection: str, systems: Sequence[str],
              depth: int) -> bool:
-    """Pool every open question not pooled yet (once, with progress). False: nothing to pool with."""
+    """Whether every open question is pooled; if not, a button pools the rest (once, with
+    progress: eight systems over every question can take a minute). Until then the page goes
+    question by question."""
     todo = [q for q in snap.questions if not (q.dropped or q.unanswerable)
             and not snap.pool(q.qid)]
     if not todo:
         return True
-    if not systems:
+    st.info(f"To pick the most useful passage across questions, every question is pooled first: "
+            f"{len(todo)} not yet. Until then the page goes question by question.")
+    if not systems or not st.button(f"Pool all {len(todo)} questions", key="judge_pool_all",
+                                    icon=":material/playlist_add:"):
         return False
     searchers = searchers_for(collection, systems)
     bar = st.progress(0.0, text=f"Pooling {len(todo)} questions (once)…")

@@ -47,7 +47,8 @@ def test_judge_a_fifth_of_real_pdfs_and_see_the_filled_scores(app, browser, tmp_
     page.get_by_role("link", name="Judge").click()
     app.settle("Make a test set")
     app.click("Make the set", timeout_s=240)
-    app.settle("Learned judge", timeout_s=400)  # every question pooled once, eight systems
+    app.click("Pool all", timeout_s=400)  # every question pooled once, eight systems
+    app.settle("Learned judge", timeout_s=400)
     assert page.get_by_role("combobox", name="Judging order").input_value().startswith("most useful next")
     app.shot("judge-real-1-strategy-order")
 

@@ -235,6 +235,9 @@ def test_by_default_the_strategy_picks_the_next_passage_across_questions(tmp_pat
     assert not at.exception, at.exception
     assert at.selectbox(key="judge_order").value == "judge_uncertainty"
     store = open_judging(name, "mined")
+    assert not all(store.has_pool(q.qid) for q in store.questions())  # pooled on request only
+    at.button(key="judge_pool_all").click().run()
+    assert not at.exception, at.exception
     open_questions = [q for q in store.questions() if not (q.dropped or q.unanswerable)]
     assert all(store.pool(q.qid) for q in open_questions)  # every question pooled, once
     assert any("Learned judge: not yet" in c.value for c in at.caption)
