@@ -70,7 +70,8 @@ def run_graph(state: PipelineState, env: StageEnv) -> StageResult:
     route = understood.route if understood is not None else None
     text = state.queries[0].text if state.queries else state.query
     entities = route.entities if route is not None else extract_entities(text)
-    graph = graph_for(env.collection())
+    ref = env.index_ref()
+    graph = graph_for(ref.index, ref.version)
     present = {c.chunk_id for c in state.candidates}
     hidden = {cid for cid, chunk in graph.chunks.items() if not allowed(chunk, state.filters)}
     found = enrich(graph, entities, [c.chunk for c in state.candidates], present | hidden, cfg)

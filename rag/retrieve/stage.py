@@ -53,21 +53,16 @@ def select_top(candidates: tuple[Candidate, ...], k: int) -> tuple[Candidate, ..
     return candidates[:k]
 
 
-def _check_compatible(collection: object, config: PipelineConfig) -> None:
-    """A collection built with other chunking/embedding/index settings raises, naming them."""
-    check = getattr(collection, "check_compatible", None)
-    if callable(check):
-        check(config)
-
-
 def _sizes(lists: Mapping[str, RankedList]) -> dict[str, int]:
     return {name: len(ranked.candidates) for name, ranked in lists.items()}
 
 
 def run_retrieve(state: PipelineState, env: StageEnv) -> StageResult:
-    collection = env.collection()
-    _check_compatible(collection, env.config)
-    got = retrieve_lists(state.queries, env.config, collection, state.filters)
+    ref = env.index_ref()
+    if ref.stored is not None:  # an index built with other chunking/embedding settings raises
+        ref.stored.check_compatible(env.config)
+    collection = ref.index
+    got = retrieve_lists(state.queries, env.config, collection, state.filters, ref.version)
     everything_cached = bool(got.lists) and len(got.cached) == len(got.lists)
     inputs = {"collection": collection.name, "queries": state.queries, "filters": state.filters}
     return StageResult(
@@ -106,7 +101,7 @@ def run_postprocess(state: PipelineState, env: StageEnv) -> StageResult:
     config = env.config
     vectors = {}
     if config.postprocess.dedupe_threshold is not None:
-        vectors = candidate_vectors(state.candidates, config, env.collection())
+        vectors = candidate_vectors(state.candidates, config, env.index_ref().stored)
     text = state.queries[0].text if state.queries else state.query
     context = PostContext(query=text, now=env.now, vectors=vectors)
     kept, reports = postprocess(state.candidates, config.postprocess, context)
