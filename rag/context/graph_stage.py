@@ -21,7 +21,7 @@ from rag.query.entities import extract_entities
 from rag.query.understand import Understanding
 from rag.retrieve.base import Candidate
 from rag.retrieve.settings import FilterConfig
-from rag.stages import STAGES, PipelineState, StageEnv, StageResult, StageSpec
+from rag.stages import STAGES, PipelineState, StageEnv, StageInput, StageResult, StageSpec
 
 
 @dataclass(frozen=True)
@@ -94,4 +94,5 @@ def _off(config: PipelineConfig) -> str | None:
     return None if config.context.graph.enabled else "context.graph.enabled is false"
 
 
-STAGES.add("graph", StageSpec("graph", run_graph, GraphOutput, _off, settings=lambda c: c.context.graph))
+STAGES.add("graph", StageSpec("graph", run_graph, GraphOutput, _off, settings=lambda c: c.context.graph,
+                              inputs=(StageInput("understand", Understanding),)))

@@ -26,7 +26,7 @@ from rag.query.route import Route
 from rag.query.understand import Understanding
 from rag.retrieve.base import SearchQuery
 from rag.retrieve.settings import FilterConfig
-from rag.stages import STAGES, PipelineState, StageEnv, StageResult, StageSpec
+from rag.stages import STAGES, PipelineState, StageEnv, StageInput, StageResult, StageSpec
 
 Strategy = Literal["dense_only", "hybrid", "fusion", "two_stage", "hierarchical"]
 
@@ -183,4 +183,5 @@ def _off(config: PipelineConfig) -> str | None:
     return None
 
 
-STAGES.add("adapt", StageSpec("adapt", run_adapt, AdaptivePlan, _off, settings=lambda c: c.query.adaptive))
+STAGES.add("adapt", StageSpec("adapt", run_adapt, AdaptivePlan, _off, settings=lambda c: c.query.adaptive,
+                              inputs=(StageInput("understand", Understanding),)))

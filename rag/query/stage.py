@@ -28,7 +28,7 @@ from rag.query.settings import GuardConfig
 from rag.query.spell import Vocabulary
 from rag.query.understand import Understanding, understand
 from rag.retrieve.base import SearchQuery
-from rag.stages import STAGES, PipelineState, StageEnv, StageResult, StageSpec, StageStatus
+from rag.stages import STAGES, PipelineState, StageEnv, StageInput, StageResult, StageSpec, StageStatus
 
 _LIMITERS: dict[tuple[int, float], RateLimiter] = {}
 _LIMITERS_LOCK = threading.Lock()
@@ -198,4 +198,5 @@ def remember_answer(state: PipelineState, config: PipelineConfig) -> bool:
 STAGES.add("guard", StageSpec("guard", run_guard, GuardVerdict, _guard_off,
                               settings=lambda c: c.query.guard))
 STAGES.add("understand", StageSpec("understand", run_understand, Understanding, _understand_off,
-                                   settings=lambda c: c.query, after_run=remember_answer))
+                                   settings=lambda c: c.query, after_run=remember_answer,
+                                   inputs=(StageInput("guard", GuardVerdict),)))

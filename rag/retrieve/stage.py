@@ -18,7 +18,7 @@ from rag.retrieve.fusion import fuse, passthrough
 from rag.retrieve.fusion.base import cut_to_depths
 from rag.retrieve.post import PostContext, StepReport, enabled_steps, postprocess
 from rag.retrieve.search import Retrieved, candidate_vectors, retrieve_lists
-from rag.stages import STAGES, PipelineState, StageEnv, StageResult, StageSpec
+from rag.stages import STAGES, PipelineState, StageEnv, StageInput, StageResult, StageSpec
 
 
 @dataclass(frozen=True)
@@ -130,7 +130,8 @@ class _TopK(BaseModel):
 
 STAGES.add("retrieve", StageSpec("retrieve", run_retrieve, Retrieved,
                                  settings=lambda c: c.retrieval))
-STAGES.add("fuse", StageSpec("fuse", run_fuse, FuseOutput, settings=lambda c: c.fusion))
+STAGES.add("fuse", StageSpec("fuse", run_fuse, FuseOutput, settings=lambda c: c.fusion,
+                             inputs=(StageInput("retrieve", Retrieved),)))  # its lists: state.lists
 STAGES.add("postprocess", StageSpec("postprocess", run_postprocess, PostprocessOutput, _post_off,
                                     settings=lambda c: c.postprocess))
 STAGES.add("select", StageSpec("select", run_select, SelectOutput,
