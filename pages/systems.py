@@ -21,7 +21,7 @@ from pages.ui.systems_view import (
     timeline_frame,
 )
 from rag.config import PipelineConfig, available_presets, load_preset
-from rag.index.ref import IndexRef
+from rag.index import IndexRef
 from rag.query.intelligence import LEVEL_ORDER, LEVELS, apply_level
 from rag.systems import (
     BASELINES,
