@@ -30,4 +30,4 @@ def offline_default(cfg: RerankConfig) -> tuple[RerankConfig, str]:
         else f"the {cfg.method} reranker needs an endpoint"
     return (cfg.model_copy(update={"method": OFFLINE_METHOD}),
             f"The preset's reranker does not run offline here ({what}): the page starts with the "
-            f"{OFFLINE_METHOD} scorer; pick another above.")
+            f"{OFFLINE_METHOD} scorer (the Reranker box offers the others).")
