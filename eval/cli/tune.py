@@ -17,9 +17,11 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
+import sys
 from pathlib import Path
 
 from eval.cli.run import limit_queries
+from eval.cli.runs import add_store_options
 from eval.data.beir import load_beir
 from eval.data.shapes import BeirDataset
 from eval.scoring.metrics import DEFAULT_METRICS
@@ -55,6 +57,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument("--max-queries", type=int, default=None)
     parser.add_argument("--resamples", type=int, default=2000)
     parser.add_argument("--no-cache", action="store_true", help="search again, ignore the cache")
+    add_store_options(parser)
 
 
 def tune_dataset(args: argparse.Namespace) -> BeirDataset:
@@ -104,6 +107,14 @@ def run(args: argparse.Namespace) -> int:
     with (args.out / "perquery.jsonl").open("w", encoding="utf-8") as handle:
         for row in per_query_rows(result):
             handle.write(json.dumps(row, ensure_ascii=False) + "\n")
+    if not args.no_store:
+        from eval.runs.identity import dataset_identity
+        from eval.runs.record import store_tune
+
+        identity = dataset_identity(dataset, args.collection, args.qa)
+        stored = store_tune(result, report, dataset, identity, user=args.user,
+                            root=args.runs_dir)
+        print(f"stored {stored}", file=sys.stderr)
     print("\n".join(summary_lines(report)))
     print(f"wrote {args.out / 'tune.json'}"
           + (f" and the preset {report['final_preset']}" if args.final else ""))
