@@ -270,10 +270,13 @@ def run(args: argparse.Namespace) -> int:
                                 args.seed, args.doc_score)
         runs.append(result)
         if not args.no_store:
+            from eval.runs.record import with_labels
+
             info = run_info(result, dataset, eval_config(config, dataset), args)
             kept = by_qid(traces, dataset.queries)
             info["traces_kept"] = len(kept)
-            stored = save_run(info, result.per_query_rows(dataset.queries), args.runs_dir, kept)
+            rows = with_labels(result.per_query_rows(dataset.queries), dataset.qrels)
+            stored = save_run(info, rows, args.runs_dir, kept)
             print(f"stored {stored}", file=sys.stderr)
     side = write_report(runs, dataset.queries, args.out)
     from eval.cli.judged import add_judged

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from eval.data.evalsets import EvalSet
+from eval.data.qa import Span
 from eval.data.shapes import BeirDataset
 from eval.runs.evalset_runner import ScoredRun
 from eval.runs.identity import TestSetIdentity, data_hash, evalset_identity
@@ -48,6 +49,18 @@ def run_record(
     }
 
 
+def with_labels(
+    rows: Sequence[Mapping[str, Any]], qrels: Mapping[str, Mapping[str, int]],
+    spans: Mapping[str, Sequence[Span]] | None = None,
+) -> list[dict[str, Any]]:
+    """Per-query rows with what counts as relevant for each (document ids, labelled spans), so
+    a stored run's traces can mark relevant candidates without the set at hand."""
+    spans = spans or {}
+    return [{**row, "relevant_docs": sorted(d for d, g in qrels.get(row["qid"], {}).items() if g > 0),
+             "relevant_spans": [[s.doc, s.start, s.end] for s in spans.get(row["qid"], ())]}
+            for row in rows]
+
+
 def store_scored(
     evalset: EvalSet, scored: ScoredRun, *, mode: str = "retrieval", source: str = "app",
     user: str | None = None, kind: str = "run", group: str | None = None,
@@ -60,7 +73,9 @@ def store_scored(
                       group=group, source=source, user=user)
     kept = by_qid(traces or {}, evalset.dataset.queries)
     info["traces_kept"] = len(kept)
-    return save_run(info, scored.run.per_query_rows(evalset.dataset.queries), root, kept)
+    rows = with_labels(scored.run.per_query_rows(evalset.dataset.queries), evalset.dataset.qrels,
+                       evalset.spans)
+    return save_run(info, rows, root, kept)
 
 
 def store_sweep(

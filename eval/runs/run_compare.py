@@ -8,8 +8,9 @@ Questions are paired by id; a question only one run scored is counted, never com
 
 from __future__ import annotations
 
+import json
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,6 +19,7 @@ import numpy as np
 from eval.runs.history import why_not_comparable
 from eval.runs.store import StoredRun, summary_row
 from eval.scoring.paired import paired_tests
+from rag.chunking.base import Chunk
 
 ALPHA = 0.05  # the gate's significance level
 _ABSENT = "(absent)"
@@ -175,6 +177,24 @@ def _texts(*runs: StoredRun) -> dict[str, str]:
             out.update(zip(run.per_query["qid"].astype(str), run.per_query["query"].astype(str),
                            strict=True))
     return out
+
+
+def relevance(run: StoredRun, qid: str) -> Callable[[Chunk], bool]:
+    """Whether a chunk counts as relevant for `qid`, from the labels the run stored with it:
+    its document is relevant, or it overlaps a relevant span."""
+    rows = run.per_query[run.per_query["qid"] == str(qid)]
+    docs: set[str] = set()
+    spans: list[tuple[str, int, int]] = []
+    for _, row in rows.head(1).iterrows():
+        docs = set(json.loads(row.get("relevant_docs") or "[]"))
+        spans = [(d, int(a), int(b)) for d, a, b in json.loads(row.get("relevant_spans") or "[]")]
+
+    def relevant(chunk: Chunk) -> bool:
+        if spans:
+            return any(d == chunk.doc_id and a < chunk.end and chunk.start < b for d, a, b in spans)
+        return chunk.doc_id in docs
+
+    return relevant
 
 
 def _num(x: float) -> float | None:
