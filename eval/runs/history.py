@@ -87,6 +87,12 @@ def _read(path: Path) -> dict[str, Any] | None:
     return row
 
 
+def _key(row: Mapping[str, Any]) -> tuple[Any, ...]:
+    test = row.get("testset") or {}
+    return ((row.get("dataset") or {}).get("hash"), test.get("name"), test.get("hash"),
+            test.get("judgments"), test.get("labels"))
+
+
 def why_not_comparable(a: Mapping[str, Any], b: Mapping[str, Any]) -> list[str]:
     """What differs between two runs' list rows in what they were scored on."""
     reasons = []
@@ -141,7 +147,7 @@ def list_rows(
         group = (str(name or (row.get("dataset") or {}).get("name")),
                  str((row.get("testset") or {}).get("name")))
         reference = newest.setdefault(group, row)
-        reasons = why_not_comparable(reference, row) if reference is not row else []
+        reasons = why_not_comparable(reference, row) if _key(reference) != _key(row) else []
         out.append(RunRow(path, row, bool(name) and not existing[name], not reasons,
                           "; ".join(reasons)))
     return out

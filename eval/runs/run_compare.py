@@ -164,18 +164,19 @@ def compare_runs(
 def _question_deltas(qids: Any, a: np.ndarray, b: np.ndarray,
                      texts: Mapping[str, str]) -> tuple[QuestionDelta, ...]:
     delta = b - a
+    ids = np.asarray([str(q) for q in qids], dtype=object)
     changed = np.flatnonzero(np.isfinite(delta) & (delta != 0))
-    order = changed[np.lexsort((np.asarray(qids)[changed], -np.abs(delta[changed])))]
-    return tuple(QuestionDelta(str(qids[i]), texts.get(str(qids[i]), ""), float(a[i]),
-                               float(b[i])) for i in order)
+    order = changed[np.lexsort((ids[changed], -np.abs(delta[changed])))]
+    return tuple(QuestionDelta(ids[i], texts.get(ids[i], ""), float(a[i]), float(b[i]))
+                 for i in order.tolist())
 
 
 def _texts(*runs: StoredRun) -> dict[str, str]:
     out: dict[str, str] = {}
     for run in runs:
         if "query" in run.per_query.columns:
-            out.update(zip(run.per_query["qid"].astype(str), run.per_query["query"].astype(str),
-                           strict=True))
+            out.update(zip(run.per_query["qid"].astype(str).tolist(),
+                           run.per_query["query"].astype(str).tolist(), strict=True))
     return out
 
 

@@ -15,6 +15,7 @@ at most a `.tmp-*` folder that listing skips (and a later save sweeps away).
 
 from __future__ import annotations
 
+import functools
 import getpass
 import json
 import math
@@ -89,18 +90,37 @@ def runs_dir(root: Path | None = None) -> Path:
 
 def package_versions(names: Sequence[str] = TRACKED_PACKAGES) -> dict[str, str | None]:
     """Installed versions (None when a package is absent), plus python and the git commit."""
-    versions: dict[str, str | None] = {"python": platform.python_version()}
+    versions: dict[str, str | None] = {"python": platform.python_version(), **_installed(tuple(names))}
+    versions["git_commit"] = git_commit()
+    return versions
+
+
+@functools.lru_cache(maxsize=4)
+def _installed(names: tuple[str, ...]) -> dict[str, str | None]:
+    """The versions a running process has loaded do not change under it: looked up once."""
+    versions: dict[str, str | None] = {}
     for name in names:
         try:
             versions[name] = metadata.version(name)
         except metadata.PackageNotFoundError:
             versions[name] = None
-    versions["git_commit"] = git_commit()
     return versions
 
 
+_COMMIT_TTL_S = 5.0  # a sweep stores many runs in a row: ask git once, yet see a new commit
+_commit_seen: tuple[float, str | None] = (-_COMMIT_TTL_S, None)
+
+
 def git_commit() -> str | None:
-    """HEAD of the project's checkout, with '+dirty' when files differ from it."""
+    """HEAD of the project's checkout, with '+dirty' when tracked files differ from it."""
+    global _commit_seen
+    if time.monotonic() - _commit_seen[0] < _COMMIT_TTL_S:
+        return _commit_seen[1]
+    _commit_seen = (time.monotonic(), _ask_git())
+    return _commit_seen[1]
+
+
+def _ask_git() -> str | None:
     try:
         head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=PROJECT_ROOT,
                               capture_output=True, text=True, timeout=5, check=False)

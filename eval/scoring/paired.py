@@ -42,14 +42,16 @@ def _sign_means(diffs: np.ndarray, n_resamples: int, rng: np.random.Generator) -
 
 
 def _bootstrap_means(diffs: np.ndarray, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
-    """(n_resamples, metrics): means of resamples (with replacement) of the queries."""
+    """(n_resamples, metrics): means of resamples (with replacement) of the queries, each
+    resample as per-query counts; the product in float32 (counts are small integers, exact)."""
     n = diffs.shape[0]
+    small = diffs.astype(np.float32)
     out = []
     for size in _block_sizes(n_resamples, n):
-        drawn = rng.integers(0, n, size=(size, n))
-        drawn += (np.arange(size) * n)[:, None]
+        drawn = rng.integers(0, n, size=(size, n), dtype=np.int64)
+        drawn += (np.arange(size, dtype=np.int64) * n)[:, None]
         counts = np.bincount(drawn.ravel(), minlength=size * n).reshape(size, n)
-        out.append(counts.astype(np.float64) @ diffs / n)
+        out.append((counts.astype(np.float32) @ small).astype(np.float64) / n)
     return np.concatenate(out)
 
 
