@@ -23,9 +23,10 @@ def _short(text: object, n: int = 8) -> str:
 
 
 def run_title(row: RunRow) -> str:
-    """'2026-12-05 07:38 · hybrid · docs / mined' — how a run is named in pickers."""
-    when = row.created[:16].replace("T", " ")
-    return f"{when} · {row.label} · {row.scope} / {row.testset.get('name')} · {row.id[-14:]}"
+    """'2026-12-05 07:38:14 · hybrid · docs / mined · cfg 3a460d9b' — a run in pickers."""
+    when = row.created[:19].replace("T", " ")
+    return (f"{when} · {row.label} · {row.scope} / {row.testset.get('name')} · "
+            f"cfg {row.data.get('config_hash')}")
 
 
 def filters(rows: Sequence[RunRow]) -> list[RunRow]:
@@ -58,21 +59,21 @@ def runs_frame(rows: Sequence[RunRow]) -> pd.DataFrame:
         test = r.testset
         marks = [m for m, on in (("orphaned", r.orphaned), ("not comparable", not r.comparable))
                  if on]
-        line = {
-            "when": r.created[:19].replace("T", " "), "collection / dataset": r.scope,
-            "data hash": _short(r.data_hash), "test set": test.get("name"),
-            "set hash": _short(test.get("hash")), "labels": test.get("labels"),
-            "judgments": test.get("judgments") or "", "preset": r.label,
-            "config hash": r.data.get("config_hash"), "kind": r.data.get("kind") or "run",
+        line: dict[str, object] = {
+            "when": r.created[:19].replace("T", " "), "preset": r.label,
+            "marks": ", ".join(marks), "collection / dataset": r.scope,
+            "test set": test.get("name"), "labels": test.get("labels"),
         }
         for metric in SHOWN_METRICS:
             line[metric] = r.metric(metric)
             line[f"{metric} 95% CI"] = _ci(r, metric)
-        latency = (r.data.get("latency_ms") or {}).get("p50")
-        line.update({"p50 ms": latency, "queries": r.data.get("n_queries"),
-                     "commit": _short(r.data.get("git_commit"), 12),
-                     "user": r.data.get("user") or "", "marks": ", ".join(marks),
-                     "why not comparable": r.why_not, "id": r.id})
+        line.update({
+            "p50 ms": (r.data.get("latency_ms") or {}).get("p50"),
+            "queries": r.data.get("n_queries"), "user": r.data.get("user") or "",
+            "commit": _short(r.data.get("git_commit"), 12),
+            "config hash": r.data.get("config_hash"), "data hash": _short(r.data_hash),
+            "set hash": _short(test.get("hash")), "judgments": test.get("judgments") or "",
+            "kind": r.data.get("kind") or "run", "why not comparable": r.why_not, "id": r.id})
         out.append(line)
     return pd.DataFrame(out)
 
