@@ -57,13 +57,16 @@ def _rows(values: np.ndarray) -> list[dict[str, Any]]:
             for i, row in enumerate(values)]
 
 
-def _timed(fn: Any, repeats: int) -> tuple[float, list[float]]:
-    times = []
+def _timed(fn: Any, repeats: int) -> tuple[float, list[float], list[float]]:
+    """Median wall seconds, each call's wall seconds and each call's CPU seconds (this process,
+    every thread): on a shared machine the wall time includes waiting for a core."""
+    times, cpu = [], []
     for _ in range(repeats):
-        started = time.perf_counter()
+        started, started_cpu = time.perf_counter(), time.process_time()
         fn()
         times.append(time.perf_counter() - started)
-    return statistics.median(times), times
+        cpu.append(time.process_time() - started_cpu)
+    return statistics.median(times), times, cpu
 
 
 def main() -> None:
@@ -85,7 +88,7 @@ def main() -> None:
         started = time.perf_counter()
         listed = list_rows(listing_root)
         cold_s = time.perf_counter() - started
-        warm_s, warm = _timed(lambda: list_rows(listing_root), 5)
+        warm_s, warm, warm_cpu = _timed(lambda: list_rows(listing_root), 5)
         assert len(listed) == args.runs
 
         base_values = rng.random((args.questions, len(METRICS)))
@@ -93,17 +96,21 @@ def main() -> None:
         a = save_run(_info("base", config, base_values), _rows(base_values), big_root)
         b = save_run(_info("cand", {**config, "fusion": {**config["fusion"], "k": 30}},
                            cand_values), _rows(cand_values), big_root)
-        compare_s, compares = _timed(
+        load_before = os.getloadavg()[0]
+        compare_s, compares, compare_cpu = _timed(
             lambda: compare_runs(load_run(a), load_run(b), "ndcg@10"), 3)
         result = compare_runs(load_run(a), load_run(b), "ndcg@10")
     report = {
         "command": " ".join(["PYTHONPATH=. python", *sys.argv]),
-        "machine": {"cpus": os.cpu_count(), "load_avg_1m_at_end": os.getloadavg()[0]},
+        "machine": {"cpus": os.cpu_count(), "load_avg_1m_at_end": round(os.getloadavg()[0], 2)},
         "listing": {"runs": args.runs, "cold_s": round(cold_s, 3), "warm_median_s": round(warm_s, 3),
-                    "warm_s": [round(t, 3) for t in warm], "goal_s": 1.0,
+                    "warm_s": [round(t, 3) for t in warm],
+                    "warm_cpu_s": [round(t, 3) for t in warm_cpu], "goal_s": 1.0,
                     "writing_all_s": round(write_s, 1)},
         "compare": {"questions": args.questions, "metrics": len(METRICS),
                     "median_s": round(compare_s, 3), "runs_s": [round(t, 3) for t in compares],
+                    "cpu_s": [round(t, 3) for t in compare_cpu],
+                    "load_avg_1m_before": round(load_before, 2),
                     "goal_s": 2.0, "config_changes": [c.path for c in result.config],
                     "changed_questions": len(result.questions),
                     "ndcg@10_diff": result.metric_diff("ndcg@10").diff,

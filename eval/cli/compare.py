@@ -66,6 +66,9 @@ def report_lines(c: RunComparison, gate: Gate | None, top: int) -> list[str]:
                      + " — the differences below mix the change with that")
     lines.append("config diff:" if c.config else "config diff: none (same config)")
     lines += [f"  {d.path}: {d.baseline!r} -> {d.candidate!r}" for d in c.config]
+    if c.setup:
+        lines.append("also changed (code, packages, mode):")
+        lines += [f"  {d.path}: {d.baseline} -> {d.candidate}" for d in c.setup]
     lines.append("metrics (candidate - baseline, paired randomization test, bootstrap 95% CI):")
     lines += [f"  {m.metric:<12} {m.baseline:.4f} -> {m.candidate:.4f}  {m.diff:+.4f} "
               f"[{m.ci[0]:+.4f}, {m.ci[1]:+.4f}]  p={m.p_value:.4f}  better {m.better}, "

@@ -75,6 +75,7 @@ class RunComparison:
     candidate: Mapping[str, Any]
     not_comparable: tuple[str, ...]  # why the two were not scored on the same terms
     config: tuple[ConfigChange, ...]
+    setup: tuple[ConfigChange, ...]  # what else changed: git commit, package versions, mode
     metrics: tuple[MetricDiff, ...]
     metric: str  # the one questions are ranked by
     questions: tuple[QuestionDelta, ...]  # changed questions, largest change first
@@ -125,6 +126,14 @@ def config_diff(a: Mapping[str, Any], b: Mapping[str, Any]) -> tuple[ConfigChang
                  for p in sorted(fa.keys() | fb.keys()) if fa.get(p, _ABSENT) != fb.get(p, _ABSENT))
 
 
+def _setup(run: StoredRun) -> dict[str, Any]:
+    """What a run ran on besides its config: code, packages, mode."""
+    info = run.info
+    versions = {k: v for k, v in (info.get("versions") or {}).items() if k != "git_commit"}
+    return {"git_commit": info.get("git_commit") or (info.get("versions") or {}).get("git_commit"),
+            "mode": info.get("mode"), "versions": versions}
+
+
 def _metrics(run: StoredRun) -> list[str]:
     return [c.split(":", 1)[1] for c in run.per_query.columns if c.startswith("metric:")]
 
@@ -156,7 +165,8 @@ def compare_runs(
         summary_row(baseline.info), summary_row(candidate.info),
         tuple(why_not_comparable(summary_row(baseline.info), summary_row(candidate.info))),
         config_diff(baseline.info.get("config", {}), candidate.info.get("config", {})),
-        diffs, metric, _question_deltas(qids, a[:, j], b[:, j], _texts(candidate, baseline)),
+        config_diff(_setup(baseline), _setup(candidate)), diffs, metric,
+        _question_deltas(qids, a[:, j], b[:, j], _texts(candidate, baseline)),
         len(left.index.difference(right.index)), len(right.index.difference(left.index)),
     )
 
@@ -214,6 +224,8 @@ def comparison_json(c: RunComparison, gate: Gate | None = None,
         "comparable": not c.not_comparable, "not_comparable": list(c.not_comparable),
         "config_diff": [{"path": d.path, "baseline": d.baseline, "candidate": d.candidate}
                         for d in c.config],
+        "setup_diff": [{"path": d.path, "baseline": d.baseline, "candidate": d.candidate}
+                       for d in c.setup],
         "metrics": [{"metric": m.metric, "n": m.n, "baseline": _num(m.baseline),
                      "candidate": _num(m.candidate), "diff": _num(m.diff),
                      "ci95": [_num(m.ci[0]), _num(m.ci[1])], "p_value": _num(m.p_value),

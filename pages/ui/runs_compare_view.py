@@ -75,6 +75,9 @@ def show_comparison(c: RunComparison) -> None:
                      width="stretch", hide_index=True)
     else:
         st.caption("Same config: any difference comes from code, data or versions.")
+    if c.setup:
+        st.caption("Also changed: " + "; ".join(f"`{d.path}` {d.baseline} → {d.candidate}"
+                                                for d in c.setup))
     st.markdown("**Metrics** (candidate − baseline, on the questions both scored)")
     st.dataframe(metrics_frame(c), width="stretch", hide_index=True,
                  column_config={k: st.column_config.NumberColumn(format="%.4f")

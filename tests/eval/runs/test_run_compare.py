@@ -42,6 +42,7 @@ def test_metric_difference_matches_the_paired_test_and_questions_sorted(tmp_path
     assert m.p_value < 0.01 and ref.p_value < 0.01
     assert abs(m.ci[0] - ref.ci.low) < 0.01 and abs(m.ci[1] - ref.ci.high) < 0.01
     assert [d.path for d in c.config] == ["fusion.k"]
+    assert c.setup == ()  # same commit, packages and mode
     sizes = [abs(q.delta) for q in c.better]
     assert sizes == sorted(sizes, reverse=True) and len(c.worse) == 40
     assert all(q.delta < 0 for q in c.worse) and c.not_comparable == ()
@@ -76,3 +77,18 @@ def test_gate_fails_only_on_a_significant_drop_beyond_the_margin(tmp_path: Path)
     improved = compare_runs(b, a)
     assert not improved.gate(0.0).failed
     assert comparison_json(c, gate)["gate"]["regressed"][0]["delta"] < -0.05
+
+
+def test_the_same_config_before_and_after_a_code_change_says_what_else_changed(
+    tmp_path: Path,
+) -> None:
+    import json
+
+    a = make_run(tmp_path, "hybrid", {"q1": 0.5, "q2": 0.7})
+    b = make_run(tmp_path, "hybrid", {"q1": 0.6, "q2": 0.7})
+    info = json.loads((b / "run.json").read_text())
+    info["git_commit"], info["versions"]["numpy"] = "f" * 40, "9.9.9"
+    (b / "run.json").write_text(json.dumps(info))
+    c = compare_runs(load_run(a), load_run(b))
+    assert c.config == ()
+    assert {d.path for d in c.setup} == {"git_commit", "versions.numpy"}
