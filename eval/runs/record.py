@@ -84,7 +84,7 @@ def store_sweep(
     root: Path | None = None,
 ) -> list[Path]:
     """Every point of a sweep as a run of its own, grouped under one sweep id."""
-    group = f"sweep-{datetime.now(UTC):%Y%m%dT%H%M%S}-{base.name}"
+    group = f"sweep-{datetime.now(UTC):%Y%m%dT%H%M%S%f}-{base.name}"
     stored = []
     for point in result.points:
         summary = point.run.summary.as_json()
