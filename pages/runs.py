@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from eval.runs.history import list_rows
 from pages.ui.entry import through_app
 from pages.ui.runs_compare_view import comparison, pick_pair, show_comparison, traces_side_by_side
-from pages.ui.runs_view import filters, history_chart, runs_frame
+from pages.ui.runs_view import filters, history_chart, runs_frame, stored_runs
 
 through_app()  # a page opened by its address still runs inside app.py
 
@@ -18,7 +17,7 @@ st.caption("Every stored run, newest first: what it was scored on (documents and
            "their hashes, who labelled it), its config, figures with 95% intervals, commit and "
            "user. Pick a baseline and a candidate to see what changed and whether it is more "
            "than noise.")
-rows = list_rows()
+rows = stored_runs()
 if not rows:
     st.info("No stored run yet: press Run on the Evaluate page, or run "
             "`python -m eval run --dataset datasets/beir_sample --preset bm25 --preset hybrid "

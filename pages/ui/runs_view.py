@@ -6,16 +6,32 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from pathlib import Path
 
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from eval.runs.history import RunRow
+from eval.runs.history import RunRow, list_rows
+from eval.runs.store import runs_dir
 from pages.ui.eval_figures import PALETTE
+from rag.paths import collections_root
 
 ALL = "(all)"
 SHOWN_METRICS = ("ndcg@10", "recall@100")
+
+
+@st.cache_data(max_entries=4, show_spinner=False)
+def _listed(root: str, stamp: tuple[int, int]) -> list[RunRow]:
+    return list_rows(Path(root))
+
+
+def stored_runs() -> list[RunRow]:
+    """Every stored run, read again only when a run folder comes or goes (the runs folder's
+    mtime) or a collection does (orphan marks)."""
+    root, collections = runs_dir(), collections_root()
+    return _listed(str(root), (root.stat().st_mtime_ns,
+                               collections.stat().st_mtime_ns if collections.is_dir() else 0))
 
 
 def _short(text: object, n: int = 8) -> str:
