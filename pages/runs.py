@@ -13,10 +13,9 @@ from pages.ui.runs_view import filters, history_chart, runs_frame, stored_runs
 through_app()  # a page opened by its address still runs inside app.py
 
 st.title("Runs")
-st.caption("Every stored run, newest first: what it was scored on (documents and test set with "
-           "their hashes, who labelled it), its config, figures with 95% intervals, commit and "
-           "user. Pick a baseline and a candidate to see what changed and whether it is more "
-           "than noise.")
+st.caption("Every stored run, newest first, with what it was scored on, its config, figures, "
+           "commit and user. Pick a baseline and a candidate: what changed, and is it more "
+           "than noise?")
 rows = stored_runs()
 if not rows:
     st.info("No stored run yet: press Run on the Evaluate page, or run "
