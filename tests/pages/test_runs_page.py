@@ -84,3 +84,30 @@ def test_filters_and_marks(data: Path) -> None:
     at.multiselect(key="runs_presets").set_value(["bm25"]).run()
     assert list(at.dataframe[0].value["preset"]) == ["bm25"]
     assert "Store two runs" in at.info[0].value
+
+
+def test_sweeps_and_tunes_from_evaluate_are_stored_too(data: Path) -> None:
+    ev = AppTest.from_file(EVALUATE, default_timeout=300)
+    ev.session_state["app_user"] = "grace"
+    ev.run()
+    ev.selectbox(key="eval_dataset").select("beir_sample (BEIR)").run()
+    ev.radio(key="eval_mode").set_value("Sweep one field").run()
+    ev.text_input(key="eval_values").input("1, 60").run()
+    ev.button(key="eval_run").click().run()
+    assert not ev.exception
+    ev.radio(key="eval_mode").set_value("Tune (cross-validated)").run()
+    ev.number_input(key="eval_tune_folds").set_value(2)
+    ev.number_input(key="eval_tune_trials").set_value(2).run()
+    ev.button(key="eval_tune_run").click().run()
+    assert not ev.exception
+
+    at = AppTest.from_file(RUNS, default_timeout=120).run()
+    table = at.dataframe[0].value
+    assert list(table["kind"]) == ["tune", "sweep", "sweep"] and set(table["user"]) == {"grace"}
+    assert set(table["preset"][1:]) == {"hybrid fusion.k=1", "hybrid fusion.k=60"}
+    at.multiselect(key="runs_kinds").set_value(["sweep"]).run()
+    diff = at.dataframe[1].value  # the two sweep points: only fusion.k differs
+    assert list(diff["path"]) == ["fusion.k"]
+    assert not any("kept no trace" in i.value for i in at.info)
+    at.toggle(key="runs_open_traces").set_value(True).run()
+    assert any("kept no trace" in i.value for i in at.info)  # sweep points keep none
