@@ -16,6 +16,7 @@ from typing import Literal
 
 from eval.data.shapes import BeirDataset
 from eval.runs.preset_run import Searcher
+from eval.runs.trace_tap import tap
 from rag.config import PipelineConfig, with_overrides
 from rag.documents.base import Document, DocumentMetadata
 from rag.index import Collection, index_settings, settings_hash
@@ -93,6 +94,7 @@ def retrieval_searcher(
 
     def search(query: str) -> Sequence[Candidate]:
         trace = run_query(query, config, collection, last="select", raise_errors=True, now=clock)
+        tap(query, trace)  # kept with a stored run (eval.runs.trace_tap)
         selected = trace.output(SelectOutput)
         return selected.candidates if selected is not None else ()
 
@@ -107,6 +109,7 @@ def full_searcher(
 
     def search(query: str) -> Sequence[Candidate]:
         trace = run_query(query, config, collection, raise_errors=True, now=clock)
+        tap(query, trace)
         return ranked_candidates(trace)
 
     return search
