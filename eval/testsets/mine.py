@@ -16,10 +16,17 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePath
-from typing import Any
+from typing import Any, NamedTuple
 
 from eval.testsets.headings import Heading, find_headings
-from eval.testsets.question_rules import from_definition, from_heading
+from eval.testsets.question_rules import (
+    capitalised_words,
+    from_definition,
+    from_heading,
+    is_generic,
+    looks_like_code,
+    sentence_case,
+)
 from rag.chunking.base import Chunk
 from rag.documents.base import Document
 
@@ -106,10 +113,36 @@ def asks_questions(section: str) -> bool:
     return len(listed) * 2 > len(body)
 
 
-def _question(head: Heading, section: str) -> tuple[str, str] | None:
+FAQ_QUESTION_SHARE = 0.4  # a document whose headings are mostly questions is an FAQ
+MAX_STATEMENT_WORDS = 25
+
+
+def is_faq(heads: Sequence[Heading], doc_type: str) -> bool:
+    """An FAQ page: typed FAQ at ingest, or at least three headings and a good share of them
+    questions (a chapter of an FAQ printed alone need not say "FAQ")."""
+    asked = sum(h.text.endswith("?") for h in heads)
+    return doc_type == "FAQ" or (asked >= 3 and asked >= FAQ_QUESTION_SHARE * len(heads))
+
+
+def _statement(head: Heading) -> tuple[str, str] | None:
+    """An FAQ entry phrased as a statement ("Inserts are slow!", "Web forum", "dpkg"): its own
+    text, as a person would type it into a search box."""
+    words = head.text.split()
+    if not 1 <= len(words) <= MAX_STATEMENT_WORDS or is_generic(head.text) or looks_like_code(head.text):
+        return None
+    if sum(c.isalpha() for c in head.text) < 3:
+        return None
+    return head.text, "faq-statement"
+
+
+def _question(head: Heading, section: str, faq: bool) -> tuple[str, str] | None:
+    if looks_like_code(head.text):
+        return None
     if head.kind == "faq":
         text = head.text if head.text.endswith("?") else None
-        return (text, "faq-entry") if text and len(text.split()) >= 2 else None
+        if text and len(text.split()) >= 2:
+            return text, "faq-entry"
+        return _statement(head) if faq else None
     text = head.text
     if head.kind == "question-line" and not text.endswith("?"):
         text = text[: text.rindex("?") + 1]  # the question, without what follows it
@@ -117,6 +150,8 @@ def _question(head: Heading, section: str) -> tuple[str, str] | None:
     if made is None:
         first = _SENTENCE.split(" ".join(section.split()), maxsplit=1)[0]
         made = from_definition(head.text, _MARKUP.sub("", first))
+    if made is None and faq and head.kind in ("layout", "markdown"):
+        made = _statement(head)
     return made
 
 
@@ -124,9 +159,14 @@ def _row_id(doc: str, question: str) -> str:
     return "m-" + hashlib.sha1(f"{doc}\n{question}".encode()).hexdigest()[:12]
 
 
-def mine_text(doc: str, text: str, fmt: str, skipped: Counter[str]) -> tuple[list[dict[str, Any]], int]:
-    """The mined rows of one document (named `doc`) and how many headings it has."""
-    heads = find_headings(text, fmt)
+def mine_text(doc: str, text: str, fmt: str, skipped: Counter[str], spans: Sequence[Sequence[int]] = (),
+              doc_type: str = "USER") -> tuple[list[dict[str, Any]], int]:
+    """The mined rows of one document (named `doc`) and how many headings it has. `spans`: the
+    headings the document marks itself (metadata.extra["heading_spans"]); `doc_type`: its
+    detected type (an FAQ's statement entries become rows too)."""
+    heads = find_headings(text, fmt, spans)
+    faq = is_faq(heads, doc_type)
+    names = capitalised_words(text)
     bounds = [(head.body, section_end(text, heads, i)) for i, head in enumerate(heads)]
     listed = listed_headings(heads, [len(text[a:b].strip()) for a, b in bounds])
     rows = []
@@ -145,11 +185,12 @@ def mine_text(doc: str, text: str, fmt: str, skipped: Counter[str]) -> tuple[lis
         if end - start > MAX_SECTION_CHARS:
             skipped["section too long"] += 1
             continue
-        made = _question(head, section)
+        made = _question(head, section, faq)
         if made is None:
             skipped["no safe question"] += 1
             continue
         question, rule = made
+        question = sentence_case(question, names)
         rows.append({
             "id": _row_id(doc, question),
             "question": question,
@@ -158,6 +199,7 @@ def mine_text(doc: str, text: str, fmt: str, skipped: Counter[str]) -> tuple[lis
             "answerable": True,
             "provenance": {
                 "method": "mined", "rule": rule, "heading_kind": head.kind, "format": fmt,
+                "faq_page": faq,
                 "filters_passed": list(MINE_FILTERS),
                 "source": {"doc": doc, "start": start, "end": end},
                 "heading": {"start": head.start, "end": head.end, "text": head.text},
@@ -197,18 +239,31 @@ def document_name(document: Document) -> str:
 def mine_documents(documents: Sequence[Document], max_questions: int | None = None) -> MineReport:
     """Mine every document; rows deduplicated, in document order (then capped at
     `max_questions`, taken round-robin across documents so no file dominates)."""
-    return mine_texts([(document_name(d), d.text, d.metadata.format) for d in documents],
-                      max_questions)
+    return mine_texts([MineInput(document_name(d), d.text, d.metadata.format,
+                                 tuple(d.metadata.extra.get("heading_spans", ())), d.metadata.doc_type)
+                       for d in documents], max_questions)
 
 
-def mine_texts(texts: Sequence[tuple[str, str, str]], max_questions: int | None = None,
+class MineInput(NamedTuple):
+    """One document to mine: its name, kept text and format; the headings it marks itself and
+    its detected type, when known."""
+
+    name: str
+    text: str
+    fmt: str
+    spans: tuple[Sequence[int], ...] = ()
+    doc_type: str = "USER"
+
+
+def mine_texts(texts: Sequence[tuple[str, str, str] | MineInput], max_questions: int | None = None,
                notes: tuple[str, ...] = ()) -> MineReport:
-    """`mine_documents` over (document name, text, format) triples."""
+    """`mine_documents` over (document name, text, format) triples or MineInputs."""
     skipped: Counter[str] = Counter()
     per_doc: list[list[dict[str, Any]]] = []
     headings = 0
-    for name, text, fmt in texts:
-        rows, found = mine_text(name, text, fmt, skipped)
+    for item in texts:
+        one = item if isinstance(item, MineInput) else MineInput(*item)
+        rows, found = mine_text(one.name, one.text, one.fmt, skipped, one.spans, one.doc_type)
         per_doc.append(rows)
         headings += found
     rows = dedupe([r for doc_rows in per_doc for r in doc_rows], skipped)

@@ -76,7 +76,8 @@ def parse_bytes(
             store_parsed(content_hash, extension, parsed)
     if not parsed.text.strip():
         raise DocumentError("no text found in the file", "check that it is not blank")
-    detected = detect_doc_type(parsed.text, config)
+    marked = [parsed.text[span[0]:span[1]] for span in parsed.extra.get("heading_spans", ())]
+    detected = detect_doc_type(parsed.text, config, marked)
     metadata = DocumentMetadata(
         source=source or name,
         title=parsed.title or Path(name).stem,
