@@ -174,6 +174,11 @@ def find_headings(text: str, fmt: str, spans: Sequence[Sequence[int]] = ()) -> l
     return list(_scan(text, fmt))
 
 
+def _one_line(text: str) -> str:
+    """A wrapped heading on one line; a word hyphenated at the wrap ("CD-" / "ROM") kept whole."""
+    return " ".join(re.sub(r"(?<=\w-)\s*\n\s*(?=\w)", "", text).split())
+
+
 def _structured(text: str, spans: Sequence[Sequence[int]]) -> list[Heading]:
     """The marked headings (wrapped lines joined into one), and "Q:" entries outside them."""
     rows = lines(text)
@@ -187,10 +192,10 @@ def _structured(text: str, spans: Sequence[Sequence[int]]) -> list[Heading]:
         covered.append((start, end))
         last = max(bisect_right(starts, end - 1) - 1, 0)
         if len(span) > 3 and span[3] and heads and heads[-1].kind == "layout":
-            joined = f"{heads[-1].text} {' '.join(text[start:end].split())}"  # over a page break
+            joined = _one_line(f"{heads[-1].text}\n{text[start:end]}")  # over a page break
             heads[-1] = replace(heads[-1], end=end, text=joined, body=_body_after(text, rows, last))
             continue
-        clean, a, b = _clean(" ".join(text[start:end].split()), start)
+        clean, a, b = _clean(_one_line(text[start:end]), start)
         if not clean:
             continue
         heads.append(Heading(a, b if clean == text[a:b] else end, clean, "layout",
@@ -235,7 +240,8 @@ def _scan(text: str, fmt: str) -> Iterator[Heading]:
         if atx is not None:
             clean, start, end = _clean(atx.group(2), row.start + atx.start(2))
             if clean:
-                yield Heading(start, end, clean, "markdown", _body_after(text, rows, i))
+                yield Heading(start, end, clean, "markdown", _body_after(text, rows, i),
+                              len(atx.group(1)))
             i += 1
             continue
         if markdown and i + 1 < len(rows) and _SETEXT.match(rows[i + 1].text) and rows[i + 1].text:

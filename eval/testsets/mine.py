@@ -29,6 +29,7 @@ from eval.testsets.question_rules import (
 )
 from rag.chunking.base import Chunk
 from rag.documents.base import Document
+from rag.documents.structure import EMPHASIS_LEVEL
 
 MIN_SECTION_CHARS = 30  # a heading with (almost) nothing under it answers nothing
 MAX_SECTION_CHARS = 6000  # a whole chapter is no answer span: retrieval would be trivial
@@ -120,22 +121,28 @@ MAX_STATEMENT_WORDS = 25
 def is_faq(heads: Sequence[Heading], doc_type: str) -> bool:
     """An FAQ page: typed FAQ at ingest, or at least three headings and a good share of them
     questions (a chapter of an FAQ printed alone need not say "FAQ")."""
+    heads = [h for h in heads if h.level < EMPHASIS_LEVEL]
     asked = sum(h.text.endswith("?") for h in heads)
     return doc_type == "FAQ" or (asked >= 3 and asked >= FAQ_QUESTION_SHARE * len(heads))
 
 
 def _statement(head: Heading) -> tuple[str, str] | None:
     """An FAQ entry phrased as a statement ("Inserts are slow!", "Web forum", "dpkg"): its own
-    text, as a person would type it into a search box."""
-    words = head.text.split()
-    if not 1 <= len(words) <= MAX_STATEMENT_WORDS or is_generic(head.text) or looks_like_code(head.text):
+    text, as a person would type it into a search box. Not a lead-in ("You probably can:"), a
+    footnote ("[3] …"), code, or bold body text."""
+    text = head.text
+    words = text.split()
+    if not 1 <= len(words) <= MAX_STATEMENT_WORDS or is_generic(text) or looks_like_code(text):
         return None
-    if sum(c.isalpha() for c in head.text) < 3:
+    if head.level >= EMPHASIS_LEVEL or text.endswith((":", ",", ";")) or text.startswith("["):
         return None
-    return head.text, "faq-statement"
+    if sum(c.isalpha() for c in text) < 3 or not (text[0].isalnum() or text[0] in "\"'“"):
+        return None
+    return text, "faq-statement"
 
 
-def _question(head: Heading, section: str, faq: bool) -> tuple[str, str] | None:
+def _question(head: Heading, section: str, faq: bool,
+              names: frozenset[str] = frozenset()) -> tuple[str, str] | None:
     if looks_like_code(head.text):
         return None
     if head.kind == "faq":
@@ -146,10 +153,10 @@ def _question(head: Heading, section: str, faq: bool) -> tuple[str, str] | None:
     text = head.text
     if head.kind == "question-line" and not text.endswith("?"):
         text = text[: text.rindex("?") + 1]  # the question, without what follows it
-    made = from_heading(text)
+    first = _MARKUP.sub("", _SENTENCE.split(" ".join(section.split()), maxsplit=1)[0])
+    made = from_heading(text, first)
     if made is None:
-        first = _SENTENCE.split(" ".join(section.split()), maxsplit=1)[0]
-        made = from_definition(head.text, _MARKUP.sub("", first))
+        made = from_definition(head.text, first, names)
     if made is None and faq and head.kind in ("layout", "markdown"):
         made = _statement(head)
     return made
@@ -185,7 +192,7 @@ def mine_text(doc: str, text: str, fmt: str, skipped: Counter[str], spans: Seque
         if end - start > MAX_SECTION_CHARS:
             skipped["section too long"] += 1
             continue
-        made = _question(head, section, faq)
+        made = _question(head, section, faq, names)
         if made is None:
             skipped["no safe question"] += 1
             continue

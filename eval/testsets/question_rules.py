@@ -11,7 +11,8 @@ Each rule returns the question and its name, which goes into the row's provenanc
   word is the -ing form of a verb in VERBS (a closed list: English -ing words are often nouns,
   "Building", "Meeting", "Listing"), "your" becoming "my".
 - `definition-heading`: "The sources.list file" -> "What is the sources.list file?" (a heading
-  of 2-6 words starting with The/A/An and holding no verb form from VERBS).
+  of 2-6 words starting with The/A/An, holding no verb form from VERBS, whose section's first
+  sentence names the term; "are" for a plural).
 - `definition-sentence`: a short term heading ("APT", "Vault notes") whose section's first
   sentence defines it ("APT is the …", "Vault notes are …") -> "What is APT?" / "What are …?".
 
@@ -92,8 +93,9 @@ def _first_person(words: list[str]) -> list[str]:
     return [_PRONOUNS.get(w.lower(), w) for w in words]
 
 
-def from_heading(heading: str) -> tuple[str, str] | None:
-    """(question, rule) for a heading, or None when no rule applies safely."""
+def from_heading(heading: str, first_sentence: str | None = None) -> tuple[str, str] | None:
+    """(question, rule) for a heading, or None when no rule applies safely. `first_sentence`:
+    the section's first sentence (the definition rule needs the section to name the term)."""
     text = " ".join(heading.split()).strip()
     words = _words(text)
     if len(words) < 2 or len(words) > MAX_QUESTION_WORDS or is_generic(text):
@@ -132,15 +134,31 @@ def from_heading(heading: str) -> tuple[str, str] | None:
     if _ARTICLE.match(text) and 2 <= len(words) <= 6:
         if any(w.lower() in VERBS or w.lower() in _BASES for w in words[1:]):
             return None
-        return f"What is {words[0].lower()} {' '.join(words[1:])}?", "definition-heading"
+        term = " ".join(words[1:])
+        # the section must be about the term: "The console tips" over "There are some utility
+        # programs …" made "What is the console tips?" (debian-reference, issue 36)
+        if first_sentence is None or term.lower() not in " ".join(first_sentence.split()).lower():
+            return None
+        verb = "are" if _plural(words[-1]) else "is"
+        return f"What {verb} {words[0].lower()} {term}?", "definition-heading"
     return None
 
 
-def from_definition(term: str, first_sentence: str) -> tuple[str, str] | None:
-    """"What is TERM?" when the section's first sentence defines the term ("TERM is …")."""
+def _plural(word: str) -> bool:
+    """"tips", "files": plural; "process", "status", "analysis", "tmpfs": not."""
+    low = word.lower()
+    return (low.endswith("s") and not low.endswith(("ss", "us", "is", "fs", "ics"))
+            and low.isalpha() and len(low) > 3)
+
+
+def from_definition(term: str, first_sentence: str,
+                    names: frozenset[str] | None = None) -> tuple[str, str] | None:
+    """"What is TERM?" when the section's first sentence defines the term ("TERM is …"). With
+    `names` (the document's capitalised words), a term capitalised only because it opens the
+    sentence is lower-cased ("Colorized commands are …" -> "What are colorized commands?")."""
     term = " ".join(term.split())
     words = _words(term)
-    if not 1 <= len(words) <= 4 or is_generic(term) or not _WORD.match(term):
+    if not 1 <= len(words) <= 6 or is_generic(term) or not _WORD.match(term):
         return None
     if term.endswith(("?", ".", ":", "!")) or not is_phrase(term):
         return None
@@ -151,6 +169,9 @@ def from_definition(term: str, first_sentence: str) -> tuple[str, str] | None:
     verb = "are" if found.group(3).lower() == "are" else "is"
     # as the sentence writes it: "the data security infrastructure", not "Data security …"
     term = found.group(2)
+    first = term.split()[0]
+    if names is not None and not found.group(1) and _TITLED.match(first) and first.lower() not in names:
+        term = first.lower() + term[len(first):]  # "Colorized commands are …": sentence-initial capital
     if found.group(1) and found.group(1).strip().lower() == "the":
         term = f"the {term}"
     return f"What {verb} {term}?", "definition-sentence"
@@ -175,7 +196,8 @@ def is_phrase(text: str) -> bool:
     """A heading phrase ("Installing packages", "The spool folder"), not a sentence or a piece
     of one ("Deleting a file is not safe, but it"): no comma, no finite verb, no code."""
     words = [w.strip(".,;:!?()\"'").lower() for w in text.split()]
-    return "," not in text and not _FINITE.intersection(words) and not looks_like_code(text)
+    return ("," not in text and ": " not in text and not _FINITE.intersection(words)
+            and not looks_like_code(text))
 
 
 _TITLED = re.compile(r"^[A-Z][a-z][a-z'’-]*$")  # "Export", "Notebook": not "GNU", "iPhone", "I"
@@ -209,7 +231,7 @@ def sentence_case(question: str, names: frozenset[str] = frozenset()) -> str:
     out = [words[0]]
     for word in words[1:]:
         core = word.strip("?!.,:;\"'()")
-        if _TITLED.match(core) and core.lower() not in names:
+        if core == "A" or (_TITLED.match(core) and core.lower() not in names):
             word = word.replace(core, core.lower(), 1)
         out.append(word)
     return " ".join(out)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+EMPHASIS_LEVEL = 9  # a bold line at body size (a run-in heading, a term, a lead-in): not a section
+
 
 def locate_headings(text: str, headings: Sequence[tuple[str, int]]) -> tuple[tuple[int, int, int], ...]:
     """(start, end, level) of each (heading text, level), found in order as a whole line of

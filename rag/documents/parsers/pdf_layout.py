@@ -5,9 +5,10 @@ A reader finds a PDF's headings by how they look — larger or bold type on line
 not by line length. Each page's text pieces come with their font and size; every line of the
 page's extracted text gets the size and weight of most of its characters. The body size is the
 size most characters have. A heading line is larger than the body, or bold throughout at body
-size; lines in smaller type (running headers, footers, page numbers) never are. Consecutive
-heading lines in the same type are one wrapped heading. Levels rank the heading types by size
-(bold body text lowest). The result is `(start, end, level)` offsets into the document's text.
+size; lines in smaller type (running headers, footers, page numbers) never are, and running
+headers and footers are dropped from the text. Consecutive heading lines in the same type are
+one wrapped heading. Levels rank the larger types by size; bold body text is level 9. The
+result is `(start, end, level)` offsets into the document's text.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from typing import Any
 
 from pypdf import PageObject, PdfReader
 from pypdf.errors import PyPdfError
+
+from rag.documents.structure import EMPHASIS_LEVEL
 
 LARGER = 1.12  # a heading's type is at least this much larger than the body's
 SMALLER = 0.92  # type this much smaller than the body is page furniture
@@ -149,9 +152,12 @@ def styled_headings(text: str, styles: Sequence[LineStyle]) -> list[tuple[int, .
             found[-1] = (found[-1][0], s.end, k, found[-1][3])  # the heading wraps onto this line
         else:  # a new heading, or the rest of one carried over a page break (its footer between)
             found.append((s.start, s.end, k, int(bool(joins))))
-    ranks = sorted({k for _, _, k, _ in found}, key=lambda k: (-k[0], not k[1]))
-    return [(a, b, ranks.index(k) + 1, c) if c else (a, b, ranks.index(k) + 1)
-            for a, b, k, c in found]
+    ranks = sorted({k for _, _, k, _ in found if k[0] >= body * LARGER}, key=lambda k: (-k[0], not k[1]))
+
+    def level(k: tuple[float, bool]) -> int:
+        return ranks.index(k) + 1 if k in ranks else EMPHASIS_LEVEL
+
+    return [(a, b, level(k), c) if c else (a, b, level(k)) for a, b, k, c in found]
 
 
 def _outline_entries(reader: PdfReader) -> list[tuple[str, int, int]]:
@@ -193,19 +199,40 @@ def outline_headings(reader: PdfReader, page_texts: Sequence[str],
             lines.append((offset, offset + len(line)))
             offset += len(line) + 1
         want = _squash(title)
-        for i in range(len(lines)):
-            for j in range(i, min(i + 3, len(lines))):
-                got = _squash(page_texts[page][lines[i][0]:lines[j][1]])
-                if got == want:
-                    base = page_starts[page]
-                    found.append((base + lines[i][0], base + lines[j][1], level))
-                    break
-                if not want.startswith(got):
-                    break
-            else:
-                continue
-            break
+        match = next(((i, j) for i in range(len(lines)) for j in range(i, min(i + 3, len(lines)))
+                      if _squash(page_texts[page][lines[i][0]:lines[j][1]]) == want), None)
+        if match is not None:
+            base = page_starts[page]
+            found.append((base + lines[match[0]][0], base + lines[match[1]][1], level))
     return sorted(set(found))
+
+
+EDGE_LINES = 3  # running headers and footers sit in a page's first or last lines
+
+
+def drop_furniture(page_texts: Sequence[str], pieces: Sequence[Sequence[Piece]]) -> tuple[list[str], int]:
+    """The pages without their running headers and footers (a browser's date, title, address and
+    "2/6"): lines in type smaller than the body's, at a page's top or bottom, that come again on
+    other pages (digits aside), or on a one-page document. A reader skips them; left in, they
+    split answers and headings at every page break. Returns the texts and how many lines went."""
+    styles = [line_styles(t, p) for t, p in zip(page_texts, pieces, strict=True)]
+    body = body_size([s for page in styles for s in page])
+    if not body:
+        return list(page_texts), 0
+    edge: list[list[tuple[LineStyle, str]]] = []
+    for text, page in zip(page_texts, styles, strict=True):
+        small = [(i, s) for i, s in enumerate(page) if s.size and s.size < body * SMALLER]
+        edge.append([(s, re.sub(r"\d+", "#", text[s.start:s.end].strip())) for i, s in small
+                     if i < EDGE_LINES or i >= len(page) - EDGE_LINES])
+    seen = Counter(sig for lines in edge for sig in {sig for _, sig in lines})
+    out, dropped = [], 0
+    for text, lines in zip(page_texts, edge, strict=True):
+        cut = [line for line, sig in lines if seen[sig] >= 2 or len(page_texts) == 1]
+        for line in sorted(cut, key=lambda line: -line.start):
+            text = text[:line.start] + text[line.end + 1:] if line.end < len(text) else text[:line.start]
+        dropped += len(cut)
+        out.append(text.strip())
+    return out, dropped
 
 
 def pdf_headings(reader: PdfReader, page_texts: Sequence[str], page_starts: Sequence[int],
