@@ -15,6 +15,7 @@ from eval.testsets.store import list_sets, read_rows
 from pages.ui import judge_view as view
 from pages.ui.entry import through_app
 from pages.ui.eval_sets import describe
+from pages.ui.mined_review import review_panel
 from pages.ui.state import APP_COLLECTION, APP_PRESET
 from pages.ui.testset_maker import make_set_panel
 from rag.config import available_presets
@@ -46,6 +47,7 @@ systems = row[1].multiselect("Pooled systems", presets, key="judge_systems",
 depth = row[2].number_input("Depth", 1, 50, DEFAULT_DEPTH, key="judge_depth",
                             help="top passages per system")
 
+review_panel(collection, set_name)  # a mined set: read a sample before trusting it (issue 36)
 store = open_judging(collection, set_name)
 store.add_questions(read_rows(collection, set_name))  # new rows only: judgments and edits stay
 questions = store.questions()

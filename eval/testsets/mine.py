@@ -317,15 +317,33 @@ def texts_from_chunks(chunks: Iterable[Chunk]) -> dict[str, str]:
 def mine_collection(name: str, max_questions: int | None = None) -> MineReport:
     """Mine the kept text of every document in collection `name` (for a collection built before
     texts were kept, the text rebuilt from its chunks; the report's notes say so)."""
+    from eval.testsets.review import rules_off
     from rag.index import open_collection
     from rag.index.derived import kept_documents
 
     collection = open_collection(name)
+    off = rules_off(name)
     documents = kept_documents(collection)
     if len(documents) == len(collection.manifest.documents):
-        return mine_documents(documents, max_questions)
+        return without_rules(mine_documents(documents), off, max_questions)
     rebuilt = texts_from_chunks(collection.chunks())
     note = (f"{len(rebuilt)} documents' text rebuilt from their chunks (the collection was built "
             "before texts were kept; characters no chunk covers read as newlines)")
-    return mine_texts([(doc, text, PurePath(doc).suffix.lstrip(".") or "txt")
-                       for doc, text in sorted(rebuilt.items())], max_questions, (note,))
+    report = mine_texts([(doc, text, PurePath(doc).suffix.lstrip(".") or "txt")
+                         for doc, text in sorted(rebuilt.items())], None, (note,))
+    return without_rules(report, off, max_questions)
+
+
+def without_rules(report: MineReport, off: set[str], max_questions: int | None = None) -> MineReport:
+    """The report without the rows of rules a person's review switched off (counted as skipped,
+    and named in the notes), then capped at `max_questions` round-robin."""
+    rows = [r for r in report.rows if r["provenance"]["rule"] not in off]
+    skipped = dict(report.skipped)
+    notes = report.notes
+    if len(rows) < len(report.rows):
+        skipped["rule switched off after review"] = len(report.rows) - len(rows)
+        notes = (*notes, f"rules switched off for this collection by review: {', '.join(sorted(off))}")
+    if max_questions is not None and len(rows) > max_questions:
+        rows = round_robin(rows, max_questions)
+    spread = Counter(r["spans"][0]["doc"] for r in rows)
+    return MineReport(tuple(rows), report.documents, report.headings, skipped, dict(spread), notes)
