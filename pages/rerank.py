@@ -83,7 +83,7 @@ if not query.strip():
 cache = session_cache(st.session_state, "rr_results", max_entries=16)
 user = resources.session_user()
 resources.searching_as(user)
-key = (index.name, index.manifest.updated_at, query, head_key(fetch), user)
+key = (index.name, index.version, query, head_key(fetch), user)
 with st.spinner("Retrieving (the first query loads the embedding model)…"):
     head = cache.get_or_compute(key, lambda: run_head(query, fetch, index, user=user))
 show_stopped(head.trace)

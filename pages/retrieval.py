@@ -90,7 +90,7 @@ if not query.strip():
 cache = session_cache(st.session_state, "ret_lists", max_entries=16)
 user = resources.session_user()
 resources.searching_as(user)
-key = (index.name, index.manifest.updated_at, query, head_key(fetch), user)
+key = (index.name, index.version, query, head_key(fetch), user)
 with st.spinner("Retrieving (the first query loads the embedding model)…"):
     head = cache.get_or_compute(key, partial(run_head, query, fetch, index, user=user))
 show_stopped(head.trace)
@@ -137,5 +137,5 @@ if reranked is not None and reranked.status != "skipped":
 st.download_button("Download trace (JSON)", tail.trace.to_json(), "retrieval-trace.json",
                    "application/json", key="ret_download_trace", icon=":material/download:")
 
-terms = view.query_terms(query, index.manifest.settings.get("index", {}).get("tokenizer"))
+terms = view.query_terms(query, index.settings.get("index", {}).get("tokenizer"))
 read_ranking(top.candidates, labels, terms)

@@ -20,7 +20,7 @@ from pages.ui.systems_view import (
     timeline_frame,
 )
 from rag.config import PipelineConfig, available_presets, load_preset
-from rag.index import Collection
+from rag.index.ref import IndexRef
 from rag.query.intelligence import LEVEL_ORDER, LEVELS, apply_level
 from rag.systems import (
     BASELINES,
@@ -102,7 +102,7 @@ with compare_tab:
     if len(configs) < 2:
         st.info("Pick at least two systems.")
     elif st.button("Run", key="sys_run", type="primary") and query.strip():
-        def index(config: PipelineConfig) -> tuple[PipelineConfig, Collection]:
+        def index(config: PipelineConfig) -> tuple[PipelineConfig, IndexRef]:
             return config, resources.index_of(collection, config)
 
         result = compare(query, configs, index, user=user)

@@ -36,6 +36,7 @@ from typing import Any, Protocol, cast
 
 from rag.config import PipelineConfig, with_overrides
 from rag.index.embedding_pin import pinned_for
+from rag.index.ref import IndexRef
 from rag.llm.deadline import allowance, llm_deadline, stage_budget
 from rag.privacy import normalize_user
 from rag.retrieve.base import Candidate, RankedList, SearchQuery
@@ -55,6 +56,15 @@ from rag.stages import (
 from rag.trace import LLMBudgetUse, StageRecord, Trace
 
 TAIL_SECTIONS = ("fusion", "postprocess", "rerank", "context", "generation", "grounding", "abstain")
+
+
+# where a run reads: a ref resolved at the edge (rag.index.derived.resolve), a collection (the
+# run resolves it on first use), a stand-in index, or None (the collection the config names)
+Source = IndexRef | SearchableCollection | None
+
+
+def _pinned(config: PipelineConfig, source: Source) -> PipelineConfig:
+    return source.pin(config) if isinstance(source, IndexRef) else pinned_for(config, source)
 
 
 def initial_state(query: str, config: PipelineConfig, user: str | None = None) -> PipelineState:
@@ -168,7 +178,7 @@ class SliceRun:
 def run_slice(
     state: PipelineState,
     config: PipelineConfig,
-    collection: SearchableCollection | None = None,
+    collection: Source = None,
     *,
     first: str | None = None,
     last: str | None = None,
@@ -179,7 +189,7 @@ def run_slice(
 ) -> SliceRun:
     """Run the stages `first`..`last` over a seeded `state` (e.g. the retrieval tail over cached
     lists). `collection` defaults to `config.index.collection`, opened only if a stage needs it."""
-    config = pinned_for(config, collection)  # the ONNX graph the collection's vectors came from
+    config = _pinned(config, collection)  # the ONNX graph the collection's vectors came from
     env = StageEnv(config, collection, user=user, conversation=conversation or (), now=now)
     trace = Trace(query=state.query, preset=config.name, config=config.model_dump(mode="json"))
     with llm_deadline(config.generation.deadline_s):  # bounds every LLM call of this run
@@ -193,7 +203,7 @@ def run_slice(
 def run_query(
     query: str,
     config: PipelineConfig,
-    collection: SearchableCollection | None = None,
+    collection: Source = None,
     *,
     last: str | None = None,
     conversation: Sequence[ConversationTurn] | None = None,
@@ -204,7 +214,7 @@ def run_query(
     """Run `query` through every stage of `config` (or up to `last`); the Trace records each
     stage with its candidates and all their scores. `collection` defaults to
     `config.index.collection`. After a whole run each stage that ran gets its `after_run`."""
-    config = pinned_for(config, collection)  # what the stages ran with, for after_run too
+    config = _pinned(config, collection)  # what the stages ran with, for after_run too
     done = run_slice(initial_state(query, config, user), config, collection, last=last,
                      conversation=conversation, user=user, now=now, raise_errors=raise_errors)
     if last is None:
@@ -219,7 +229,7 @@ def run_query(
 def run_head(
     query: str,
     config: PipelineConfig,
-    collection: SearchableCollection | None = None,
+    collection: Source = None,
     *,
     user: str | None = None,
     now: datetime | None = None,
@@ -233,7 +243,7 @@ def run_head(
 def run_tail(
     head: PipelineState,
     config: PipelineConfig,
-    collection: SearchableCollection | None = None,
+    collection: Source = None,
     *,
     depth: int | None = None,
     first: str = "fuse",
@@ -289,6 +299,7 @@ __all__ = [
     "TAIL_SECTIONS",
     "PipelineState",
     "SliceRun",
+    "Source",
     "StageEnv",
     "StageRegistry",
     "StageResult",

@@ -27,14 +27,18 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from types import MappingProxyType
-from typing import Any, Literal, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel
 
 from rag.config import PipelineConfig
+from rag.index.ref import IndexRef, kept_texts_of
 from rag.retrieve.base import Candidate, RankedList, SearchQuery
 from rag.retrieve.search import SearchableCollection
 from rag.retrieve.settings import FilterConfig
+
+if TYPE_CHECKING:
+    from rag.index.document_texts import KeptTexts
 
 StageStatus = Literal["ok", "skipped", "failed", "fallback", "cache_hit", "blocked"]
 T = TypeVar("T")
@@ -107,13 +111,15 @@ class PipelineState:
 
 
 class StageEnv:
-    """Read-only surroundings of a run: the config, who asks, the clock, the collection
-    (opened on first use, so a run that halts early never touches the index)."""
+    """Read-only surroundings of a run: the config, who asks, the clock, and where it reads
+    (`IndexRef`, rag/index/ref.py): the ref the caller resolved at the edge, or one resolved on
+    first use from the collection it passed or the config names (so a run that halts early
+    never touches the index)."""
 
     def __init__(
         self,
         config: PipelineConfig,
-        collection: SearchableCollection | None = None,
+        collection: IndexRef | SearchableCollection | None = None,
         *,
         user: str | None = None,
         conversation: Sequence[ConversationTurn] = (),
@@ -123,34 +129,42 @@ class StageEnv:
         self.user = user
         self.conversation = tuple(conversation)
         self.now = now or datetime.now(UTC)
-        self._collection = collection
-        self._index: SearchableCollection | None = None
+        self._source = collection
+        self._ref: IndexRef | None = collection if isinstance(collection, IndexRef) else None
 
     @property
     def opened_collection(self) -> SearchableCollection | None:
-        """The index a stage read (or the collection the caller passed), else None."""
-        return self._index or self._collection
+        """The index a stage read (or the one the caller passed), else None."""
+        if self._ref is not None:
+            return self._ref.index
+        return None if self._source is None or isinstance(self._source, IndexRef) else self._source
 
-    @property
-    def stored_collection(self) -> SearchableCollection | None:
-        """The collection the caller passed or a stage opened, never a derived index: the one
-        that keeps its documents' text (rag.index.document_texts)."""
-        return self._collection
+    def index_ref(self) -> IndexRef:
+        """Where this run reads, resolved once: the index to search and its collection."""
+        if self._ref is None:
+            from rag.index import open_collection  # late: these open the Qdrant client
+            from rag.index.derived import as_ref
+
+            source = self._source
+            if source is None:
+                source = open_collection(self.config.index.collection)
+            self._ref = as_ref(source, self.config)
+        return self._ref
 
     def collection(self) -> SearchableCollection:
         """The index this run's config reads: the collection's own, or the one derived from its
         documents for other chunking/embedding settings (built on first use, rag/index/derived.py)."""
-        if self._index is None:
-            if self._collection is None:
-                from rag.index import open_collection  # late: opens the Qdrant client
+        return self.index_ref().index
 
-                self._collection = open_collection(self.config.index.collection)
-            self._index = self._collection
-            if getattr(self._collection, "keeps_texts", False):  # a stored set of documents
-                from rag.index.derived import index_for
-
-                self._index = index_for(self._collection, self.config)  # type: ignore[arg-type]
-        return self._index
+    def kept_texts(self) -> tuple[KeptTexts | None, str]:
+        """The kept document text of the collection this run reads, or None and why: nothing
+        opened yet in this run and nothing passed (no stage searched), or an index without its
+        collection (rag.index.ref.IndexRef.kept_texts)."""
+        if self._ref is not None:
+            return self._ref.kept_texts()
+        if self._source is None:
+            return None, "no collection was opened in this run"
+        return kept_texts_of(self._source)  # not resolved: no derived index built for the text
 
 
 @dataclass(frozen=True)

@@ -18,8 +18,7 @@ from rag.context.base import BuiltContext
 from rag.generate.stage import GenerateOutput
 from rag.grounding.retry import GroundedAnswer
 from rag.memory import MemoryStore, running_summary
-from rag.pipeline import run_query
-from rag.retrieve.search import SearchableCollection
+from rag.pipeline import Source, run_query
 from rag.streaming import StreamingRun
 from rag.trace import Trace
 
@@ -82,7 +81,7 @@ def start_turn(
     conversation_id: str,
     question: str,
     config: PipelineConfig,
-    collection: SearchableCollection | None = None,
+    collection: Source = None,
 ) -> StreamingRun:
     """Record the question, then run it in the background with the conversation's history."""
     history = store.history(conversation_id, config.generation.history_messages)

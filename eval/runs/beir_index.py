@@ -19,9 +19,8 @@ from eval.runs.preset_run import Searcher
 from rag.config import PipelineConfig, with_overrides
 from rag.documents.base import DocType, Document, DocumentMetadata
 from rag.index import Collection, index_settings, open_collection, settings_hash
-from rag.pipeline import ranked_candidates, run_query
+from rag.pipeline import Source, ranked_candidates, run_query
 from rag.retrieve.base import Candidate
-from rag.retrieve.search import SearchableCollection
 from rag.retrieve.stage import SelectOutput
 
 Mode = Literal["retrieval", "full"]
@@ -86,7 +85,7 @@ def _clock(now: datetime | None) -> datetime:
 
 
 def retrieval_searcher(
-    config: PipelineConfig, collection: SearchableCollection, now: datetime | None = None
+    config: PipelineConfig, collection: Source, now: datetime | None = None
 ) -> Searcher:
     """Query -> the pipeline up to `select` (guard … retrieve → fuse → postprocess → authority
     → rerank → select): exactly the ranking a full run of the preset hands to context building."""
@@ -102,7 +101,7 @@ def retrieval_searcher(
 
 
 def full_searcher(
-    config: PipelineConfig, collection: SearchableCollection, now: datetime | None = None
+    config: PipelineConfig, collection: Source, now: datetime | None = None
 ) -> Searcher:
     """Query -> every pipeline stage (understanding, rerank …) -> the final ranked candidates."""
     clock = _clock(now)

@@ -22,7 +22,7 @@ from eval.runs.preset_run import Searcher
 from eval.scoring.answers import ANSWER_STAGES, AnswerSample, reference_passages, sample_from_trace
 from rag.config import PipelineConfig, with_overrides
 from rag.index import Collection, open_collection
-from rag.index.derived import index_for, kept_documents
+from rag.index.derived import kept_documents, resolve
 from rag.pipeline import run_query
 from rag.retrieve.base import Candidate
 from rag.trace import Trace
@@ -65,7 +65,7 @@ def collection_searcher(config: PipelineConfig, collection: Collection, mode: Mo
     config = with_overrides(collection_config(config, collection),
                             {"retrieval.top_k": config.retrieval.depth})
     factory = retrieval_searcher if mode == "retrieval" else full_searcher
-    search = factory(config, index_for(collection, config), None)
+    search = factory(config, resolve(collection, config), None)
 
     def by_file(query: str) -> Sequence[Candidate]:
         return [replace(c, chunk=replace(c.chunk, doc_id=document_name(c))) for c in search(query)]
@@ -102,9 +102,9 @@ def collection_traces(
     """Every question through the full pipeline (context, generation, grounding on) over an
     existing collection: (item, trace) per question."""
     config = with_overrides(collection_config(config, collection), ANSWER_STAGES)
-    index = index_for(collection, config)
+    ref = resolve(collection, config)  # once: every question reads this index and its text
     for done, item in enumerate(qa.items, start=1):
-        yield item, run_query(item.question, config, index)
+        yield item, run_query(item.question, config, ref)
         if progress is not None:
             progress(done, len(qa.items))
 
@@ -124,5 +124,5 @@ def preset_collection(name: str, config: PipelineConfig) -> Collection:
     """Collection `name`, with the index `config` reads built or brought up to date now (and
     said on stdout) rather than inside the first query's retrieve stage."""
     collection = open_collection(name)
-    index_for(collection, config, on_sync=lambda done: print(done.describe()))
+    resolve(collection, config, on_sync=lambda done: print(done.describe()))
     return collection

@@ -271,11 +271,11 @@ def bm25_consistency(collection: Any, k: int = CONSISTENCY_K) -> Consistency:
     the source chunk, or None when none does."""
     from eval.runs.beir_index import retrieval_searcher
     from rag.config import load_preset, with_overrides
-    from rag.index.derived import index_for
+    from rag.index.derived import resolve
 
     config = with_overrides(load_preset(CONSISTENCY_RETRIEVER),
                             {"index.collection": collection.name, "retrieval.top_k": k})
-    search = retrieval_searcher(config, index_for(collection, config))
+    search = retrieval_searcher(config, resolve(collection, config))
     labels = {d.doc_id: doc_label(d) for d in _documents(collection)}
 
     def rank(question: str, doc: str, start: int, end: int) -> int | None:

@@ -31,11 +31,12 @@ from rag.index import (
 from rag.index.derived import (
     IndexSync,
     MissingDocumentTextError,
-    index_for,
     needs_sync,
+    resolve,
 )
 from rag.index.document_texts import DocumentTexts
 from rag.index.manifest import describe_settings
+from rag.index.ref import IndexRef
 from rag.index.visible import visible_kept_documents
 from rag.paths import SAMPLES_DIR, collections_root
 from rag.privacy import normalize_user
@@ -223,18 +224,17 @@ def require_collection_and_preset(key_prefix: str) -> tuple[Collection, Pipeline
     return collection, preset
 
 
-def index_line(index: Collection) -> str:
+def index_line(index: IndexRef) -> str:
     """What an index was built with, and whether it is the collection's own or derived."""
-    own = "its own index" if index.keeps_texts else "an index derived from its documents"
-    return f"{own}: {describe_settings(index.manifest.settings)}"
+    return f"{index.describe()}: {describe_settings(index.settings)}"
 
 
-def index_of(collection: Collection, config: PipelineConfig) -> Collection:
+def index_of(collection: Collection, config: PipelineConfig) -> IndexRef:
     """The index `config` reads in `collection`: its own, or one derived from its documents for
     the preset's chunking/embedding (built here once, with a progress bar; reused afterwards)."""
     try:
         if not needs_sync(collection, config):
-            return index_for(collection, config)
+            return resolve(collection, config)
         with st.status(f"Indexing '{collection.name}' the way preset '{config.name}' needs "
                        f"({describe_settings(index_settings(config))}): once, reused afterwards",
                        expanded=True) as status:
@@ -246,7 +246,7 @@ def index_of(collection: Collection, config: PipelineConfig) -> Collection:
             def finished(sync: IndexSync) -> None:
                 status.update(label=sync.describe(), state="complete", expanded=False)
 
-            return index_for(collection, config, advance, finished)
+            return resolve(collection, config, advance, finished)
     except MissingDocumentTextError as exc:
         st.error(str(exc))
         st.stop()

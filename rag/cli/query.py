@@ -13,7 +13,7 @@ import argparse
 import contextlib
 import sys
 from pathlib import PurePath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rag.config import load_preset, parse_set_options, with_overrides
 from rag.context.base import BuiltContext
@@ -21,6 +21,10 @@ from rag.model_loading import load_models
 from rag.pipeline import ranked_candidates, run_query
 from rag.retrieve.base import Candidate
 from rag.trace import Trace
+
+if TYPE_CHECKING:
+    from rag.index.collection import Collection
+    from rag.index.ref import IndexRef
 
 _PREVIEW = 80
 
@@ -105,20 +109,21 @@ def run(args: argparse.Namespace) -> int:
     config = with_overrides(load_preset(args.preset), overrides)
     # late: these open the Qdrant client
     from rag.index import IncompatibleConfigError, open_collection
-    from rag.index.derived import index_for
+    from rag.index.derived import resolve
 
     collection = open_collection(config.index.collection)  # a missing one: one clear error line
     collection.store.exists()  # take the store now: a busy one is one clear line, before any work
     notes = sys.stderr if args.json else sys.stdout
     # another preset's chunking/embedding: its index is derived from the collection's documents
     # (once; later queries reuse it) — its own line, never inside a stage's time
+    source: IndexRef | Collection = collection  # an incompatible one: the run resolves it and fails
     with contextlib.suppress(IncompatibleConfigError):  # said once, in the trace, by retrieve
-        collection = index_for(collection, config, on_sync=lambda s: print(s.describe(), file=notes))
+        source = resolve(collection, config, on_sync=lambda s: print(s.describe(), file=notes))
     status = 0
     for text in texts:
         for load in load_models(config):  # its own line, never inside a stage's time
             print(load.describe(), file=notes)
-        trace = run_query(text, config, collection, user=args.user)
+        trace = run_query(text, config, source, user=args.user)
         print(trace.to_json() if args.json else render(trace))
         status = max(status, 1 if trace.status == "failed" else 0)
     return status

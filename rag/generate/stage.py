@@ -14,7 +14,6 @@ from rag.generate.answer import AnswerPlan, AnswerStream, plan_answer, planned_w
 from rag.generate.base import GeneratedAnswer
 from rag.generate.fit_time import Speeds, fit_to_time
 from rag.generate.section_prior import lazy_embedding_similarity
-from rag.index.document_texts import kept_texts
 from rag.llm import read_speed
 from rag.llm.client import LLMClient, make_client
 from rag.llm.deadline import current_deadline
@@ -71,13 +70,16 @@ def run_generate(state: PipelineState, env: StageEnv) -> StageResult:
         warnings += fitted
     similarity = lazy_embedding_similarity(env.config.embedding) if settings.extractive_section_prior \
         else None
-    stream = AnswerStream(plan, settings, client, note, kept_texts(env.stored_collection), similarity)
+    texts, no_texts = env.kept_texts()
+    stream = AnswerStream(plan, settings, client, note, texts, similarity)
     sink = SINK.get()
     for token in stream:
         if sink is not None:
             sink.token(token)
     answer = stream.result
     assert answer is not None
+    if texts is None and answer.mode == "extractive" and plan.context.blocks:
+        warnings += (f"answer quoted from the context blocks only, not whole sentences: {no_texts}",)
     if plan.context is not built_context(state):  # the default context is this stage's doing
         state = state.with_artifact("context", plan.context)  # grounding checks against it
     failed_over = client is not None and answer.mode in ("extractive", "error")

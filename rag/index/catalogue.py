@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rag.chunking.base import Chunk
 from rag.index.embedding_pin import pinned
@@ -39,8 +39,12 @@ MANIFEST_FILE = "manifest.json"
 
 
 class Catalogue:
-    """One collection's manifest, points and BM25 index; reads re-read the manifest when another
+    """One index's manifest, points and BM25 index; reads re-read the manifest when another
     process or object changed it."""
+
+    # the type says it, never the name: a Collection keeps its documents' parsed text
+    # (document_texts.py), an Index derived from it (derived.py) reads that copy
+    keeps_texts: ClassVar[bool] = False
 
     def __init__(self, name: str, directory: Path) -> None:
         self.name = name
@@ -127,11 +131,6 @@ class Catalogue:
                              payloads: dict[str, dict[str, Any]]) -> None:
         """Index chunks in BM25 again from the texts their points store (`store.payloads`)."""
         self.sparse.add(chunk_ids, self.tokenizer.many([str(payloads[c]["text"]) for c in chunk_ids]))
-
-    @property
-    def keeps_texts(self) -> bool:
-        """A collection keeps its documents' parsed text; its derived indexes read that copy."""
-        return INDEX_MARK not in self.name
 
     @property
     def is_empty(self) -> bool:

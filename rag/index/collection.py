@@ -1,6 +1,12 @@
-"""A named collection: Qdrant points (dense + sparse vectors, payloads), a BM25 index and a manifest.
+"""Indexes and collections: Qdrant points (dense + sparse vectors, payloads), a BM25 index and a
+manifest.
 
-`Collection` is a thin front over its parts, so callers hold one object:
+Two types. An `Index` holds the chunks and vectors of one chunking/embedding settings hash. A
+`Collection` is a set of documents: it is also its own first index, and it keeps the documents'
+parsed text (document_texts.py) from which rag.index.derived builds an `Index` for any other
+settings. Which of the two a caller holds is its type, never its name or attributes.
+
+`Index` is a thin front over its parts, so callers hold one object:
 - the catalogue (rag.index.catalogue): what it holds, its settings and dates, read-only;
 - the writer (rag.index.writer): the write lock, the write-ahead journal and reconcile;
 - search (rag.index.search): dense and BM25 ranked lists under filters;
@@ -14,13 +20,14 @@ import contextlib
 import re
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
 from rag.documents.base import Document
 from rag.embed import Embedder
 from rag.index.catalogue import INDEX_MARK, MANIFEST_FILE, Catalogue
+from rag.index.document_texts import KeptTexts
 from rag.index.ingest import IngestSummary, add_documents
 from rag.index.payload import Access
 from rag.index.reconcile import Repair
@@ -33,7 +40,7 @@ from rag.retrieve.settings import FilterConfig
 if TYPE_CHECKING:  # rag.config imports rag.index.settings
     from rag.config import PipelineConfig
 
-__all__ = ["INDEX_MARK", "Collection", "CollectionNotFoundError", "IngestSummary", "OnProgress",
+__all__ = ["INDEX_MARK", "Collection", "CollectionNotFoundError", "Index", "IngestSummary", "OnProgress",
            "check_name", "collections_root", "list_collections", "open_collection"]
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
@@ -43,8 +50,9 @@ class CollectionNotFoundError(ValueError):
     """No collection by that name; the message lists the ones that exist."""
 
 
-class Collection(Catalogue):
-    """Open with `open_collection(name)`; queries never mutate it, `add_documents` persists at once."""
+class Index(Catalogue):
+    """Chunks and vectors for one settings hash; queries never mutate it, `add_documents`
+    persists at once."""
 
     def __init__(self, name: str, directory: Path) -> None:
         super().__init__(name, directory)
@@ -96,6 +104,18 @@ class Collection(Catalogue):
     def sparse_search(self, query: str, depth: int, filters: FilterConfig | None = None,
                       since: float | None = None) -> RankedList:
         return self.search.sparse(query, depth, filters, since)
+
+
+class Collection(Index):
+    """A set of documents (open with `open_collection(name)`): its own index plus the parsed
+    text of its documents, which every index derived from it reads (rag.index.derived)."""
+
+    keeps_texts: ClassVar[bool] = True
+
+    def kept_texts(self) -> KeptTexts:
+        """Its documents' kept parsed text by doc_id (whole sentences for the answerer)."""
+        return KeptTexts(self.directory, {entry.doc_id: source
+                                          for source, entry in self.manifest.documents.items()})
 
 
 def check_name(name: str) -> None:

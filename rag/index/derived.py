@@ -19,20 +19,22 @@ from typing import TYPE_CHECKING
 
 from rag.documents.base import Document
 from rag.index.catalogue import INDEX_MARK
-from rag.index.collection import Collection, open_collection
+from rag.index.collection import Collection, Index, open_collection
 from rag.index.document_texts import DocumentTexts
 from rag.index.embedding_pin import pinned
 from rag.index.ingest import IngestSummary
 from rag.index.manifest import IncompatibleConfigError, Manifest, index_settings, settings_hash
 from rag.index.payload import Access
+from rag.index.ref import IndexRef, stand_in
 from rag.index.store_lease import exclusive
 from rag.index.writer import OnProgress
 
 if TYPE_CHECKING:
     from rag.config import PipelineConfig
+    from rag.retrieve.search import SearchableCollection
 
 _SYNCED = "synced_from"  # the collection manifest's updated_at the index was last synced to
-_OPEN: dict[Path, Collection] = {}  # one object per derived index per process (like the base)
+_OPEN: dict[Path, Index] = {}  # one object per derived index per process (like the base)
 
 
 class MissingDocumentTextError(IncompatibleConfigError):
@@ -66,9 +68,12 @@ def _pinned(collection: Collection, config: PipelineConfig) -> PipelineConfig:
 
 def reads_own_index(collection: Collection, config: PipelineConfig) -> bool:
     """True when `config` reads the collection's own index (or the collection is still empty)."""
-    config = _pinned(collection, config)
+    return _reads_own(collection, _pinned(collection, config))
+
+
+def _reads_own(collection: Collection, pinned_config: PipelineConfig) -> bool:
     built = collection.manifest.config_hash
-    return not built or settings_hash(index_settings(config)) == built
+    return not built or settings_hash(index_settings(pinned_config)) == built
 
 
 def own_settings_config(collection: Collection, config: PipelineConfig) -> PipelineConfig:
@@ -90,16 +95,16 @@ def _index_dir(collection: Collection, config: PipelineConfig) -> Path:
     return collection.directory / "indexes" / settings_hash(index_settings(config))
 
 
-def _opened(directory: Path, name: str) -> Collection:
+def _opened(directory: Path, name: str) -> Index:
     """The process's one object for the derived index in `directory` (created when new)."""
     if directory not in _OPEN:
         if not (directory / "manifest.json").exists():
             Manifest.new(name).save(directory / "manifest.json")
-        _OPEN[directory] = Collection(name, directory)
+        _OPEN[directory] = Index(name, directory)
     return _OPEN[directory]
 
 
-def derived_indexes(collection: Collection) -> list[Collection]:
+def derived_indexes(collection: Collection) -> list[Index]:
     """The derived indexes built so far for this collection."""
     root = collection.directory / "indexes"
     found = sorted(root.glob("*/manifest.json")) if root.is_dir() else []
@@ -127,11 +132,49 @@ def delete_collection(name: str) -> None:
 def needs_sync(collection: Collection, config: PipelineConfig) -> bool:
     """Whether reading `collection` with `config` would first build or update an index."""
     collection.refresh()
-    config = _pinned(collection, config)
-    if reads_own_index(collection, config):
+    return _stale(collection, _pinned(collection, config))
+
+
+def _stale(collection: Collection, pinned_config: PipelineConfig) -> bool:
+    if _reads_own(collection, pinned_config):
         return False
-    marker = _index_dir(collection, config) / _SYNCED
+    marker = _index_dir(collection, pinned_config) / _SYNCED
     return not marker.is_file() or marker.read_text() != collection.manifest.updated_at
+
+
+def resolve(
+    collection: Collection,
+    config: PipelineConfig,
+    on_progress: OnProgress | None = None,
+    on_sync: OnSync | None = None,
+) -> IndexRef:
+    """Which index `config` reads in `collection`, worked out once for a run: the collection's
+    own index, or the one derived for `config`'s settings (built or brought up to date first;
+    `on_sync(IndexSync)` hears of that work), with the embedding graph pinned."""
+    collection.refresh()
+    config = _pinned(collection, config)  # the derived index records the graph it embeds with
+    wanted = settings_hash(index_settings(config))
+    if _reads_own(collection, config):
+        return IndexRef(collection, config, collection, collection, wanted)
+    directory = _index_dir(collection, config)
+    index = _opened(directory, f"{collection.name}{INDEX_MARK}{directory.name[:10]}")
+    if _stale(collection, config):
+        with exclusive(index.directory / ".sync.lock", f"index {index.name!r}"):
+            if _stale(collection, config):  # another process may have done it meanwhile
+                done = _sync(collection, index, config, on_progress)
+                if on_sync is not None:
+                    on_sync(done)
+    return IndexRef(index, config, collection, index, wanted)
+
+
+def as_ref(source: IndexRef | SearchableCollection, config: PipelineConfig) -> IndexRef:
+    """`source` as a ref: a ref as is; a Collection resolved; an Index or a stand-in (a test's
+    in-memory index) on its own, without a collection (so without kept text)."""
+    if isinstance(source, IndexRef):
+        return source
+    if isinstance(source, Collection):
+        return resolve(source, config)
+    return stand_in(source, config, source if isinstance(source, Index) else None)
 
 
 def index_for(
@@ -139,26 +182,16 @@ def index_for(
     config: PipelineConfig,
     on_progress: OnProgress | None = None,
     on_sync: OnSync | None = None,
-) -> Collection:
-    """The collection itself when `config` reads its own index, else the derived index for
-    `config`'s settings, built or brought up to date first. `on_sync(IndexSync)` hears of work."""
-    collection.refresh()
-    config = _pinned(collection, config)  # the derived index records the graph it embeds with
-    if not collection.keeps_texts or reads_own_index(collection, config):
-        return collection
-    directory = _index_dir(collection, config)
-    index = _opened(directory, f"{collection.name}{INDEX_MARK}{directory.name[:10]}")
-    if needs_sync(collection, config):
-        with exclusive(index.directory / ".sync.lock", f"index {index.name!r}"):
-            if needs_sync(collection, config):  # another process may have done it meanwhile
-                done = _sync(collection, index, config, on_progress)
-                if on_sync is not None:
-                    on_sync(done)
-    return index
+) -> Index:
+    """The index `config` reads in `collection` (`resolve(...).stored`): for callers that only
+    search it. A run hands the runner the whole `resolve` ref, so it keeps the collection's text."""
+    ref = resolve(collection, config, on_progress, on_sync)
+    assert ref.stored is not None  # resolve always names the stored index
+    return ref.stored
 
 
 def _sync(
-    collection: Collection, index: Collection, config: PipelineConfig, on_progress: OnProgress | None
+    collection: Collection, index: Index, config: PipelineConfig, on_progress: OnProgress | None
 ) -> IndexSync:
     started = time.perf_counter()
     marker = collection.manifest.updated_at  # read first: a later ingest makes it stale again
@@ -211,5 +244,5 @@ def ingest(
         documents, own_settings_config(collection, config), access=access,
         progress=progress, on_progress=on_progress,
     )  # fmt: skip
-    index_for(collection, config, on_progress, on_sync)
+    resolve(collection, config, on_progress, on_sync)
     return summary

@@ -128,11 +128,3 @@ class KeptTexts:
             self._read[doc_id] = found[0].document.text if found else None
         return self._read[doc_id]
 
-
-def kept_texts(collection: object) -> KeptTexts | None:
-    """The kept texts of a collection (rag.index.collection.Collection) by doc_id; None for one
-    that keeps none (a derived index, a collection built before texts were kept, a test stand-in)."""
-    directory, manifest = getattr(collection, "directory", None), getattr(collection, "manifest", None)
-    if not getattr(collection, "keeps_texts", False) or directory is None or manifest is None:
-        return None
-    return KeptTexts(directory, {entry.doc_id: source for source, entry in manifest.documents.items()})

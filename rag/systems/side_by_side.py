@@ -19,6 +19,7 @@ from rag.context.graph_stage import GraphOutput
 from rag.context.self_rag import Verification
 from rag.generate.stage import GenerateOutput
 from rag.grounding.retry import GroundedAnswer
+from rag.index.ref import IndexRef
 from rag.llm.usability import UsabilityTally, counting
 from rag.pipeline import ConversationTurn, ranked_candidates, run_query
 from rag.query.adaptive_router import AdaptivePlan
@@ -30,7 +31,7 @@ from rag.retrieve.stage import PostprocessOutput
 from rag.trace import Trace
 
 # (config, collection) for a preset: where its documents are indexed with its own settings.
-CollectionFor = Callable[[PipelineConfig], tuple[PipelineConfig, SearchableCollection]]
+CollectionFor = Callable[[PipelineConfig], tuple[PipelineConfig, IndexRef | SearchableCollection]]
 
 
 @dataclass(frozen=True)
