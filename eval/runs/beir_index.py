@@ -9,9 +9,11 @@ share one collection, and a second run reuses it: only missing documents are eve
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from collections.abc import Sequence
 from datetime import UTC, datetime
+from types import MappingProxyType
 from typing import Literal, cast
 
 from eval.data.shapes import BeirDataset
@@ -46,6 +48,9 @@ def beir_documents(dataset: BeirDataset) -> list[Document]:
             format=doc.get("format") or "txt",
             doc_type=cast(DocType, doc.get("doc_type") or "USER"),
             doc_type_reason=doc.get("doc_type_reason", ""),
+            # the headings the parser saw (the FAQ chunker cuts at them): JSON in the corpus
+            extra=MappingProxyType({"heading_spans": json.loads(doc["heading_spans"])}
+                                   if doc.get("heading_spans") else {}),
         )
         documents.append(Document(doc_id=doc_id, text=text, metadata=metadata))
     return documents

@@ -7,6 +7,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+from fpdf import FPDF
+
 from eval.data.beir import load_qa_file
 from eval.data.evalsets import qa_eval_set
 from eval.runs.beir_index import beir_documents
@@ -44,11 +47,28 @@ def test_folder_sets_keep_detected_type_and_format(tmp_path: Path) -> None:
     assert by_id["notes.md"].metadata.format == "md"
 
 
-def test_echomind_chunks_a_folder_document_as_ingest_does(tmp_path: Path) -> None:
+def _printed_faq() -> bytes:
+    """An FAQ printed to PDF: questions in larger type, one wrapping onto a second line."""
+    pdf = FPDF()
+    pdf.add_page()
+    for n in (1, 2, 3):
+        pdf.set_font("helvetica", "B", 16)
+        pdf.multi_cell(110, 8, f"{n}. Can two processes write to one database file at once?",
+                       new_x="LMARGIN", new_y="NEXT")
+        pdf.set_font("helvetica", "", 11)
+        pdf.multi_cell(0, 6, "Yes: each writer takes the lock first. Is it slow? Not much.",
+                       new_x="LMARGIN", new_y="NEXT")
+    return bytes(pdf.output())
+
+
+@pytest.mark.parametrize("name", ["faq.txt", "faq.pdf"])
+def test_echomind_chunks_a_folder_document_as_ingest_does(tmp_path: Path, name: str) -> None:
     docs, qa = _folder(tmp_path)
+    (docs / "faq.pdf").write_bytes(_printed_faq())
     evalset = qa_eval_set(load_qa_file(qa), docs)
-    (from_set,) = [d for d in beir_documents(evalset.dataset) if d.doc_id == "faq.txt"]
-    ingested = parse_file(docs / "faq.txt")
+    (from_set,) = [d for d in beir_documents(evalset.dataset) if d.doc_id == name]
+    ingested = parse_file(docs / name)
+    assert ingested.metadata.doc_type == "FAQ"
     config = load_preset("echomind").chunking
     chunker = get_chunker(config.strategy, config.params)
     assert [(c.start, c.end) for c in chunker.chunk(from_set)] == \
