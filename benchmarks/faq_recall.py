@@ -74,23 +74,32 @@ def score(key: list[dict[str, str]], rows: list[dict[str, Any]]) -> dict[str, An
             "missed": missed}
 
 
+def _as_pdf(row: dict[str, Any]) -> dict[str, Any]:
+    """An HTML page's row named as the key names the page (its PDF)."""
+    spans = [{**s, "doc": str(s["doc"]).removesuffix(".html") + ".pdf"} for s in row["spans"]]
+    return {**row, "spans": spans}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--part", type=Path, required=True)
     parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--format", choices=("pdf", "html"), default="pdf",
+                        help="read the part's PDFs, or its FAQ pages as HTML (html/)")
     parser.add_argument("--sample", type=int, default=0)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     key = [json.loads(line) for line in (args.part / "key.jsonl").read_text().splitlines() if line]
-    pdfs = sorted((args.part / "pdfs").glob("*.pdf"))
+    folder = args.part / ("pdfs" if args.format == "pdf" else "html")
+    pdfs = sorted(folder.glob(f"*.{args.format}"))
     started = time.perf_counter()
     documents = [parse_file(p) for p in pdfs]
     parsed_s = time.perf_counter() - started
     report = mine_documents(documents)
-    rows = list(report.rows)
+    rows = [_as_pdf(r) for r in report.rows] if args.format == "html" else list(report.rows)
     result: dict[str, Any] = {
         "command": "python -m benchmarks.faq_recall " + " ".join(sys.argv[1:]),
-        "pdfs": len(pdfs), "rows": len(rows), "by_rule": report.by_rule(),
+        "format": args.format, "files": len(pdfs), "rows": len(rows), "by_rule": report.by_rule(),
         "doc_types": dict(Counter(d.metadata.doc_type for d in documents)),
         "faq_pages_typed_faq": sum(d.metadata.doc_type == "FAQ" for d in documents
                                    if d.metadata.source.endswith(tuple({e["doc"] for e in key}))),
@@ -109,10 +118,12 @@ def main() -> int:
         keyed = args.out.with_suffix(".sample_rules.jsonl")  # kept apart from the blind file
         keyed.write_text("".join(json.dumps({"n": i + 1, "rule": r["provenance"]["rule"], "id": r["id"]})
                                  + "\n" for i, r in enumerate(chosen)), encoding="utf-8")
-        result["sample"] = {"file": str(side), "rules_file": str(keyed), "n": len(chosen), "seed": args.seed}
+        result["sample"] = {"file": str(side), "rules_file": str(keyed), "n": len(chosen),
+                            "seed": args.seed}
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n")
-    print(f"{len(pdfs)} PDFs, {len(rows)} rows {result['by_rule']}; FAQ recall {result['recall']:.1%} "
+    print(f"{len(pdfs)} {args.format.upper()} files, {len(rows)} rows {result['by_rule']}; "
+          f"FAQ recall {result['recall']:.1%} "
           f"({result['found']}/{result['entries']}), with span {result['recall_with_span']:.1%}; "
           f"FAQ pages typed FAQ {result['faq_pages_typed_faq']}/{result['faq_pages']}")
     return 0

@@ -13,11 +13,12 @@ gets). Two parts from different packages:
   the reported figures come from it.
 
 SQLite's and Git's documentation are left out on purpose (kept for an independent check).
-Each part gets `pdfs/` and `key.jsonl`: one line per FAQ entry of the FAQ pages, taken from the
-HTML structure alone — the page's leaf headings (an h2-h6 with no deeper heading under it, page
-chrome such as navigation and tables of contents left out) — with the first words of the text
-under it, so a mined row's span can be checked too. This rule shares nothing with the miner,
-which sees only the PDF. Default out: datasets/build/faq_pdfs/ (git-ignored). Then:
+Each part gets `pdfs/`, `html/` (its FAQ pages as HTML) and `key.jsonl`: one line per FAQ entry
+of the FAQ pages, taken from the HTML structure alone — the page's leaf headings (an h2-h6 with
+no deeper heading under it, page chrome such as navigation and tables of contents left out) —
+with the first words of the text under it, so a mined row's span can be checked too. This rule
+shares nothing with the miner, which sees only the PDF (or the HTML's text).
+Default out: datasets/build/faq_pdfs/ (git-ignored). Then:
 
     python -m benchmarks.faq_recall --part datasets/build/faq_pdfs/dev
 """
@@ -166,6 +167,10 @@ def build_part(part: str, out: Path) -> tuple[int, int]:
             if is_faq:
                 html = page.read_text(encoding="utf-8", errors="replace")
                 key_rows += [{"doc": name, **e} for e in faq_entries(html)]
+                # the FAQ pages as HTML too: the same key measures the HTML reading
+                (out / part / "html").mkdir(exist_ok=True)
+                copy = out / part / "html" / name.replace(".pdf", ".html")
+                copy.write_text(html, encoding="utf-8")
     with open(out / part / "key.jsonl", "w", encoding="utf-8") as fh:
         for row in key_rows:
             fh.write(json.dumps(row, ensure_ascii=False) + "\n")

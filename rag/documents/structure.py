@@ -14,7 +14,7 @@ EMPHASIS_LEVEL = 9  # a bold line at body size (a run-in heading, a term, a lead
 
 def locate_headings(text: str, headings: Sequence[tuple[str, int]]) -> tuple[tuple[int, int, int], ...]:
     """(start, end, level) of each (heading text, level), found in order as a whole line of
-    `text` (whitespace-normalised). Parsers set headings apart as blocks of their own, so a line
+    `text` (compared without whitespace). Parsers set headings apart as blocks of their own, so a line
     with blank lines around it is taken first: a list item that repeats the heading (a table of
     contents) is not the heading. A heading not found as a line is left out."""
     raw_lines = text.split("\n")
@@ -26,12 +26,12 @@ def locate_headings(text: str, headings: Sequence[tuple[str, int]]) -> tuple[tup
             lead = len(raw) - len(raw.lstrip())
             alone = (i == 0 or not raw_lines[i - 1].strip()) and (
                 i + 1 == len(raw_lines) or not raw_lines[i + 1].strip())
-            lines.append((offset + lead, offset + lead + len(stripped), " ".join(stripped.split()), alone))
+            lines.append((offset + lead, offset + lead + len(stripped), "".join(stripped.split()), alone))
         offset += len(raw) + 1
     found: list[tuple[int, int, int]] = []
     cursor = 0
     for title, level in headings:
-        want = " ".join(title.split())
+        want = "".join(title.split())  # spacing aside: inline tags may add or drop a space
         if not want:
             continue
         same = [i for i in range(cursor, len(lines)) if lines[i][2] == want]

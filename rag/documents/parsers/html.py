@@ -115,7 +115,7 @@ def parse_html(data: bytes, name: str) -> ParsedText:
         raise DocumentError("HTML has no visible text", "check that the page is not built by JavaScript")
     tags = [t for t in body.find_all(list(_HEADINGS))
             if not any(_dropped(p) for p in t.parents if isinstance(p, Tag))]
-    marked = [(" ".join(t.get_text(" ").split()), int(t.name[1])) for t in tags]
+    marked = [(t.get_text(), int(t.name[1])) for t in tags]
     extra = {"headings": len(tags), "heading_spans": locate_headings(text, marked)}
     return ParsedText(text, _title(soup), (), soup.original_encoding, None, MappingProxyType(extra))
 
