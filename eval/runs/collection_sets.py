@@ -43,8 +43,8 @@ def collection_eval_set(
               for name, doc in sorted(collection_texts(collection).items())}
     digest = hashlib.sha256()
     for name, doc in corpus.items():
-        typed = f"{doc.get('doc_type', '')}{doc.get('heading_spans', '')}"
-        digest.update(f"{name}\0{doc['text']}\0{typed}\0".encode())
+        kind = f"{doc.get('doc_type', '')}{doc.get('heading_spans', '')}"
+        digest.update(f"{name}\0{doc['text']}\0{kind}\0".encode())
     dataset = BeirDataset(collection.name, corpus, {i.qid: i.question for i in qa.items},
                           qa.doc_qrels(), digest.hexdigest(), qa.source)
     return EvalSet(dataset, MappingProxyType(qa.spans_by_query()),
