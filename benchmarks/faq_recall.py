@@ -102,7 +102,7 @@ def main() -> int:
         "format": args.format, "files": len(pdfs), "rows": len(rows), "by_rule": report.by_rule(),
         "doc_types": dict(Counter(d.metadata.doc_type for d in documents)),
         "faq_pages_typed_faq": sum(d.metadata.doc_type == "FAQ" for d in documents
-                                   if d.metadata.source.endswith(tuple({e["doc"] for e in key}))),
+                                   if Path(d.metadata.source).stem in {Path(e["doc"]).stem for e in key}),
         "faq_pages": len({e["doc"] for e in key}),
         "parse_seconds": round(parsed_s, 2), "skipped": report.skipped,
         **score(key, rows),
