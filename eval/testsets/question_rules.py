@@ -181,8 +181,9 @@ def from_definition(term: str, first_sentence: str,
 
 _SQL = re.compile(r"\b(?:select\b.+\bfrom|insert\s+into|update\b.+\bset|delete\s+from|create\s+"
                   r"(?:table|index|view)|where\b.+[=<>]|values\s*\()", re.IGNORECASE)
-# braces, comparisons, "= ?" placeholders, calls "f()", arrows, prompts, "x=1", a closing ";"
-_CODE = re.compile(r"[{}]|==|!=|=\s*\?|\(\s*\?|\w\(\)|->|=>|^\s*[$#>]\s|\w=\S|;\s*$")
+# braces, comparisons, "= ?" placeholders, arrows, prompts, a closing ";". Not "f()" nor "x=y":
+# prose questions name functions ("Why is join() a string method?") and forms ("METHOD=POST")
+_CODE = re.compile(r"[{}]|==|!=|=\s*\?|\(\s*\?|->|=>|^\s*[$#>]\s|;\s*$")
 _FINITE = frozenset("is are was were has have had can cannot can't will won't would should must "
                     "does doesn't do don't isn't aren't may might not".split())
 

@@ -72,6 +72,10 @@ def test_code_and_sql_are_never_questions(line: str) -> None:
     "Debian claims to be able to update a running program; how is this accomplished?",
     "I have several machines; how can I download the updates only one time?",
     "Are there package upgrades in `stable'?",
+    # found after the held-out measurement (so not counted in it): a function or a form field
+    # named in a question is prose too
+    "Why is join() a string method instead of a list or tuple method?",
+    "How can I mimic CGI form submission (METHOD=POST)?",
 ])
 def test_prose_questions_are_not_code(prose: str) -> None:
     assert not looks_like_code(prose)
