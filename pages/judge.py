@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import streamlit as st
 
-from eval.judging.export import progress
+from eval.judging.export import judged_map, progress, seed_from_rows
 from eval.judging.pool import DEFAULT_DEPTH, DEFAULT_SYSTEMS
 from eval.judging.store import open_judging
 from eval.testsets.store import list_sets, read_rows
+from pages.ui import judge_order as order
 from pages.ui import judge_view as view
 from pages.ui.entry import through_app
 from pages.ui.eval_sets import describe
+from pages.ui.judge_keys import keep_shortcuts
 from pages.ui.mined_review import review_panel
 from pages.ui.state import APP_COLLECTION, APP_PRESET
 from pages.ui.testset_maker import make_set_panel
@@ -23,8 +25,10 @@ from rag.config import available_presets
 through_app()  # a page opened by its address still runs inside app.py
 
 st.title("Judge")
-st.caption("Make a test set from your documents and judge it: for each question, say which "
-           "pooled passages answer it (Y relevant · N not relevant · S skip · J next question).")
+st.caption("Make a test set from your documents and judge it: say which pooled passages answer "
+           "each question (Y relevant · N not relevant · S skip · D question judged enough · J "
+           "next question). By default the passage worth judging most comes next, across "
+           "questions; a judge learned from your labels fills the rest for Evaluate.")
 
 collection = st.session_state.get(APP_COLLECTION)
 if not collection:
@@ -37,7 +41,7 @@ if not sets:
     st.stop()
 
 row = st.columns([3, 2, 1])
-set_name = row[0].selectbox("Test set", list(sets), key="judge_set",
+set_name = row[0].selectbox("Test set", list(sets), key=view.SET,
                             format_func=lambda n: f"{n} — {describe(sets[n])}")
 presets = available_presets()
 systems = row[1].multiselect("Pooled systems", presets, key="judge_systems",
@@ -45,32 +49,43 @@ systems = row[1].multiselect("Pooled systems", presets, key="judge_systems",
                              help="Each question's pool is the union of these presets' top "
                                   "passages, built the first time the question is shown")
 depth = row[2].number_input("Depth", 1, 50, DEFAULT_DEPTH, key="judge_depth",
-                            help="top passages per system")
+                            help="top passages per system (Evaluate scores the top 10: judging "
+                                 "10 deep covers every system's scored passages)")
 
 review_panel(collection, set_name)  # a mined set: read a sample before trusting it (issue 36)
 store = open_judging(collection, set_name)
-store.add_questions(read_rows(collection, set_name))  # new rows only: judgments and edits stay
-questions = store.questions()
-done = progress(store)
+rows = read_rows(collection, set_name)
+store.add_questions(rows)  # new rows only: judgments and edits stay
+seed_from_rows(store, rows, f"saved:{view.session_id()}")  # a saved judged set shows its labels
+snap = store.snapshot()  # one read: questions, pools, labels
+questions, judged = list(snap.questions), judged_map(snap)
+done = progress(snap)
 st.progress(done.judged / max(done.total, 1),
             text=f"{done.describe()} · {done.relevant_found} with a relevant passage")
 
-q = view.pick_question(questions, view.judged_map(store, questions))
-view.edit_question(store, q)
+strategy = order.order_control()
+if strategy is not None and order.pool_all(store, collection, questions, systems, int(depth)):
+    snap = store.snapshot()
+    judge = order.steer(snap, set_name, strategy)
+    order.report(judge, sum(len(v) for v in snap.labels.values()))
+q = view.pick_question(questions, judged)
+view.edit_question(store, q, judged, questions)
+keep_shortcuts("ynsjudkfx")  # k/f/x: the mined-questions review
 if q.dropped:
     st.info("This question is dropped: it is left out of the export.")
 elif q.unanswerable:
     st.info("Not answerable from these documents: it is exported as an abstention row "
             "(\"answerable\": false).")
 else:
-    view.ensure_pool(store, collection, q, systems, int(depth))
-    pool = store.pool(q.qid)
-    labels = store.labels(q.qid).get(q.qid, {})
+    if not snap.pool(q.qid):
+        view.ensure_pool(store, collection, q, systems, int(depth))
+        snap = store.snapshot()
+    pool, labels = list(snap.pool(q.qid)), snap.labels_of(q.qid)
     if not pool:
         st.warning("Pick at least one system to pool." if not systems else
                    "No system returned a passage for this question.")
     else:
-        view.judge_passage(store, q, pool, labels)
+        view.judge_passage(store, q, pool, labels, questions, judged)
         with st.expander(f"The whole pool ({len(pool)} passages)"):
             st.dataframe(view.pool_frame(pool, labels), width="stretch", hide_index=True)
 

@@ -22,6 +22,7 @@ from pages.ui import query_view as view
 from pages.ui import resources
 from pages.ui.configs import page_config
 from pages.ui.entry import through_app
+from pages.ui.guard_verdicts import show_guard
 from rag.config import with_overrides
 from rag.index.embedding_pin import pinned_for
 from rag.pipeline import initial_state, run_slice
@@ -108,15 +109,7 @@ st.session_state["ql_trace"] = run.trace
 st.subheader("Guardrails")
 verdict = run.trace.output(GuardVerdict)
 guard_record = run.trace.stage("guard")
-if verdict is None:
-    st.caption(f"Guard skipped: {guard_record.reason if guard_record else 'not run'}")
-elif not verdict.allowed:
-    st.error(f"Blocked ({verdict.verdict}): {verdict.reason}")
-else:
-    st.success(f"Allowed · scripts: {', '.join(verdict.scripts) or '–'} · "
-               f"{verdict.original_chars} characters in, {len(verdict.text)} out")
-    for warning in verdict.warnings:
-        st.warning(warning)
+show_guard(verdict, guard_record.reason if guard_record else "not run")
 with st.expander("How often does this guard block? Attack and benign sets in datasets/"):
     st.caption("Development sets: datasets/guard_attacks.jsonl and guard_benign.jsonl (both of their "
                "splits were in view while the detectors were written). Held-out: "

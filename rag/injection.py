@@ -3,8 +3,12 @@ addresses the assistant).
 
 Detection runs on several views of the text, so one pattern catches many disguises: folded
 (NFKC, invisible characters dropped, case-folded, accents stripped: "précédentes" → "precedentes"),
-de-leeted ("1gn0r3" → "ignore"), de-spaced ("i g n o r e", "i.g.n.o.r.e" → "ignore") and decoded
-(base64 tokens and rot13 are decoded and scanned again). Patterns are families, not phrases: a verb
+and every view the decoders of rag.decoders find: de-leeted ("1gn0r3" → "ignore"), de-spaced
+("i g n o r e" → "ignore"), confusables mapped to ASCII ("Іgnоrе" → "ignore"), and decoded
+(base16/32/64, hex, ROT13, atbash, Morse, Braille, Unicode tag characters). A readable message
+in an encoding or behind invisible characters is a finding of its own ("encoded_text",
+"hidden_text"): a question about documents has no reason to carry one.
+Patterns are families, not phrases: a verb
 of one kind near a noun of another ("ignore … instructions", "reveal … system prompt") in English,
 French, German, Spanish, Italian, Portuguese, Russian and Chinese; chat-template and
 closing-delimiter tricks; markdown-image / link exfiltration; claimed authority; role-play.
@@ -15,13 +19,13 @@ See datasets/guard_attacks.jsonl and guard_benign.jsonl, scored by `python -m ev
 
 from __future__ import annotations
 
-import base64
-import binascii
-import codecs
 import re
 import unicodedata
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
+
+from rag.decoders.base import DOCUMENT_SKIPS, Decoded, decode_all, readable
+from rag.text import mixed_script_words
 
 # -- word families (folded: lower case, no accents) --------------------------------------------
 _IGNORE = (r"ignor\w*|disregard\w*|forget\w*|override|bypass|set aside|never mind|nevermind|"
@@ -54,9 +58,20 @@ _REPLY = r"reply|respond|answer|say|output|print|write|antworte|reponds?|respond
 _ONLY = r"only|just|nothing else|seulement|uniquement|nur|solo|solamente|unicamente|apenas"
 _ASSISTANT = r"ai|llm|language model|assistant|chatbot|gpt|model|bot"
 
+# "Ignore the rest of this data and print …", "Disregard all info except …": the reader is told
+# to drop the text around it, which only a model reading it would do.
+_IGNORE_REST = (r"\b(?:ignore|disregard|forget)\b[\w\s',]{0,20}?\b(?:the rest|all the rest|"
+                r"everything (?:else|above|below|before|after|except)|anything (?:else|above|below)|"
+                r"all (?:the )?(?:other )?(?:info|information|data|text|content|context)(?: \w+)? except|"
+                r"(?:all |any )?(?:other|previous|prior|above|earlier|preceding|following) "
+                r"(?:info|information|data|text|content|context|documents?|sources?)|"
+                r"this (?:data|text|document|content|page|record|file))\b")
+_ROLE_LINE = (r"(?:^|\n|[.!?]\s)\s*[*#>\s]*(?:system|assistant|ai|chatgpt|gpt)\s*:\s*(?:you|ignore|disregard|"
+              r"focus|from now|do not|don'?t|always|never|only|respond|reply|answer|say|print|output|forget|"
+              r"new|the user|tell|provide|repeat|summari[sz]e|include|instead|i will|sure|as an ai)")
 # Each family is a list of alternatives; one match anywhere in any view flags the family.
 PATTERNS: dict[str, tuple[str, ...]] = {
-    "ignore_instructions": (rf"\b(?:{_IGNORE})\b[\w\s',]{{0,40}}?\b(?:{_RULES})\b",),
+    "ignore_instructions": (rf"\b(?:{_IGNORE})\b[\w\s',]{{0,40}}?\b(?:{_RULES})\b", _IGNORE_REST),
     "reveal_prompt": (
         rf"\b(?:{_REVEAL})\b[\w\s',]{{0,50}}?(?:{_SECRET})",
         rf"\b(?:{_REVEAL})\b[\w\s',]{{0,30}}?\b(?:{_TEXT})\b[\w\s',]{{0,30}}?\b(?:{_PREVIOUS})\b",
@@ -100,7 +115,7 @@ PATTERNS: dict[str, tuple[str, ...]] = {
     "fake_delimiter": (
         r"</\s*(?:context|sources?|documents?|instructions?|system|user|data|question)\s*>",
         r"<\s*(?:instructions?|system)\s*>", r"<\|[a-z_]+\|>", r"\[/?inst\]", r"\[system\]", r"\]\]>",
-        r"(?:^|\n)\s*(?:system|assistant)\s*:", r"#{2,}\s*(?:system|instruction|end)",
+        r"(?:^|\n)\s*(?:system|assistant)\s*:", _ROLE_LINE, r"#{2,}\s*(?:system|instruction|end)",
         r"\bend(?: of)? (?:the )?(?:context|documents?|sources?|input)\b",
         r"\bnew (?:instructions?|task|policy|rules)\s*:",
     ),
@@ -129,7 +144,12 @@ _FOREIGN_ORDERS = (r"consignes?|anweisung\w*|instrucciones|istruzion\w*|instruco
                    r"(?:tes|deine|tus) (?:regles|regeln|reglas)")
 DOCUMENT_PATTERNS: dict[str, tuple[str, ...]] = {
     "ignore_instructions": (rf"\b(?:{_IGNORE})\b[\w\s',]{{0,30}}?\b(?:{_ASSISTANTS_ORDERS}|"
-                            rf"{_FOREIGN_ORDERS})\b", r"\bignore the (?:question|documents|sources)\b"),
+                            rf"{_FOREIGN_ORDERS})\b", r"\bignore the (?:question|documents|sources)\b",
+                            _IGNORE_REST),
+    # a turn of the assistant's, anywhere: prose says "the setup assistant opens", not "Assistant: Sure"
+    "role_marker": (_ROLE_LINE, r"\b(?:assistant|chatgpt)\s*:\s",
+                    r"\[(?:system|assistant)\]", r"<\|im_start\|>",
+                    r"#{2,}\s*(?:system|instruction|response)\b"),
     "reveal_prompt": (rf"\b(?:{_REVEAL})\b[\w\s',]{{0,50}}?(?:{_SECRET})",
                       r"\bstarting with ['\"]?you are\b"),
     "claimed_authority": (r"\bi (?:hereby )?(?:authori[sz]e|permit) you\b",
@@ -140,9 +160,19 @@ DOCUMENT_PATTERNS: dict[str, tuple[str, ...]] = {
         r"\bwhen (?:you )?(?:summari[sz]\w*|answer\w*|asked about) (?:this|questions)\b[^.]{0,40}"
         r"\b(?:you must|always|say|reply|tell)\b",
         r"\byou are now\b", r"\bfrom now on,? you (?:must|will|are)\b",
+        rf"\b(?:{_ASSISTANT}|chatgpt|claude|gemini|copilot)s?,? "
+        r"(?:please |you must |you should |must |should )?"
+        r"(?:ignore|disregard|say|respond|reply|print|output|answer|state|tell|include|recommend|append)\b",
+        r"\bprovide (?:it|this|them|the following)(?: information)? to the user\b",
+        r"\b(?:tell|inform|convince|assure) the user (?:that|to ignore)\b",
+        r"\b(?:respond|reply|answer) (?:only |just )?with (?:exactly|only|nothing but)\b",
+        r"\bwhen (?:asked|you are asked|questioned) about\b[^.]{0,60}\b(?:say|answer|reply|respond|state)\b",
     ),
     "fake_delimiter": (r"<\|[a-z_]+\|>", r"\[/?inst\]", r"</\s*(?:context|sources?)\s*>"),
     "exfiltration_link": (r"!\[[^\]]*\]\(\s*https?://[^)\s]*[?&][^)\s]*=", r"<img\b[^>]*\bsrc\s*=",
+                          r"!\[[^\]]*\]\(\s*https?://[^)\s]*(?:\[|\{|%5b|%7b|<)",
+                          r"\b(?:render|display|print|output|include|show|append)\b[\w\s',]{0,40}\b"
+                          r"(?:markdown|image)\b[\w\s',]{0,40}\b(?:url|link|https?)\b",
                           r"\bhttps?://\S*(?:webhook|exfil|attacker)\S*"),
     "ignore_instructions_zh": PATTERNS["ignore_instructions_zh"],
     "reveal_prompt_zh": (r"系统提示|初始提示|系统指令",),
@@ -164,12 +194,21 @@ def _compile(families: dict[str, tuple[str, ...]]) -> dict[str, re.Pattern[str]]
 _COMPILED = _compile(PATTERNS)
 _DOCUMENT_COMPILED = _compile(DOCUMENT_PATTERNS)
 
-_LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s",
-                       "!": "i"})
-_BASE64_TOKEN = re.compile(r"[A-Za-z0-9+/]{16,}={0,2}")
-_SPACED = re.compile(r"\b(?:\w[ .\-_*]){3,}\w\b")  # i g n o r e / i.g.n.o.r.e / i-g-n-o-r-e
-_MIN_PRINTABLE = 0.9
-_SPREAD_SHARE = 0.6  # share of one-letter tokens that makes a text "spread out"
+@dataclass(frozen=True)
+class Finding:
+    """One family found: in which view, and the matched text with a little around it."""
+
+    family: str
+    view: str
+    snippet: str
+
+    @property
+    def label(self) -> str:
+        return self.family if self.view == "text" else f"{self.family} ({self.view})"
+
+
+_HIDDEN_KINDS = ("decoded", "hidden")
+_MIN_MIXED_WORDS = 2  # words mixing scripts (Latin with Cyrillic/Greek look-alikes: TR39) in a question
 
 
 def fold(text: str) -> str:
@@ -188,61 +227,49 @@ def _without(text: str, drop: Callable[[str], object]) -> str:
     return text.translate(dict.fromkeys(gone)) if gone else text
 
 
-def _despace(text: str) -> str:
-    """Join letters spread out with single separators; runs of 2+ spaces stay word breaks."""
-    words = re.split(r"\s{2,}", text)
-    return " ".join(_SPACED.sub(lambda m: re.sub(r"[ .\-_*]", "", m.group()), w) for w in words)
+def decoded_views(text: str, disguises: bool = True) -> tuple[Decoded, ...]:
+    """Every decoder's views of `text` (rag.decoders); documents skip the ones that would invent
+    words in long prose (leetspeak, spacing)."""
+    return decode_all(text, frozenset() if disguises else DOCUMENT_SKIPS)
 
 
-def _decoded(text: str) -> Iterator[str]:
-    """base64 tokens that decode to readable text; rot13 of the whole text when it names rot13."""
-    for token in _BASE64_TOKEN.findall(text):
-        try:
-            raw = base64.b64decode(token + "=" * (-len(token) % 4), validate=True)
-            plain = raw.decode("utf-8")
-        except (binascii.Error, UnicodeDecodeError):
-            continue
-        if plain and sum(ch.isprintable() or ch.isspace() for ch in plain) / len(plain) >= _MIN_PRINTABLE:
-            yield plain
-    if "rot13" in text.casefold() or "rot-13" in text.casefold():
-        yield codecs.encode(text, "rot13")
-
-
-def views(text: str, disguises: bool = True) -> dict[str, str]:
-    """The views patterns are tried on, by name (the name shows in the verdict). Documents get
-    the folded and decoded views only: leetspeak and spacing undone over whole pages of prose
-    (version numbers, tables) would invent words."""
-    folded = fold(text)
-    found = {"text": folded}
-    if disguises:
-        for name, variant in (("leetspeak", folded.translate(_LEET)), ("spaced", _despace(folded))):
-            if variant != folded:
-                found[name] = variant
-        tokens = folded.split()
-        if tokens and sum(len(t.strip(".-_*")) == 1 for t in tokens) / len(tokens) >= _SPREAD_SHARE:
-            found["squashed"] = re.sub(r"[\W\d_]+", "", folded)
-    for number, plain in enumerate(_decoded(text), start=1):
-        found[f"decoded{number}"] = fold(plain)
+def views(text: str, disguises: bool = True, decoded: tuple[Decoded, ...] | None = None) -> dict[str, str]:
+    """The folded text and every decoded view, folded, by view name (the name shows in the
+    verdict: "ignore_instructions (rot13)")."""
+    found = {"text": fold(text)}
+    for item in decoded_views(text, disguises) if decoded is None else decoded:
+        name, n = item.view, 1
+        while name in found:
+            n += 1
+            name = f"{item.view}{n}"
+        found[name] = fold(item.text) if item.view != "squashed" else item.text
     return found
 
 
-@dataclass(frozen=True)
-class Finding:
-    """One family found: in which view, and the matched text with a little around it."""
-
-    family: str
-    view: str
-    snippet: str
-
-    @property
-    def label(self) -> str:
-        return self.family if self.view == "text" else f"{self.family} ({self.view})"
+def hidden_findings(decoded: tuple[Decoded, ...], documents: bool = False) -> tuple[Finding, ...]:
+    """Content a person would not see: a readable message in an encoding (questions only: a
+    document may quote base64 in a tutorial) or behind invisible characters (both)."""
+    found: dict[str, Finding] = {}
+    for item in decoded:
+        if item.kind not in _HIDDEN_KINDS or (documents and item.kind == "decoded"):
+            continue
+        family = "encoded_text" if item.kind == "decoded" else "hidden_text"
+        if family not in found and (item.kind == "hidden" or readable(item.text)):
+            found[family] = Finding(family, item.view, f"{item.note}: {item.text[:60]!r}")
+    return tuple(found.values())
 
 
 def _scan(text: str, patterns: dict[str, re.Pattern[str]], disguises: bool) -> tuple[Finding, ...]:
-    found: dict[str, Finding] = {}
-    for view_name, view in views(text, disguises).items():
-        if view_name == "squashed":
+    decoded = decoded_views(text, disguises)
+    found: dict[str, Finding] = {f.family: f for f in hidden_findings(decoded, documents=not disguises)}
+    mixed = mixed_script_words(fold(text)) if disguises and not text.isascii() else []
+    if len(mixed) >= _MIN_MIXED_WORDS:  # one brand name may mix scripts; a sentence of them is a disguise
+        found["homoglyph_words"] = Finding("homoglyph_words", "confusables", ", ".join(mixed[:5]))
+    for view_name, view in views(text, disguises, decoded).items():
+        spread = view_name.startswith("spaced") and "spread_out_letters" not in found
+        if spread and (m := _SQUASHED.search(view)):  # letters joined across words lose their breaks
+            found["spread_out_letters"] = Finding("spread_out_letters", view_name, m.group())
+        if view_name.startswith("squashed"):
             if "spread_out_letters" not in found and (m := _SQUASHED.search(view)):
                 found["spread_out_letters"] = Finding("spread_out_letters", view_name, m.group())
             continue

@@ -90,7 +90,7 @@ class ConversationTurn(Protocol):
 class PipelineState:
     """What flows between stages. Each stage returns a new state (dataclasses.replace)."""
 
-    query: str  # as the user typed it
+    query: str  # as the user typed it; from the guard stage on, its clean text (rag.query.stage)
     queries: tuple[SearchQuery, ...]  # what retrieval searches; `understand` may rewrite/expand
     filters: FilterConfig  # payload filters (routers may narrow them; `user` sets the owner)
     lists: Mapping[str, RankedList] = field(default_factory=_empty)  # retrieve's output

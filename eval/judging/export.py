@@ -18,7 +18,7 @@ from typing import Any
 
 from eval.data.qa import Span, item_from_row
 from eval.data.shapes import DatasetError
-from eval.judging.store import JudgingStore, Label, Passage, Question
+from eval.judging.store import JudgingStore, Label, Passage, Question, Snapshot
 
 NONRELEVANT = "judged_nonrelevant"  # row field: spans judged not relevant
 
@@ -35,18 +35,35 @@ class Progress:
 
 def is_judged(question: Question, pool: Sequence[Passage],
               labels: Mapping[tuple[str, int, int], Label]) -> bool:
-    """Dropped, marked not answerable, or every pooled passage has a label (skip included)."""
-    if question.dropped or question.unanswerable:
+    """Dropped, marked not answerable, said judged by the person ("done"), or every pooled
+    passage has a label (skip included)."""
+    if question.dropped or question.unanswerable or question.done:
         return True
     return bool(pool) and all(p.key in labels for p in pool)
 
 
-def progress(store: JudgingStore) -> Progress:
-    labels = store.labels()
-    questions = store.questions()
-    judged = sum(is_judged(q, store.pool(q.qid), labels.get(q.qid, {})) for q in questions)
-    found = sum(any(v == "relevant" for v in labels.get(q.qid, {}).values()) for q in questions)
-    return Progress(judged, len(questions), found)
+def progress(store: JudgingStore | Snapshot) -> Progress:
+    snap = store.snapshot() if isinstance(store, JudgingStore) else store
+    judged = sum(is_judged(q, snap.pool(q.qid), snap.labels_of(q.qid)) for q in snap.questions)
+    found = sum(any(v == "relevant" for v in snap.labels_of(q.qid).values())
+                for q in snap.questions)
+    return Progress(judged, len(snap.questions), found)
+
+
+def judged_map(snap: Snapshot) -> dict[str, bool]:
+    """{qid: judged} for every question of the snapshot."""
+    return {q.qid: is_judged(q, snap.pool(q.qid), snap.labels_of(q.qid)) for q in snap.questions}
+
+
+def seed_from_rows(store: JudgingStore, rows: Sequence[Mapping[str, Any]], session: str) -> int:
+    """A set saved by an export (rows judged: relevant spans, judged_nonrelevant) opened with no
+    judging of its own: its labels become judgments, so they show as judged, not lost. Returns
+    how many were recorded (0 when the store has judgments already or no row was judged)."""
+    judged = [r for r in rows if isinstance(r.get("provenance"), Mapping)
+              and r["provenance"].get("method") == "judged"]
+    if not judged or store.has_judgments():
+        return 0
+    return import_rows(store, judged, session)
 
 
 def _span(key: tuple[str, int, int], texts: Mapping[tuple[str, int, int], str]) -> dict[str, Any]:

@@ -24,7 +24,7 @@ from rag.text import STOPWORDS, words
 # bm25, dense and hybrid baselines, then the five seed systems' presets
 DEFAULT_SYSTEMS = ("bm25", "dense", "hybrid", "axiom", "echomind", "adaptive", "vexora",
                    "intellidocs")
-DEFAULT_DEPTH = 5
+DEFAULT_DEPTH = 10  # Evaluate scores nDCG@10: a depth-10 pool judges every system's scored top 10
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ from rag.paths import collections_root
 
 Label = Literal["relevant", "not_relevant", "skip"]
 LABELS: tuple[Label, ...] = ("relevant", "not_relevant", "skip")
-FIELDS = ("question", "answer", "dropped", "unanswerable")
+FIELDS = ("question", "answer", "dropped", "unanswerable", "done")
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS questions (
@@ -71,6 +71,23 @@ class Question:
     dropped: bool
     unanswerable: bool
     row: Mapping[str, Any]  # the original set row (spans, provenance, …)
+    done: bool = False  # the person said the question is judged (however many passages are)
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """What the Judge page reads, in one transaction: questions (edits applied), every stored
+    pool and every current label (one read per page run, not one per question)."""
+
+    questions: tuple[Question, ...]
+    pools: Mapping[str, tuple[Passage, ...]]
+    labels: Mapping[str, Mapping[tuple[str, int, int], Label]]
+
+    def pool(self, qid: str) -> tuple[Passage, ...]:
+        return self.pools.get(qid, ())
+
+    def labels_of(self, qid: str) -> Mapping[tuple[str, int, int], Label]:
+        return self.labels.get(qid, {})
 
 
 def now_iso() -> str:
@@ -119,24 +136,24 @@ class JudgingStore:
     def questions(self) -> list[Question]:
         """Every question in set order, with its latest edits applied."""
         with self._db() as db:
-            rows = db.execute("SELECT qid, row_json FROM questions ORDER BY position").fetchall()
-            edits = db.execute("SELECT qid, field, value FROM edits ORDER BY id").fetchall()
-        latest: dict[str, dict[str, str]] = {}
-        for qid, name, value in edits:
-            latest.setdefault(qid, {})[name] = value
-        out = []
-        for qid, raw in rows:
-            row = json.loads(raw)
-            edit = latest.get(qid, {})
-            out.append(Question(
-                qid=qid, question=edit.get("question", str(row.get("question", ""))),
-                answer=edit.get("answer", str(row.get("answer") or "")),
-                dropped=edit.get("dropped", "0") == "1",
-                unanswerable=edit.get("unanswerable",
-                                      "0" if row.get("answerable", True) is not False else "1")
-                == "1",
-                row=row))
-        return out
+            return _questions(db)
+
+    def snapshot(self) -> Snapshot:
+        """Questions, pools and labels as they stand, read in one transaction."""
+        with self._db() as db:
+            questions = _questions(db)
+            pools: dict[str, list[Passage]] = {}
+            for qid, doc, start, end, text, systems in db.execute(
+                    "SELECT qid, doc, start, end_, text, systems FROM pool ORDER BY qid, rank"):
+                pools.setdefault(qid, []).append(Passage(doc, start, end, text,
+                                                         json.loads(systems)))
+            labels = _latest_labels(db.execute(
+                "SELECT qid, doc, start, end_, label FROM judgments ORDER BY id").fetchall())
+        return Snapshot(tuple(questions), {q: tuple(p) for q, p in pools.items()}, labels)
+
+    def has_judgments(self) -> bool:
+        with self._db() as db:
+            return db.execute("SELECT 1 FROM judgments LIMIT 1").fetchone() is not None
 
     def edit(self, qid: str, field: str, value: str | bool, session: str) -> None:
         """Record a new value of one field of a question (latest wins)."""
@@ -187,17 +204,53 @@ class JudgingStore:
         if qid is not None:
             sql, args = sql + " WHERE qid = ?", (qid,)
         with self._db() as db:
-            rows = db.execute(sql + " ORDER BY id", args).fetchall()
-        out: dict[str, dict[tuple[str, int, int], Label]] = {}
-        for q, doc, start, end, label in rows:
-            out.setdefault(q, {})[(doc, start, end)] = label
-        return out
+            return _latest_labels(db.execute(sql + " ORDER BY id", args).fetchall())
+
+    def copy_to(self, path: Path) -> JudgingStore:
+        """The whole judging (pools, every judgment and edit) copied to `path`, replacing what
+        was there: a set saved under a new name keeps being judged where it stood."""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        source, target = sqlite3.connect(self.path, timeout=30), sqlite3.connect(path, timeout=30)
+        try:
+            source.backup(target)
+        finally:
+            source.close()
+            target.close()
+        return JudgingStore(path)
 
     def history(self, qid: str) -> list[tuple[str, str, int, int, str, str]]:
         """Every judgment of a question in order: (at, doc, start, end, label, session)."""
         with self._db() as db:
             return db.execute("SELECT at, doc, start, end_, label, session FROM judgments "
                               "WHERE qid = ? ORDER BY id", (qid,)).fetchall()
+
+
+def _questions(db: sqlite3.Connection) -> list[Question]:
+    rows = db.execute("SELECT qid, row_json FROM questions ORDER BY position").fetchall()
+    latest: dict[str, dict[str, str]] = {}
+    for qid, name, value in db.execute("SELECT qid, field, value FROM edits ORDER BY id"):
+        latest.setdefault(qid, {})[name] = value
+    out = []
+    for qid, raw in rows:
+        row = json.loads(raw)
+        edit = latest.get(qid, {})
+        out.append(Question(
+            qid=qid, question=edit.get("question", str(row.get("question", ""))),
+            answer=edit.get("answer", str(row.get("answer") or "")),
+            dropped=edit.get("dropped", "0") == "1",
+            unanswerable=edit.get("unanswerable",
+                                  "0" if row.get("answerable", True) is not False else "1")
+            == "1",
+            row=row, done=edit.get("done", "0") == "1"))
+    return out
+
+
+def _latest_labels(rows: Iterable[tuple[str, str, int, int, Label]],
+                   ) -> dict[str, dict[tuple[str, int, int], Label]]:
+    out: dict[str, dict[tuple[str, int, int], Label]] = {}
+    for q, doc, start, end, label in rows:
+        out.setdefault(q, {})[(doc, start, end)] = label
+    return out
 
 
 def open_judging(collection: str, set_name: str) -> JudgingStore:

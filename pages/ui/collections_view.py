@@ -11,6 +11,7 @@ import pandas as pd
 import streamlit as st
 
 from pages.ui import resources
+from pages.ui.held_back import held_back_view
 from rag.index import Collection, delete_collection
 from rag.index.derived import derived_indexes
 from rag.index.manifest import describe_settings
@@ -112,5 +113,6 @@ def manager() -> None:
     st.caption("Indexes: a preset that chunks or embeds differently reads its own index, built "
                "from these documents on first use and brought up to date when next used.")
     st.dataframe(indexes_frame(collection), width="stretch", hide_index=True)
+    held_back_view(collection, user)
     _remove_document(collection, user)
     _delete_collection(name)

@@ -1,8 +1,8 @@
 """The Judge page's "Review 20 mined questions" panel: a person reads a seeded sample of a mined
 set's rows — question, rule, the start of its answer span — and keeps (K), fixes (F) or drops
-(D) each. Verdicts are stored with the set (eval.testsets.review); the kept share per rule is
-shown, and rules dropped more often than not are switched off for the collection's next mining.
-"Apply to the set" rewrites the stored set with the verdicts."""
+(X; D is the judging view's "judged enough") each. Verdicts are stored with the set
+(eval.testsets.review); the kept share per rule is shown, and rules dropped more often than not
+are switched off for the collection's next mining. "Apply the verdicts" rewrites the stored set."""
 
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ def _show_row(collection: str, set_name: str, row: Mapping[str, Any], at: int, t
     if cols[1].button("Fix (F)", key="review_fixed", shortcut="F",
                       disabled=fixed.strip() == str(row["question"]).strip()):
         chosen = "fix"
-    if cols[2].button("Drop (D)", key="review_drop", shortcut="D"):
+    if cols[2].button("Drop (X)", key="review_drop", shortcut="X"):
         chosen = "drop"
     if cols[3].button("Back", key="review_back", disabled=at == 0):
         st.session_state[f"{POS}_{set_name}"] = at - 1

@@ -17,6 +17,7 @@ from typing import Literal, Protocol
 
 import numpy as np
 
+from rag.generate.answer_fit import answer_fit
 from rag.llm.base import ChatModel, LLMError, Message
 from rag.llm.usability import record_reply
 from rag.text import content_words, strip_citations
@@ -65,6 +66,11 @@ def offline_relevance(
     cosine = max(0.0, cosines(embedder, question, [text])[0])
     overlap = term_overlap(question, text)
     score = embedding_weight * cosine + (1 - embedding_weight) * overlap
+    fit = answer_fit(question, text)
+    if fit.restated or fit.contents:  # close to the question in words and vector, answering nothing
+        return AnswerRelevance(0.0, "offline", cosine, overlap, warnings=(fit.reason,))
+    if fit.missing_terms:
+        return AnswerRelevance(min(score, fit.score), "offline", cosine, overlap, warnings=(fit.reason,))
     return AnswerRelevance(min(1.0, score), "offline", cosine, overlap)
 
 

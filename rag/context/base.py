@@ -12,6 +12,7 @@ from rag.llm.base import Message
 from rag.steps import StepReport, StepStatus
 
 BlockOrigin = Literal["retrieved", "parent", "document", "summary"]
+FlaggedPolicy = Literal["withhold", "fence"]
 
 
 class ChunkLookup(Protocol):
@@ -107,6 +108,24 @@ def context_step(
 
 
 @dataclass(frozen=True)
+class HeldBack:
+    """A passage the screen flagged: which chunk, the families found and what was done."""
+
+    chunk_id: str
+    doc_id: str
+    title: str
+    findings: tuple[str, ...]  # "fake_delimiter (text)", "hidden_text (tags)", …
+    snippet: str
+    action: FlaggedPolicy
+
+    def describe(self) -> str:
+        verb = "withheld from generation" if self.action == "withhold" else "kept, fenced and marked"
+        name = self.title or self.doc_id
+        found = ", ".join(self.findings)
+        return f"passage {self.chunk_id} ({name}) {verb}: {found} \u2026{self.snippet}\u2026"
+
+
+@dataclass(frozen=True)
 class BuiltContext:
     """The context as sent: numbered blocks, budget, steps; `no_rag` when nothing was relevant."""
 
@@ -119,6 +138,7 @@ class BuiltContext:
     best_score: float | None = None
     settings: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
     history: tuple[Message, ...] = ()  # the conversation messages that fit the history share
+    held_back: tuple[HeldBack, ...] = ()  # passages the injection screen flagged (rag.context.screen)
 
     def block(self, n: int) -> ContextBlock | None:
         """The block cited as [Source n], if any."""

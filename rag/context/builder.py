@@ -13,6 +13,7 @@ from rag.context.budget import allot, fit_blocks, fit_history, make_budget
 from rag.context.compress import COMPRESSORS, LLM_COMPRESSORS, compression_probe, sentence_filter
 from rag.context.expand import EXPANSIONS
 from rag.context.order import dedupe_sentences, order_blocks
+from rag.context.screen import screen_blocks
 from rag.context.settings import ContextConfig
 from rag.context.tokens import TokenCounter, default_counter
 from rag.llm.base import ChatModel, Message
@@ -83,11 +84,19 @@ def build_context(
     if settings.dedupe_jaccard is not None:
         blocks, step = dedupe_sentences(blocks, settings.dedupe_jaccard)
         steps.append(step)
+    # last text-changing step done: screen what generation would read, before the budget, so a
+    # withheld passage's room goes to the next one
+    blocks, step, held = screen_blocks(blocks, settings.flagged_passages)
+    steps.append(step)
+    if not blocks:
+        reason = f"every passage was held back ({len(held)} flagged as addressing the assistant)"
+        return replace(result([], steps, True, reason), held_back=held)
     fitted = fit_blocks(blocks, allotted["chunks"], counter)
     steps.append(fitted.step)
     ordered, step = order_blocks(settings.ordering, fitted.blocks)
     steps.append(step)
-    return result(ordered, steps, dropped=fitted.dropped, truncated=fitted.truncated)
+    built = result(ordered, steps, dropped=fitted.dropped, truncated=fitted.truncated)
+    return replace(built, held_back=held) if held else built
 
 
 def context_from_passages(

@@ -46,6 +46,9 @@ class ContextConfig(BaseModel):
     compression: CompressionName = "none"
     dedupe_jaccard: float | None = Field(None, ge=0, le=1)  # drop sentences at/above this overlap
     ordering: OrderingName = "rank"
+    # A passage the injection screen flags (rag.context.screen) is withheld from generation, or
+    # kept inside the fenced sources with a marker ("fence").
+    flagged_passages: Literal["withhold", "fence"] = "withhold"
     # No-RAG fallback (EchoMind): when no candidate scores at least this, answer without context.
     relevance_threshold: float | None = None
     context_window: int = Field(8000, ge=256)  # tokens (Adaptive's example window)

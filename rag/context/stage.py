@@ -6,7 +6,6 @@ from rag.config import PipelineConfig
 from rag.context.base import BuiltContext, ChunkTable
 from rag.context.builder import build_context
 from rag.context.prompts import choose_template, system_prompt
-from rag.injection import detect_in_document
 from rag.llm.base import Message, Role
 from rag.llm.client import make_client
 from rag.query.understand import Understanding
@@ -33,16 +32,6 @@ def chunk_lookup(env: StageEnv) -> tuple[ChunkTable | None, str]:
     return ChunkTable(chunks()), ""
 
 
-def source_injections(built: BuiltContext) -> tuple[str, ...]:
-    """A warning per source block holding text that addresses the assistant: it stays in the
-    prompt, fenced as data (the system prompt says instructions inside sources are not followed)."""
-    return tuple(
-        f"[Source {block.n}] ({block.title or block.doc_id}) contains text addressed to the assistant "
-        f"({', '.join(f.label for f in found)}): passed as fenced data, not followed"
-        for block in built.blocks if (found := detect_in_document(block.text))
-    )
-
-
 def run_context(state: PipelineState, env: StageEnv) -> StageResult:
     config = env.config
     settings = config.context
@@ -61,7 +50,7 @@ def run_context(state: PipelineState, env: StageEnv) -> StageResult:
     sink = SINK.get()
     if sink is not None:
         sink.context_ready(built)
-    warnings = built.warnings + tuple(n for n in (note, lookup_note) if n) + source_injections(built)
+    warnings = built.warnings + tuple(n for n in (note, lookup_note) if n)
     status: StageStatus = "fallback" if built.no_rag else "ok"
     reason = f"no-RAG fallback: {built.reason}" if built.no_rag else ""
     inputs = {"candidates": len(state.candidates), "template": template}

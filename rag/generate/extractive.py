@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from rag.context.base import BuiltContext
+from rag.generate.answer_fit import contents_entry, restates_question
 from rag.generate.base import Quote
 from rag.generate.section_prior import SECTION_CHARS, SectionSimilarity
 from rag.generate.whole_sentences import DocumentTexts, SplitCache, Unit, block_units
@@ -37,6 +38,10 @@ LEAD_PRIOR = 1.0
 # words a sentence has; 2 rather than 1 since cosines of MiniLM vectors spread over ~0.2-0.7,
 # not 0-1 (docs/answers.md, "Third pass": 1, 2 and 3 measured on the calibration split)
 SECTION_PRIOR = 2.0
+# the answering sentence covers at least the best coverage in the context minus this: one content
+# word of a three-word question may be missing, not half of them (issue 39: a compile-option
+# sentence answered a concurrency question while the answering passage was Source 1)
+COVERAGE_SLACK = 0.34
 MIN_RELATIVE_COVERAGE = 0.5  # a sentence sharing one stray word ("notes") with the query stays out
 REDUNDANT_AT = 0.6  # a sentence this Jaccard-similar to one already picked adds nothing
 DEFAULT_MAX_CHARS = 600
@@ -93,6 +98,8 @@ def score_sentences(query: str, context: BuiltContext, documents: DocumentTexts 
             if span_key in seen or text_key in seen:
                 continue  # no sentence repeats another
             seen.update((span_key, text_key))
+            if contents_entry(unit.text) or restates_question(query, unit.text):
+                continue  # echoes the question or lists where an answer is: never the answer
             words = set(content_words(unit.text))
             coverage = len(words & query_words) / len(query_words) if query_words else 0.0
             prior = RANK_PRIOR / max(block.rank, 1) + (LEAD_PRIOR / (1 + unit.lead) if coverage else 0.0)
@@ -161,7 +168,8 @@ def pick_sentences(query: str, context: BuiltContext, k: int, max_chars: int = D
     the answering section lacks (OTHER_SECTION_COVERAGE). "any" takes support from the whole
     context. A note when no sentence shares a word with the query: the top block's first
     sentence stands in."""
-    ranked = _reading_as_sentences(score_sentences(query, context, documents, similarity))
+    ranked = _best_supported_first(_reading_as_sentences(score_sentences(query, context, documents,
+                                                                        similarity)))
     query_words = set(content_words(query))
     picked = _pick(ranked, query_words, k, max_chars)
     if picked and support == "section":
@@ -187,6 +195,18 @@ def pick_sentences(query: str, context: BuiltContext, k: int, max_chars: int = D
         return [], "no whole sentence in the context" if context.blocks else ""
     first = min(ranked, key=lambda s: (_rank(context, s.n), s.unit.position))
     return [first], "no sentence shares a word with the question: quoting the best-ranked source"
+
+
+def _best_supported_first(ranked: list[ScoredSentence]) -> list[ScoredSentence]:
+    """The answering sentence comes from those covering nearly as much of the question as the
+    best one does (COVERAGE_SLACK): the priors (place in section, section match, rank) choose
+    among near-equals, but never put a section's first sentence sharing two words of the
+    question above a sentence elsewhere in the context that holds all of it."""
+    best = max((s.coverage for s in ranked), default=0.0)
+    head = next((s for s in ranked if s.coverage >= best - COVERAGE_SLACK), None)
+    if head is None or head is ranked[0]:
+        return ranked
+    return [head, *(s for s in ranked if s is not head)]
 
 
 def _reading_as_sentences(ranked: list[ScoredSentence]) -> list[ScoredSentence]:

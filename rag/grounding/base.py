@@ -60,11 +60,15 @@ class GroundingReport:
     is_grounded: bool
     relevance: float  # query coverage of the best block, in [0, 1]
     sufficiency: Sufficiency
-    confidence: float  # Adaptive: relevance × grounding
+    confidence: float  # Adaptive: relevance × grounding, relevance capped by the answer's fit
     confidence_level: ConfidenceLevel
     citation_problems: tuple[str, ...] = ()
     checks: tuple[str, ...] = ()  # which checks ran ("lexical", "embedding", "llm")
     warnings: tuple[str, ...] = ()
+    # how the answer meets the question (rag.generate.answer_fit): 0 for a restated question or a
+    # contents entry; a well-grounded answer to another question is not a confident one
+    answer_fit: float = 1.0
+    answer_fit_reason: str = ""
 
     @property
     def unsupported(self) -> tuple[SentenceCheck, ...]:

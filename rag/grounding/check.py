@@ -10,6 +10,7 @@ from dataclasses import replace
 
 from rag.context.base import BuiltContext
 from rag.context.prompts import INSUFFICIENT
+from rag.generate.answer_fit import AnswerFit, answer_fit
 from rag.generate.cleanup import cited_numbers
 from rag.grounding.base import ConfidenceLevel, GroundingReport, SentenceCheck, Sufficiency, Verdict
 from rag.grounding.lexical import best_span, overlap
@@ -191,7 +192,7 @@ def check_answer(
     elif ambiguous and settings.model_check != "none":
         warnings.append(f"{len(ambiguous)} sentence(s) left ambiguous: no model check available")
     checks = [_citation(c, context, settings) for c in checks]
-    return _report(query, context, settings, checks, ran, warnings)
+    return _report(query, context, settings, checks, ran, warnings, answer_fit(query, answer))
 
 
 def _report(
@@ -201,12 +202,15 @@ def _report(
     checks: list[SentenceCheck],
     ran: list[str],
     warnings: list[str],
+    fit: AnswerFit | None = None,
 ) -> GroundingReport:
     judged = [c for c in checks if c.verdict != "not_checked"]
     supported = sum(c.verdict == "supported" for c in judged)
     share = supported / len(judged) if judged else 1.0
     rel = relevance(query, context)
-    confidence = rel * share
+    # the context may cover the question while the answer quotes the wrong line of it: the
+    # answer's own fit caps the relevance confidence is built on
+    confidence = min(rel, fit.score if fit is not None else 1.0) * share
     level: ConfidenceLevel = "high" if confidence >= 0.7 else "medium" if confidence >= 0.4 else "low"
     problems = tuple(f"sentence {c.index + 1}: {c.citation_problem}" for c in checks if c.citation_problem)
     return GroundingReport(
@@ -220,4 +224,6 @@ def _report(
         citation_problems=problems,
         checks=tuple(ran),
         warnings=tuple(warnings),
+        answer_fit=fit.score if fit is not None else 1.0,
+        answer_fit_reason=fit.reason if fit is not None else "",
     )

@@ -5,7 +5,13 @@ Injection detection lives in rag.injection (several views of the text, many lang
 Sanitization: Unicode NFKC (full-width and compatibility forms to their plain letters), control
 and invisible format characters removed (zero-width, bidi overrides: Unicode TR36 / TR39),
 whitespace collapsed. Checks run on the sanitized text so hidden characters cannot split a
-pattern. Mixed scripts are allowed but flagged; a word mixing scripts is a homoglyph warning.
+pattern, and on every decoded view of the raw text (rag.decoders: tag characters, base64, Morse …),
+so what the sanitizer drops or an encoding hides is judged too. Mixed scripts are allowed; a word
+mixing scripts is a homoglyph warning and is replaced by its ASCII look-alike in the clean text
+(confusables.txt), so later stages read "ignore", not "іgnоrе".
+
+The clean text is what every later stage reads: the guard stage puts it in `PipelineState.query`
+(rag.query.stage), so the raw text of a cleaned question never reaches retrieval or a prompt.
 """
 
 from __future__ import annotations
@@ -18,13 +24,34 @@ from collections import deque
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from rag.injection import detect
+from rag.decoders.confusables import skeleton
+from rag.guard_model.detector import load_model
+from rag.injection import detect, views
 from rag.query.settings import GuardConfig
 from rag.text import mixed_script_words, scripts
 
 Verdict = Literal["ok", "empty", "too_long", "injection", "rate_limited"]
 
 _KEEP_CONTROLS = {"\n", "\t"}
+
+
+@dataclass(frozen=True)
+class LearnedVerdict:
+    """The learned detector's verdict: its highest probability over the text and every decoded
+    view, the view it came from, and the threshold it was held to."""
+
+    probability: float
+    view: str
+    threshold: float
+    model: str
+
+    @property
+    def flagged(self) -> bool:
+        return self.probability >= self.threshold
+
+    @property
+    def label(self) -> str:
+        return f"learned_detector ({self.view}, p={self.probability:.2f} >= {self.threshold:.2f})"
 
 
 @dataclass(frozen=True)
@@ -41,6 +68,8 @@ class GuardVerdict:
     matched_patterns: tuple[str, ...] = ()
     scripts: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
+    learned: LearnedVerdict | None = None  # the learned detector's score (None: off or missing)
+    unmixed: tuple[str, ...] = ()  # words mixing scripts, spelled with their ASCII look-alikes in `text`
 
 
 def sanitize(text: str) -> tuple[str, int]:
@@ -87,9 +116,10 @@ def guard(
     now: float | None = None,
 ) -> GuardVerdict:
     """Sanitize `query` and decide whether it may go on; rate-limits only when `user` is given."""
-    text, removed = sanitize(query)
+    sanitized, removed = sanitize(query)
+    text = _unmix(sanitized)
     ok = GuardVerdict(True, "ok", text, original_chars=len(query), removed_chars=removed,
-                      scripts=tuple(sorted(scripts(text))))
+                      scripts=tuple(sorted(scripts(text))), unmixed=tuple(mixed_script_words(sanitized)))
     if not cfg.enabled:
         return replace(ok, reason="guard disabled")
     if not text:
@@ -104,8 +134,10 @@ def guard(
         cut = text[: cfg.max_chars]
         ok = replace(ok, text=cut.rsplit(" ", 1)[0] if " " in cut else cut, truncated=True)
     custom = tuple(f"custom:{p}" for p in cfg.extra_patterns if re.search(p, ok.text, re.I))
-    matched = detect(ok.text) + custom
-    ok = replace(ok, matched_patterns=matched)
+    # the raw text: its decoders see what sanitizing drops (tag characters) or hides (encodings)
+    learned = _learned(query, cfg)
+    matched = detect(query) + custom + ((learned.label,) if learned is not None and learned.flagged else ())
+    ok = replace(ok, matched_patterns=matched, learned=learned)
     if matched and cfg.block_injection:
         return replace(ok, allowed=False, verdict="injection",
                        reason=f"the query looks like a prompt-injection attempt ({', '.join(matched)}); "
@@ -119,9 +151,32 @@ def guard(
     return replace(ok, warnings=_warnings(ok))
 
 
+def _learned(query: str, cfg: GuardConfig) -> LearnedVerdict | None:
+    """The learned detector over the text and its decoded views (the patterns' views)."""
+    model = load_model() if cfg.learned_detector else None
+    if model is None:
+        return None
+    threshold = cfg.learned_threshold if cfg.learned_threshold is not None else model.threshold
+    best = max(((model.probability(text), name) for name, text in views(query).items()),
+               default=(0.0, "text"))
+    return LearnedVerdict(round(best[0], 4), best[1], threshold, model.version)
+
+
+def _unmix(text: str) -> str:
+    """Words that mix scripts (a Cyrillic "о" in a Latin word) spelled with the ASCII letters
+    they imitate; words in one script, Russian or Greek included, are left as they are."""
+    def unmix(word: re.Match[str]) -> str:
+        return skeleton(word.group()) if len(scripts(word.group())) > 1 else word.group()
+
+    return re.sub(r"[^\W_]+", unmix, text)
+
+
 def _warnings(verdict: GuardVerdict) -> tuple[str, ...]:
     found = [f"possible homoglyphs: {w!r} mixes {'+'.join(sorted(scripts(w)))}"
              for w in mixed_script_words(verdict.text)]
+    if verdict.unmixed:
+        found += [f"possible homoglyphs: {w!r} mixes {'+'.join(sorted(scripts(w)))}; read as its ASCII "
+                  "look-alike" for w in verdict.unmixed]
     if verdict.truncated:
         found.append(f"query truncated to {len(verdict.text):,} characters (query.guard.max_chars)")
     if verdict.removed_chars:

@@ -23,6 +23,10 @@ class GuardConfig(BaseModel):
     max_chars: int = Field(2000, ge=1)  # longer input is blocked (or truncated, below)
     on_too_long: Literal["block", "truncate"] = "block"
     block_injection: bool = True
+    # The learned detector beside the patterns (rag.guard_model); None = the threshold the
+    # training script chose on its validation split (rag/guard_model/detector.json).
+    learned_detector: bool = True
+    learned_threshold: float | None = Field(None, gt=0, lt=1)
     extra_patterns: list[str] = Field(default_factory=list)  # more regexes that block
     rate_limit: int | None = Field(30, ge=1)  # queries per user per window; None = off
     rate_window_s: float = Field(60.0, gt=0)

@@ -109,10 +109,11 @@ def run_guard(state: PipelineState, env: StageEnv) -> StageResult:
         halted = replace(state, halted=f"guard blocked the query: {verdict.reason}",
                          answer=f"Your message was not processed: {verdict.reason}.")
         return StageResult(halted, verdict, inputs, "blocked", (), verdict.reason)
-    queries = state.queries
-    if verdict.text != state.query:  # sanitized: search with the clean text
-        queries = (SearchQuery(verdict.text), *state.queries[1:])
-    return StageResult(replace(state, queries=queries), verdict, inputs, "ok", verdict.warnings)
+    # Every later stage reads the clean text: the raw one (hidden tag characters, bidi controls,
+    # homoglyphs) leaves the state here, so no stage, generation included, can put it in a prompt.
+    queries = (SearchQuery(verdict.text), *state.queries[1:])
+    return StageResult(replace(state, query=verdict.text, queries=queries), verdict, inputs, "ok",
+                       verdict.warnings)
 
 
 def _guard_off(config: PipelineConfig) -> str | None:

@@ -90,28 +90,42 @@ def test_ingest_mine_judge_and_evaluate_own_pdfs(app, browser, tmp_path: Path) -
         assert judged_count(page) == question + 1, progress_text(page)
         if question == 0:
             app.shot("own-3-judging-a-passage")
-        page.keyboard.press("j")
-        app.settle(timeout_s=120)
+        # the next open question follows by itself after a question's last passage
     assert progress_text(page).startswith(f"5 of {total} judged")
+
+    # after the question dropdown is used, the keys still judge (nothing typed into its box)
+    page.locator('[data-testid="stSelectbox"]').filter(
+        has=page.get_by_text("Question", exact=True)).click()
+    page.get_by_role("option").last.click()  # the last question: not judged yet
+    app.settle(timeout_s=180)
+    assert "Passage 1 of" in app.main_text(), app.main_text()[:600]
+    page.keyboard.press("y")
+    app.settle(timeout_s=120)
+    assert "Passage 2 of" in app.main_text(), app.main_text()[:600]
+    assert not page.locator('[data-baseweb="select"] input').evaluate_all(
+        "els => els.some(e => e.value && e.value.includes('y'))")
+    page.keyboard.press("d")  # judged enough: counts as judged, the next question follows
+    app.settle(timeout_s=120)
+    assert progress_text(page).startswith(f"6 of {total} judged"), progress_text(page)
     assert not app.exceptions(), app.exceptions()
 
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     try:  # another browser session: the progress comes from disk
         other = type(app)(app.url, context.new_page()).open("judge", "Judge")
         other.pick_collection(COLLECTION)
-        assert progress_text(other.page).startswith(f"5 of {total} judged")
+        assert progress_text(other.page).startswith(f"6 of {total} judged")
         other.shot("own-4a-second-session-resumes")
     finally:
         context.close()
 
     app.click("Save with the collection")
-    app.settle("Saved mined-judged")
+    app.settle("Saved mined (")
     app.shot("own-4-judged-saved")
 
     page.get_by_role("link", name="Evaluate").click()
     app.settle("Test set")
     page.locator('[data-testid="stSelectbox"]').filter(has_text="Test set").click()
-    page.get_by_role("option", name="mined-judged").first.click()
+    page.get_by_role("option", name="mined").first.click()
     app.settle()
     app.click("Run", timeout_s=300)
     app.settle("Judged passages only", timeout_s=300)

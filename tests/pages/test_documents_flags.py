@@ -34,3 +34,18 @@ def test_a_planted_instruction_is_flagged_in_the_report() -> None:
     assert "text addressed to the assistant" in notes["planted.txt"]
     assert "never followed" in notes["planted.txt"]
     assert notes["plain.txt"] == ""
+
+
+def test_the_collections_tab_lists_the_passages_held_back_from_generation() -> None:
+    at = AppTest.from_file(PAGE, default_timeout=60).run()
+    at.segmented_control(key="docs_source").set_value("Upload files").run()
+    at.file_uploader(key="docs_uploads").set_value(
+        [("planted.txt", PLANTED, "text/plain"), ("plain.txt", b"SSH keys live in ~/.ssh.\n", "text/plain")]
+    ).run()
+    at.text_input(key="docs_new_name").set_value("heldback").run()
+    at.button(key="docs_ingest").click().run()
+    at.selectbox(key="docs_manage_collection").set_value("heldback").run()
+    assert not at.exception
+    assert any(s.value == "Passages held back from generation (1)" for s in at.subheader)
+    held = next(d.value for d in at.dataframe if "found" in d.value.columns)
+    assert list(held["document"]) == ["planted.txt"] and "ignore_instructions" in held["found"].iloc[0]

@@ -21,13 +21,17 @@ from pages.ui.state import APP_COLLECTION
 PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "judge.py")
 
 
-def _page(collection: str | None) -> AppTest:
+def _page(collection: str | None, order: str | None = None) -> AppTest:
     at = AppTest.from_file(PAGE, default_timeout=300)
     at.session_state[APP_COLLECTION] = collection
+    if order is not None:
+        at.session_state["judge_order"] = order
     return at.run()
 
 
 def _pool_of_two(at: AppTest) -> AppTest:
+    """Two pooled systems, judged in pool order (question by question)."""
+    at.selectbox(key="judge_order").set_value("pool order")
     return at.multiselect(key="judge_systems").set_value(["bm25", "dense"]).run()
 
 
@@ -70,7 +74,7 @@ def test_mine_judge_resume_and_save_a_set(tmp_path: Path) -> None:
     assert next(q for q in store.questions() if q.qid == first).answer == pick.options[0]
 
     # another browser session judges the same set: both sessions' judgments are kept
-    other = _pool_of_two(_page(name))
+    other = _pool_of_two(_page(name, "pool order"))
     assert other.selectbox(key="judge_qid").value == first  # the first still-open question
     other.button(key="judge_skip").click().run()
     assert len(store.labels(first)[first]) == 3
@@ -92,14 +96,72 @@ def test_mine_judge_resume_and_save_a_set(tmp_path: Path) -> None:
 
     at.button(key="judge_save_set").click().run()
     assert not at.exception, at.exception
-    judged = {i.name: i for i in list_sets(name)}["mined-judged"]
+    # saved in place: the same set, no fork, and judging goes on where it stood
+    assert [i.name for i in list_sets(name)] == ["mined"]
+    judged = list_sets(name)[0]
     assert judged.questions == info.questions - 1 and "judged" in judged.provenance
-    items = {i.qid: i for i in load_set(name, "mined-judged").items}
+    items = {i.qid: i for i in load_set(name, "mined").items}
     assert third not in items and not items[second].answerable
     assert items[first].answer == pick.options[0]
     (relevant,) = [k for k, v in store.labels(first)[first].items() if v == "relevant"]
     assert relevant in {(sp.doc, sp.start, sp.end) for sp in items[first].spans}
     assert any(d.proto.label == "Download as QA JSONL" for d in at.get("download_button"))
+
+    # reopened in a new session, the labels are there: nothing looks lost
+    again = _pool_of_two(_page(name, "pool order"))
+    assert f"2 of {info.questions} judged" in again.get("progress")[0].proto.text
+    again.selectbox(key="judge_qid").set_value(first).run()
+    assert "relevant" in list(again.dataframe[0].value["label"])  # the whole pool's labels
+
+    # saved under another name: the copy carries its judging and the page goes on with it
+    again.text_input(key="judge_save_name_mined").set_value("mined-copy").run()
+    again.button(key="judge_save_set").click().run()
+    assert not again.exception, again.exception
+    assert again.selectbox(key="judge_set").value == "mined-copy"
+    assert open_judging(name, "mined-copy").labels() == store.labels()
+    assert f"2 of {info.questions} judged" in again.get("progress")[0].proto.text
+
+
+@pytest.mark.usefixtures("hashing_presets")
+def test_a_question_is_judged_when_the_person_says_so_and_the_next_follows(tmp_path: Path) -> None:
+    name = build_collection(tmp_path)
+    at = _page(name)
+    at.button(key="judge_new_go").click().run()
+    at = _pool_of_two(at)
+    first = at.selectbox(key="judge_qid").value
+    at.button(key="judge_relevant").click().run()
+    at.button(key="judge_done").click().run()  # D: judged enough, one passage labelled
+    assert not at.exception, at.exception
+    second = at.selectbox(key="judge_qid").value
+    assert second != first  # the next open question followed without J
+    total = len(open_judging(name, "mined").questions())
+    assert f"1 of {total} judged" in at.get("progress")[0].proto.text
+    # labelling every passage of a question moves on to the next open question too
+    store = open_judging(name, "mined")
+    while at.selectbox(key="judge_qid").value == second:
+        at.button(key="judge_not_relevant").click().run()
+        assert not at.exception, at.exception
+    assert len(store.labels(second)[second]) == len(store.pool(second))
+    assert at.selectbox(key="judge_qid").value not in (first, second)
+
+
+@pytest.mark.usefixtures("hashing_presets")
+def test_a_judged_set_saved_elsewhere_opens_with_its_labels(tmp_path: Path) -> None:
+    from eval.judging.export import export_rows
+    from eval.testsets.store import save_set
+
+    name = build_collection(tmp_path)
+    at = _page(name)
+    at.button(key="judge_new_go").click().run()
+    at = _pool_of_two(at)
+    first = at.selectbox(key="judge_qid").value
+    at.button(key="judge_relevant").click().run()
+    ((key, _),) = open_judging(name, "mined").labels()[first].items()
+    save_set(name, "older-fork", export_rows(open_judging(name, "mined")))  # no judging of its own
+    other = _page(name)
+    other.selectbox(key="judge_set").set_value("older-fork").run()
+    assert not other.exception, other.exception
+    assert open_judging(name, "older-fork").labels()[first][key] == "relevant"
 
 
 @pytest.mark.usefixtures("hashing_presets")
@@ -159,3 +221,35 @@ def test_a_made_set_can_carry_questions_the_collection_cannot_answer(tmp_path: P
     assert not at.exception, at.exception
     (info,) = list_sets(name)
     assert 0 < info.answerable < info.questions and "unanswerable" in info.provenance
+
+
+@pytest.mark.usefixtures("hashing_presets")
+def test_by_default_the_strategy_picks_the_next_passage_across_questions(tmp_path: Path) -> None:
+    from eval.judging.live import fit_judge, live_pool, next_passage, pool_features
+    from rag.config import load_preset
+    from rag.embed import get_embedder
+
+    name = build_collection(tmp_path)
+    at = _page(name)
+    at.button(key="judge_new_go").click().run()
+    assert not at.exception, at.exception
+    assert at.selectbox(key="judge_order").value == "judge_uncertainty"
+    store = open_judging(name, "mined")
+    open_questions = [q for q in store.questions() if not (q.dropped or q.unanswerable)]
+    assert all(store.pool(q.qid) for q in open_questions)  # every question pooled, once
+    assert any("Learned judge: not yet" in c.value for c in at.caption)
+    seen = []
+    for i in range(12):
+        snap = store.snapshot()
+        live = live_pool(snap)
+        features = pool_features(live, get_embedder(load_preset("dense").embedding))
+        want = next_passage(live, "judge_uncertainty", fit_judge(live, features).probabilities)
+        qid = at.selectbox(key="judge_qid").value
+        shown = " ".join(m.value for m in at.markdown if "Passage" in m.value)
+        assert qid == want[0] and f"characters {want[1][1]}–{want[1][2]}" in shown, (i, want, shown)
+        seen.append(qid)
+        at.button(key="judge_relevant" if i % 3 == 0 else "judge_not_relevant").click().run()
+        assert not at.exception, at.exception
+    assert len(set(seen)) > 1  # it moved across questions
+    assert sum(len(v) for v in store.labels().values()) == 12
+    assert any("agrees with your" in c.value and "Cohen's κ" in c.value for c in at.caption)

@@ -29,6 +29,7 @@ def test_steps_run_in_order_and_blocks_are_numbered_in_prompt_order() -> None:
         "expand:none",
         "compress:sentence_filter",
         "dedupe",
+        "screen",
         "budget",
         "order:sandwich",
     ]

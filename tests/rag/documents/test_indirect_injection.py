@@ -1,6 +1,7 @@
 """Indirect injection: a document that speaks to the assistant is ingested (it is data) but
 flagged in the ingest report and the CLI output; when one of its chunks becomes a source the
-context stage warns in the trace, and every prompt fences sources as data."""
+context screen withholds it from generation and says so in the trace; every prompt fences
+sources as data."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ from pathlib import Path
 
 from rag.cli.ingest import format_report
 from rag.context.base import BuiltContext, ContextBlock, TokenBudget
+from rag.context.builder import context_from_passages
 from rag.context.prompts import build_messages
-from rag.context.stage import source_injections
 from rag.documents import ingest_paths
 from rag.index.ingest import IngestSummary
 from rag.llm.fence import fence
@@ -39,10 +40,13 @@ def context(*blocks: ContextBlock) -> BuiltContext:
     return BuiltContext("How long?", blocks, TokenBudget(4096, "estimate", {}, {}, {}))
 
 
-def test_a_flagged_source_is_named_in_the_context_warnings() -> None:
-    built = context(block("Notes stay 30 days.", 1), block(PLANTED, 2))
-    (warning,) = source_injections(built)
-    assert warning.startswith("[Source 2] (doc2.txt) contains text addressed to the assistant")
+def test_a_flagged_source_is_held_back_and_named_in_the_context_warnings() -> None:
+    built = context_from_passages("How long?", ["Notes stay 30 days.", PLANTED])
+    assert [b.text for b in built.blocks] == ["Notes stay 30 days."]
+    (held,) = built.held_back
+    assert held.chunk_id == "p2" and held.action == "withhold"
+    (warning,) = built.warnings
+    assert warning.startswith("passage p2 (passage-2) withheld from generation: ignore_instructions")
 
 
 def test_sources_are_fenced_and_cannot_close_the_fence() -> None:

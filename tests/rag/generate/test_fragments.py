@@ -54,9 +54,17 @@ def test_a_sentence_that_reads_as_one_is_preferred_to_a_lower_case_one_covering_
 
 
 def test_definition_items_are_not_support_when_a_sentence_answers() -> None:
-    question = "What does the hold flag tell about what the user wanted for a package?"
+    question = "What do these flags tell about a package?"
     found = extractive_answer(question, ctx(question, whole(FLAGS, "flags")), documents=Texts(flags=FLAGS))
     assert found.quotes and all(reads_as_sentence(q.text) for q in found.quotes)
+
+
+def test_a_sentence_restating_the_question_does_not_answer_it() -> None:
+    """Issue 39: "These flags tell what the user wanted to do with a package." holds every word
+    of the question and adds none; the definition item is the answer."""
+    question = "What does the hold flag tell about what the user wanted for a package?"
+    found = extractive_answer(question, ctx(question, whole(FLAGS, "flags")), documents=Texts(flags=FLAGS))
+    assert [q.text for q in found.quotes] == ["hold - the user wants this package not to be processed."]
 
 
 def test_with_nothing_else_to_quote_a_lower_case_sentence_still_answers() -> None:

@@ -150,7 +150,10 @@ def test_verdict_lines_are_parsed_robustly() -> None:
 def test_confidence_is_relevance_times_grounding_with_a_sufficiency_check() -> None:
     report = check_answer(CTX.query, "The Eiffel Tower is 330 metres tall [Source 1].", CTX, OFFLINE)
     assert report.relevance == pytest.approx(1.0)  # every query content word is in block 1
-    assert report.confidence == pytest.approx(report.relevance * report.grounded_share)
+    # the answer says how tall, not when completed: it meets 3 of the question's 4 words
+    assert report.answer_fit == pytest.approx(0.75) and "75%" in report.answer_fit_reason
+    capped = min(report.relevance, report.answer_fit)
+    assert report.confidence == pytest.approx(capped * report.grounded_share)
     assert report.confidence_level == "high" and report.sufficiency.is_sufficient
     narrow = context("Eiffel architect salary pension", PARIS)
     thin = check_answer(narrow.query, "The Eiffel Tower was completed in 1889 [Source 1].", narrow, OFFLINE)

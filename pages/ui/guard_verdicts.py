@@ -1,0 +1,32 @@
+"""The guard's two verdicts side by side (patterns over every decoded view, and the learned
+detector), for the Query Lab: what each found, and the clean text later stages read."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from rag.query.guard import GuardVerdict
+
+
+def show_guard(verdict: GuardVerdict | None, skipped_reason: str) -> None:
+    if verdict is None:
+        st.caption(f"Guard skipped: {skipped_reason}")
+        return
+    if not verdict.allowed:
+        st.error(f"Blocked ({verdict.verdict}): {verdict.reason}")
+    else:
+        st.success(f"Allowed · scripts: {', '.join(verdict.scripts) or '–'} · "
+                   f"{verdict.original_chars} characters in, {len(verdict.text)} out")
+    patterns = [m for m in verdict.matched_patterns if not m.startswith("learned_detector")]
+    learned = verdict.learned
+    left, right = st.columns(2)
+    found = ", ".join(patterns) if patterns else "nothing found"
+    left.markdown(f"**Patterns** (every decoded view): {found}")
+    right.markdown("**Learned detector**: " + (
+        "off or not installed" if learned is None else
+        f"p = {learned.probability:.2f} on the {learned.view} view, threshold {learned.threshold:.2f} "
+        f"({'flagged' if learned.flagged else 'not flagged'}; model {learned.model})"))
+    if verdict.allowed:
+        st.caption(f"Later stages read: {verdict.text!r}")
+        for warning in verdict.warnings:
+            st.warning(warning)
