@@ -9,7 +9,8 @@ COMMANDS = {"run": "eval.cli.run", "sweep": "eval.cli.sweep",
             "tune": "eval.cli.tune", "learned-fusion": "eval.cli.learned",
             "questions": "eval.cli.questions", "intents": "eval.cli.intents",
             "validate-testset": "eval.cli.validate", "testset-quality": "eval.cli.quality",
-            "simulate-judging": "eval.cli.simulate"}
+            "simulate-judging": "eval.cli.simulate", "runs": "eval.cli.runs",
+            "compare": "eval.cli.compare"}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -18,9 +18,11 @@ from typing import Literal, cast
 
 from eval.data.shapes import BeirDataset
 from eval.runs.preset_run import Searcher
+from eval.runs.trace_tap import tap
 from rag.config import PipelineConfig, with_overrides
 from rag.documents.base import DocType, Document, DocumentMetadata
-from rag.index import Collection, index_settings, open_collection, settings_hash
+from rag.index import Collection, index_settings, settings_hash
+from rag.index.collection import open_working
 from rag.pipeline import Source, ranked_candidates, run_query
 from rag.retrieve.base import Candidate
 from rag.retrieve.stage import SelectOutput
@@ -75,7 +77,9 @@ def beir_collection(
 ) -> Collection:
     """Open (building or completing if needed) the collection for `dataset` under `config`."""
     config = eval_config(config, dataset)
-    collection = open_collection(config.index.collection, create=True)
+    # eval's own index of the set, not a user's collection: never listed in the sidebar
+    collection = open_working(config.index.collection, f"eval: set {dataset.name!r} "
+                              f"({dataset.content_hash[:10]}) under one preset's index settings")
     indexed = collection.manifest.documents
     missing = [d for d in beir_documents(dataset) if d.metadata.source not in indexed]
     if missing:
@@ -99,6 +103,7 @@ def retrieval_searcher(
 
     def search(query: str) -> Sequence[Candidate]:
         trace = run_query(query, config, collection, last="select", raise_errors=True, now=clock)
+        tap(query, trace)  # kept with a stored run (eval.runs.trace_tap)
         selected = trace.output(SelectOutput)
         return selected.candidates if selected is not None else ()
 
@@ -113,6 +118,7 @@ def full_searcher(
 
     def search(query: str) -> Sequence[Candidate]:
         trace = run_query(query, config, collection, raise_errors=True, now=clock)
+        tap(query, trace)
         return ranked_candidates(trace)
 
     return search
