@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from eval.data.beir import load_beir
+from eval.data.qa import QASet
 from eval.data.shapes import BeirDataset
 from eval.runs.beir_index import MODES, eval_config, make_searcher
 from eval.runs.doc_scores import parse_doc_score
@@ -245,6 +246,14 @@ def load_dataset(args: argparse.Namespace) -> BeirDataset:
     return load_beir(args.dataset, args.split)
 
 
+def _collection_spans(args: argparse.Namespace) -> QASet | None:
+    """The QA set of `--collection … --qa SET` when its labels are spans (scored per chunk)."""
+    if not args.collection or args.qa is None:
+        return None
+    qa = resolve_qa(args.collection, args.qa)
+    return qa if any(item.spans for item in qa.items) else None
+
+
 def searcher_for(
     dataset: BeirDataset, config: PipelineConfig, args: argparse.Namespace
 ) -> Searcher:
@@ -261,12 +270,19 @@ def run(args: argparse.Namespace) -> int:
     dataset = limit_queries(load_dataset(args), args.max_queries)
     runs = []
     tallies: dict[str, UsabilityTally] = {}
+    spans = _collection_spans(args)
     for preset in args.presets:
         config = preset_config(preset, args)
-        searcher = searcher_for(dataset, config, args)
+        scored_on, searcher = dataset, None
+        if spans is not None:  # a span set over a collection: chunk by chunk, as Evaluate does
+            from eval.runs.own_corpus import preset_collection, span_scoring
+
+            scored_on, searcher = span_scoring(spans, config, preset_collection(args.collection, config),
+                                               args.mode, dataset)
+        searcher = searcher or searcher_for(dataset, config, args)
         with counting(tallies.setdefault(config.name, UsabilityTally())), \
                 keeping_traces() as traces:
-            result = run_preset(dataset, config.name, searcher, args.metrics, args.resamples,
+            result = run_preset(scored_on, config.name, searcher, args.metrics, args.resamples,
                                 args.seed, args.doc_score)
         runs.append(result)
         if not args.no_store:
@@ -275,7 +291,7 @@ def run(args: argparse.Namespace) -> int:
             info = run_info(result, dataset, eval_config(config, dataset), args)
             kept = by_qid(traces, dataset.queries)
             info["traces_kept"] = len(kept)
-            rows = with_labels(result.per_query_rows(dataset.queries), dataset.qrels)
+            rows = with_labels(result.per_query_rows(dataset.queries), scored_on.qrels)
             stored = save_run(info, rows, args.runs_dir, kept)
             print(f"stored {stored}", file=sys.stderr)
     side = write_report(runs, dataset.queries, args.out)

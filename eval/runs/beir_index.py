@@ -9,16 +9,18 @@ share one collection, and a second run reuses it: only missing documents are eve
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from collections.abc import Sequence
 from datetime import UTC, datetime
-from typing import Literal
+from types import MappingProxyType
+from typing import Literal, cast
 
 from eval.data.shapes import BeirDataset
 from eval.runs.preset_run import Searcher
 from eval.runs.trace_tap import tap
 from rag.config import PipelineConfig, with_overrides
-from rag.documents.base import Document, DocumentMetadata
+from rag.documents.base import DocType, Document, DocumentMetadata
 from rag.index import Collection, index_settings, settings_hash
 from rag.index.collection import open_working
 from rag.pipeline import Source, ranked_candidates, run_query
@@ -35,7 +37,9 @@ def document_text(title: str, text: str) -> str:
 
 
 def beir_documents(dataset: BeirDataset) -> list[Document]:
-    """One Document per BEIR document; `source` is `beir:<id>` so re-ingesting skips it."""
+    """One Document per BEIR document; `source` is `beir:<id>` so re-ingesting skips it. A corpus
+    read from parsed files (eval.data.evalsets.qa_eval_set) carries each file's detected type and
+    format, so type-aware chunking (EchoMind) cuts it as ingest would (issue 36, item 6)."""
     documents = []
     for doc_id, doc in dataset.corpus.items():
         text = document_text(doc.get("title", ""), doc["text"])
@@ -43,7 +47,12 @@ def beir_documents(dataset: BeirDataset) -> list[Document]:
             source=f"beir:{doc_id}",
             title=doc.get("title", "") or doc_id,
             content_hash=hashlib.sha256(text.encode("utf-8")).hexdigest(),
-            format="txt",
+            format=doc.get("format") or "txt",
+            doc_type=cast(DocType, doc.get("doc_type") or "USER"),
+            doc_type_reason=doc.get("doc_type_reason", ""),
+            # the headings the parser saw (the FAQ chunker cuts at them): JSON in the corpus
+            extra=MappingProxyType({"heading_spans": json.loads(doc["heading_spans"])}
+                                   if doc.get("heading_spans") else {}),
         )
         documents.append(Document(doc_id=doc_id, text=text, metadata=metadata))
     return documents
