@@ -84,14 +84,6 @@ def run(presets: list[str], qa: QASet, overrides: dict[str, Any]) -> dict[str, A
             "cpus": os.cpu_count(), "overrides": overrides, "presets": results}
 
 
-def resummarize(path: Path) -> None:
-    """Recompute a report's per-preset summaries from its stored rows (after a fix to `summary`)."""
-    report = json.loads(path.read_text(encoding="utf-8"))
-    for found in report["presets"].values():
-        found["summary"] = summary(found["queries"])
-    path.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--preset", dest="presets", action="append", required=True)

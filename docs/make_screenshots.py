@@ -116,12 +116,35 @@ def tour(page: Page, url: str, out: Path) -> None:
     settle(page, "Results on", timeout_s=600)
     to_top(page, "Presets")
     shot(page, out / "evaluate.png", 1100)
+    runs(page, url, out)
+
+
+def runs(page: Page, url: str, out: Path) -> None:
+    """Runs: the two presets Evaluate just ran, compared, with the worst question's traces."""
+    page.goto(f"{url}/runs")
+    settle(page, "Two runs side by side")
+    page.get_by_text("Open both traces").click()
+    page.wait_for_timeout(1000)
+    settle(page, "candidates are relevant")
+    to_top(page, "Two runs side by side")
+    shot(page, out / "runs.png", 1500)
+
+
+def runs_only(page: Page, url: str, out: Path) -> None:
+    """Only runs.png: two presets on Evaluate (the BEIR sample), then the Runs page."""
+    page.goto(f"{url}/evaluate")
+    settle(page, "Test set")
+    page.get_by_role("button", name="Run").click()
+    page.wait_for_timeout(1000)
+    settle(page, "Results on", timeout_s=600)
+    runs(page, url, out)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "img")
     parser.add_argument("--chromium", default="/usr/bin/chromium")
+    parser.add_argument("--only-runs", action="store_true", help="make runs.png alone")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     data = Path(tempfile.mkdtemp(prefix="rag-workbench-shots-"))
@@ -131,7 +154,7 @@ def main(argv: list[str] | None = None) -> int:
             browser = playwright.chromium.launch(executable_path=args.chromium, args=ARGS)
             page = browser.new_page(viewport={"width": 1400, "height": 1000})
             page.set_default_timeout(60_000)
-            tour(page, url, args.out)
+            (runs_only if args.only_runs else tour)(page, url, args.out)
             browser.close()
     finally:
         proc.terminate()

@@ -19,6 +19,7 @@ from pages.ui.eval_filled import filled_section
 from pages.ui.eval_sets import choose_set
 from pages.ui.eval_tables import deltas_frame, judged_frame, results_frame
 from pages.ui.failure_eval import failure_section
+from pages.ui.separation_view import separation_note
 from pages.ui.state import APP_PRESET, session_cache
 from pages.ui.tune_view import tune_section
 from rag.config import PresetError, available_presets
@@ -159,6 +160,7 @@ if results.sweep:
     st.plotly_chart(figures.sweep_curves(sweep.points, sweep.axes[0].key, metric), width="stretch")
 else:
     st.plotly_chart(figures.metric_intervals(results.runs, metric), width="stretch")
+separation_note(results.runs, metric)  # can this set rank them at all? (issue 36)
 if results.evalset.judged:
     st.subheader("Judged passages only: unjudged share, bpref, condensed nDCG")
     honest(results)

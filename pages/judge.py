@@ -18,6 +18,7 @@ from pages.ui.entry import through_app
 from pages.ui.eval_sets import describe
 from pages.ui.judge_keys import keep_shortcuts
 from pages.ui.judge_scores import scores_so_far, simulation_figure
+from pages.ui.mined_review import review_panel
 from pages.ui.state import APP_COLLECTION, APP_PRESET
 from pages.ui.testset_maker import make_set_panel
 from rag.config import available_presets
@@ -51,6 +52,7 @@ depth = row[2].number_input("Depth", 1, 50, DEFAULT_DEPTH, key="judge_depth",
                             help="top passages per system (Evaluate scores the top 10: judging "
                                  "10 deep covers every system's scored passages)")
 
+review_panel(collection, set_name)  # a mined set: read a sample before trusting it (issue 36)
 store = open_judging(collection, set_name)
 rows = read_rows(collection, set_name)
 store.add_questions(rows)  # new rows only: judgments and edits stay
@@ -71,7 +73,7 @@ if strategy is not None and order.pool_all(store, snap, collection, systems, int
     simulation_figure()
 q = view.pick_question(questions, judged)
 view.edit_question(store, q, judged, questions)
-keep_shortcuts("ynsjud")
+keep_shortcuts("ynsjudkfx")  # k/f/x: the mined-questions review
 if q.dropped:
     st.info("This question is dropped: it is left out of the export.")
 elif q.unanswerable:

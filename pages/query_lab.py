@@ -20,6 +20,7 @@ from eval.scoring.guard import (
 )
 from pages.ui import query_view as view
 from pages.ui import resources
+from pages.ui.answer_examples import opening_question
 from pages.ui.configs import page_config
 from pages.ui.entry import through_app
 from pages.ui.guard_verdicts import show_guard
@@ -81,7 +82,8 @@ if preset is None:
     st.error("No presets found in rag/presets/.")
     st.stop()
 collection = resources.session_collection()
-query = st.text_input("Query", DEFAULT_QUERY, key="ql_query")
+query = st.text_input("Query", DEFAULT_QUERY if collection is None else
+                      opening_question(collection, DEFAULT_QUERY), key="ql_query")
 history = view.parse_conversation(st.text_area(
     "Conversation so far (optional): one message per line, `user: …` / `assistant: …`",
     DEFAULT_HISTORY, key="ql_history", height=90))

@@ -10,6 +10,7 @@ from pydantic import ValidationError
 
 from pages.ui import resources
 from pages.ui import retrieval as retrieval_view
+from pages.ui.answer_examples import opening_question
 from pages.ui.configs import page_config
 from pages.ui.entry import through_app
 from pages.ui.figures import rank_movement
@@ -17,7 +18,7 @@ from pages.ui.rerank_view import movement_table, rank_maps, ranked_table, score_
 from pages.ui.run_status import show_stopped
 from pages.ui.state import session_cache
 from rag.pipeline import head_key, run_head, run_tail
-from rag.rerank import SCORERS, RerankConfig
+from rag.rerank import SCORERS, RerankConfig, offline_default
 from rag.rerank.base import RerankResult
 from rag.rerank.policies import NORMALIZERS, POLICIES
 
@@ -71,9 +72,12 @@ fetch = retrieval_view.fetch_config(preset, collection.name)
 index = resources.index_of(collection, fetch)
 st.caption(f"Collection **{collection.name}** · preset **{preset.name}** (change them in the "
            f"sidebar) · {resources.index_line(index)}")
-query = st.text_input("Query", DEFAULT_QUERY, key="rr_query")
+query = st.text_input("Query", opening_question(collection, DEFAULT_QUERY), key="rr_query")
+starting, offline_note = offline_default(preset.rerank)
+if offline_note:
+    st.caption(offline_note)
 try:
-    config = page_config(preset, collection.name, controls(preset.rerank))
+    config = page_config(preset, collection.name, controls(starting))
 except (ValidationError, ValueError) as exc:
     st.error(str(exc))
     st.stop()

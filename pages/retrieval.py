@@ -11,6 +11,7 @@ import streamlit as st
 
 from pages.ui import resources
 from pages.ui import retrieval as view
+from pages.ui.answer_examples import opening_question
 from pages.ui.entry import through_app
 from pages.ui.figures import rank_movement, score_breakdown
 from pages.ui.html import highlight_terms
@@ -83,7 +84,7 @@ fetch = view.fetch_config(preset, collection.name)
 index = resources.index_of(collection, fetch)
 st.caption(f"Collection **{collection.name}** · preset **{preset.name}**, all of it: "
            f"{resources.index_line(index)}; fusion and filters below.")
-query = st.text_input("Query", DEFAULT_QUERY, key="ret_query")
+query = st.text_input("Query", opening_question(collection, DEFAULT_QUERY), key="ret_query")
 if not query.strip():
     st.stop()
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import streamlit as st
 
 from pages.ui import resources
+from pages.ui.answer_examples import opening_question
 from pages.ui.configs import page_config
 from pages.ui.entry import through_app
 from pages.ui.systems_view import (
@@ -20,7 +21,7 @@ from pages.ui.systems_view import (
     timeline_frame,
 )
 from rag.config import PipelineConfig, available_presets, load_preset
-from rag.index.ref import IndexRef
+from rag.index import IndexRef
 from rag.query.intelligence import LEVEL_ORDER, LEVELS, apply_level
 from rag.systems import (
     BASELINES,
@@ -96,7 +97,7 @@ with compare_tab:
                "change it in the sidebar. Each system reads an index built its own way from "
                "these documents (once, on first use).")
     configs = [page_config(c, collection.name) for c in chosen_configs()]
-    query = st.text_input("Query", DEFAULT_QUERY, key="sys_query")
+    query = st.text_input("Query", opening_question(collection, DEFAULT_QUERY), key="sys_query")
     user = resources.session_user()
     resources.searching_as(user)
     if len(configs) < 2:

@@ -48,6 +48,8 @@ from rag.stages import (
     ConversationTurn,
     PipelineState,
     StageEnv,
+    StageInput,
+    StageInputError,
     StageRegistry,
     StageResult,
     StageSpec,
@@ -79,13 +81,21 @@ def _settings_of(spec: StageSpec, config: PipelineConfig) -> Mapping[str, Any]:
 
 
 def _run_one(
-    spec: StageSpec, state: PipelineState, env: StageEnv, raise_errors: bool
+    spec: StageSpec, state: PipelineState, env: StageEnv, raise_errors: bool,
+    stages: StageRegistry = STAGES,
 ) -> tuple[StageRecord, PipelineState, str]:
     """Run one stage: its record, the next state, and the failure text (empty if none)."""
     settings = _settings_of(spec, env.config)
     off = spec.off_reason(env.config)
     if off is not None:
         return StageRecord(spec.name, "skipped", settings=settings, reason=off), state, ""
+    try:
+        stages.check_inputs(spec, state)  # before it runs: a missing/mistyped input names both
+    except StageInputError as exc:
+        if raise_errors:
+            raise
+        return (StageRecord(spec.name, "failed", settings, reason=f"StageInputError: {exc}"),
+                state, spec.name)
     started = time.perf_counter()
     budget = env.config.generation.budget
     before_generation = STAGE_ORDER.index(spec.name) < STAGE_ORDER.index("generate")
@@ -162,7 +172,7 @@ def run_stages(
         if spec is None:  # only a partial registry (tests) lacks a stage
             trace.add(StageRecord(name, "skipped", reason="not in this run's stage registry"))
             continue
-        record, state, failed = _run_one(spec, state, env, raise_errors)
+        record, state, failed = _run_one(spec, state, env, raise_errors, stages)
         trace.add(record)
     return state
 
@@ -301,6 +311,8 @@ __all__ = [
     "SliceRun",
     "Source",
     "StageEnv",
+    "StageInput",
+    "StageInputError",
     "StageRegistry",
     "StageResult",
     "StageSpec",

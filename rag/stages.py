@@ -11,7 +11,8 @@ Adding a stage (e.g. rerank):
   2. at the end of that module: `STAGES.add("rerank", StageSpec("rerank", run, RerankResult,
      off_reason, settings=lambda c: c.rerank))`, where `off_reason(config)` returns why it does
      not run (e.g. "rerank.enabled is false") or None. Work to do after a whole run (e.g. storing
-     the answer in the semantic cache) goes in `after_run=`.
+     the answer in the semantic cache) goes in `after_run=`. The earlier outputs it reads go in
+     `inputs=(StageInput("understand", Understanding), …)`: the runner checks them first.
 Modules are imported on first use; one that is missing or does not register its stage is an
 error (the run records the stage as failed; `raise_errors=True` raises it).
 To stop the run early (guard blocked, greeting answered, cache hit) return a state with
@@ -185,6 +186,16 @@ def _always_on(config: PipelineConfig) -> str | None:
 
 
 @dataclass(frozen=True)
+class StageInput:
+    """An earlier stage's output a stage reads (`state.artifact(stage, kind)`): the runner
+    checks it before the stage runs. `required`: the stage cannot run without it."""
+
+    stage: str
+    kind: type
+    required: bool = False
+
+
+@dataclass(frozen=True)
 class StageSpec:
     """A registered stage: how to run it, the type of its output, why it might be off, which
     config section it records, what to do once a whole run has finished, and whether it runs
@@ -197,6 +208,11 @@ class StageSpec:
     settings: Callable[[PipelineConfig], BaseModel] | None = None
     after_run: Callable[[PipelineState, PipelineConfig], object] | None = None
     runs_after_halt: bool = False  # still runs when an earlier stage halted (abstain decides on it)
+    inputs: tuple[StageInput, ...] = ()  # the earlier stages' outputs it reads
+
+
+class StageInputError(TypeError):
+    """A stage's declared input is missing, mistyped, or not an earlier stage's: names both."""
 
 
 class StageModuleError(ImportError):
@@ -218,6 +234,10 @@ class StageRegistry:
             raise ValueError(f"pipeline stage {name!r} is registered twice")
         if spec.name != name:
             raise ValueError(f"stage registered as {name!r} is named {spec.name!r}")
+        for need in spec.inputs:
+            if need.stage not in STAGE_ORDER[: STAGE_ORDER.index(name)]:
+                raise StageInputError(f"stage {name!r} reads stage {need.stage!r}, which does not "
+                                      f"run before it in {' → '.join(STAGE_ORDER)}")
         self._specs[name] = spec
 
     def find(self, name: str) -> StageSpec | None:
@@ -232,6 +252,25 @@ class StageRegistry:
                 raise StageModuleError(f"module {module} was imported but registers no stage "
                                        f"{name!r} (STAGES.add({name!r}, StageSpec(...)) at its end)")
         return self._specs.get(name)
+
+    def check_inputs(self, spec: StageSpec, state: PipelineState) -> None:
+        """Raise StageInputError, naming both stages, when an input `spec` declares has another
+        type than its producer declares, or in `state` is mistyped, or (required) is missing."""
+        for need in spec.inputs:
+            producer = self.find(need.stage)
+            if producer is not None and not issubclass(producer.output, need.kind):
+                raise StageInputError(
+                    f"stage {spec.name!r} reads stage {need.stage!r}'s output as "
+                    f"{need.kind.__name__}, but {need.stage!r} produces {producer.output.__name__}")
+            value = state.artifacts.get(need.stage)
+            if value is None and need.required:
+                raise StageInputError(
+                    f"stage {spec.name!r} needs stage {need.stage!r}'s output "
+                    f"({need.kind.__name__}), and {need.stage!r} produced none in this run")
+            if value is not None and not isinstance(value, need.kind):
+                raise StageInputError(
+                    f"stage {spec.name!r} reads stage {need.stage!r}'s output as "
+                    f"{need.kind.__name__}, but this run holds a {type(value).__name__}")
 
     def names(self) -> list[str]:
         return [name for name in STAGE_ORDER if self.find(name) is not None]

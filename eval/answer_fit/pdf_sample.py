@@ -26,7 +26,7 @@ QUESTIONS = PROJECT_ROOT / "datasets" / "pdf_answer_questions.jsonl"
 HIGH = 0.8
 
 
-def answer_rows(collection: str, preset: str) -> list[dict[str, object]]:
+def answer_rows(collection: str, preset: str, questions: Path = QUESTIONS) -> list[dict[str, object]]:
     from rag.abstain.stage import AbstainDecision
     from rag.config import load_preset, with_overrides
     from rag.context.base import BuiltContext
@@ -35,7 +35,7 @@ def answer_rows(collection: str, preset: str) -> list[dict[str, object]]:
 
     config = with_overrides(load_preset(preset), {"index.collection": collection, "context.enabled": True})
     rows: list[dict[str, object]] = []
-    for line in QUESTIONS.read_text(encoding="utf-8").splitlines():
+    for line in questions.read_text(encoding="utf-8").splitlines():
         q = json.loads(line)
         trace = run_query(q["question"], config)
         grounded = trace.output(GroundedAnswer)
@@ -85,13 +85,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--collection", default="guardpdf")
     parser.add_argument("--preset", default="hybrid")
+    parser.add_argument("--questions", type=Path, default=QUESTIONS,
+                        help="question file (default: the set the answer-fit rules were built on; "
+                             "datasets/pdf_answer_questions_test.jsonl was written after they froze)")
     parser.add_argument("--out", type=Path, default=PROJECT_ROOT / "eval/results/pdf_answers_sample.jsonl")
     parser.add_argument("--score", type=Path, help="a judged copy of the sample: print the figures")
     args = parser.parse_args()
     if args.score:
         print(json.dumps(score(args.score), indent=2))
         return
-    rows = answer_rows(args.collection, args.preset)
+    rows = answer_rows(args.collection, args.preset, args.questions)
     # the reader sees what a user sees (and the answer a decline withheld), never the figures
     blind = [{**{k: r[k] for k in BLIND_KEYS}, "correct": None} for r in rows]
     args.out.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in blind), encoding="utf-8")

@@ -6,7 +6,8 @@ Makes a test set from a collection's own documents: questions mined from heading
 chunks (eval.testsets.generate), each with its relevant span in the documents' kept text and its
 provenance. --unanswerable-from adds questions the collection cannot answer ("answerable":
 false; eval.testsets.unanswerable) from a QA file, a BEIR folder or another collection. Writes
-FILE.jsonl (QA JSONL) and FILE.report.json (counts per rule, document and skip reason, seconds);
+FILE.jsonl (QA JSONL) and FILE.report.json (counts per rule, document and skip reason, seconds,
+and the set's quality report: rows per rule, question/span word overlap, a seeded sample);
 --save NAME also stores the set with the collection, where `eval run --qa NAME` and the
 Evaluate page find it.
 """
@@ -126,6 +127,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"no questions found in collection {args.collection!r}: {summary}", file=sys.stderr)
         return 1
     report["seconds"] = round(time.perf_counter() - started, 3)
+    from eval.testsets.quality import describe, quality_report
+
+    report["quality"] = quality_report(rows)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows),
                         encoding="utf-8")
@@ -140,5 +144,7 @@ def run(args: argparse.Namespace) -> int:
     kinds = summary.get("by_rule") or summary.get("filtered")
     print(f"{len(rows)} questions ({report['answerable']} answerable) in {report['seconds']:.2f} s; "
           f"{kinds}; per document {summary.get('per_document')}")
-    print(f"wrote {args.out} and {side}")
+    print(describe(report["quality"]))
+    print(f"wrote {args.out} and {side} (its \"quality\" holds a sample of "
+          f"{len(report['quality']['sample']['rows'])} rows to read)")
     return 0

@@ -23,11 +23,14 @@ from pathlib import Path
 from typing import Any
 
 from eval.data.beir import load_beir
+from eval.data.qa import QASet
 from eval.data.shapes import BeirDataset
 from eval.runs.beir_index import MODES, eval_config, make_searcher
 from eval.runs.doc_scores import parse_doc_score
+from eval.runs.identity import TestSetIdentity, dataset_identity
 from eval.runs.preset_run import PresetRun, Searcher, run_preset, write_report
 from eval.runs.store import save_run
+from eval.runs.trace_tap import by_qid, keeping_traces
 from eval.scoring.metrics import DEFAULT_METRICS, parse_metric
 from eval.scoring.stats import paired_test
 from eval.testsets.store import resolve_qa
@@ -62,6 +65,9 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument("--runs-dir", type=Path, default=None,
                         help="where runs are stored (default: <data dir>/runs)")
     parser.add_argument("--no-store", action="store_true", help="do not store runs")
+    parser.add_argument("--user", default=None,
+                        help="who ran it, stored with the run (default: RAG_WORKBENCH_USER or "
+                             "the login name)")
     parser.add_argument("--qa", default=None, metavar="SET",
                         help="the questions and relevance labels: a QA file, or with "
                              "--collection the name of a test set stored with it "
@@ -97,18 +103,26 @@ def limit_queries(dataset: BeirDataset, n: int | None) -> BeirDataset:
 def run_info(
     run: PresetRun, dataset: BeirDataset, config: PipelineConfig, args: argparse.Namespace
 ) -> dict[str, Any]:
-    """Everything a stored run needs to be compared later."""
-    return {
-        "summary": run.summary.as_json(),
-        "dataset": {"name": dataset.name, "hash": dataset.content_hash, "source": dataset.source,
-                    "split": args.split, "documents": len(dataset.corpus),
-                    "queries": len(dataset.queries)},
-        "config": config.model_dump(mode="json"),
-        "mode": args.mode,
-        "metrics": list(args.metrics),
-        "bootstrap": {"resamples": args.resamples, "seed": args.seed},
-        "command": sys.argv,
-    }
+    """Everything a stored run needs to be compared later (eval.runs.record)."""
+    from eval.runs.record import run_record
+
+    info = run_record(run.summary.as_json(), dataset, config, cli_identity(args, dataset),
+                      metrics=args.metrics, mode=args.mode, split=args.split,
+                      user=getattr(args, "user", None))
+    info["bootstrap"] = {"resamples": args.resamples, "seed": args.seed}
+    return info
+
+
+def cli_identity(args: argparse.Namespace, dataset: BeirDataset) -> TestSetIdentity:
+    """The test set a command scored: --qa / --answers (a stored set or a QA file, its spans
+    hashed too) over --collection or --dataset, else the BEIR folder's own qrels."""
+    labels = getattr(args, "qa", None) or getattr(args, "answers", None)
+    collection = getattr(args, "collection", None)
+    if labels is None:
+        return dataset_identity(dataset, collection)
+    qa = resolve_qa(collection, labels)
+    name = Path(str(labels)).stem if Path(str(labels)).suffix else str(labels)
+    return dataset_identity(dataset, collection, name, qa.spans_by_query())
 
 
 def _fmt(value: float | None) -> str:
@@ -232,6 +246,14 @@ def load_dataset(args: argparse.Namespace) -> BeirDataset:
     return load_beir(args.dataset, args.split)
 
 
+def _collection_spans(args: argparse.Namespace) -> QASet | None:
+    """The QA set of `--collection … --qa SET` when its labels are spans (scored per chunk)."""
+    if not args.collection or args.qa is None:
+        return None
+    qa = resolve_qa(args.collection, args.qa)
+    return qa if any(item.spans for item in qa.items) else None
+
+
 def searcher_for(
     dataset: BeirDataset, config: PipelineConfig, args: argparse.Namespace
 ) -> Searcher:
@@ -248,16 +270,29 @@ def run(args: argparse.Namespace) -> int:
     dataset = limit_queries(load_dataset(args), args.max_queries)
     runs = []
     tallies: dict[str, UsabilityTally] = {}
+    spans = _collection_spans(args)
     for preset in args.presets:
         config = preset_config(preset, args)
-        searcher = searcher_for(dataset, config, args)
-        with counting(tallies.setdefault(config.name, UsabilityTally())):
-            result = run_preset(dataset, config.name, searcher, args.metrics, args.resamples,
+        scored_on, searcher = dataset, None
+        if spans is not None:  # a span set over a collection: chunk by chunk, as Evaluate does
+            from eval.runs.own_corpus import preset_collection, span_scoring
+
+            scored_on, searcher = span_scoring(spans, config, preset_collection(args.collection, config),
+                                               args.mode, dataset)
+        searcher = searcher or searcher_for(dataset, config, args)
+        with counting(tallies.setdefault(config.name, UsabilityTally())), \
+                keeping_traces() as traces:
+            result = run_preset(scored_on, config.name, searcher, args.metrics, args.resamples,
                                 args.seed, args.doc_score)
         runs.append(result)
         if not args.no_store:
-            stored = save_run(run_info(result, dataset, eval_config(config, dataset), args),
-                              result.per_query_rows(dataset.queries), args.runs_dir)
+            from eval.runs.record import with_labels
+
+            info = run_info(result, dataset, eval_config(config, dataset), args)
+            kept = by_qid(traces, dataset.queries)
+            info["traces_kept"] = len(kept)
+            rows = with_labels(result.per_query_rows(dataset.queries), scored_on.qrels)
+            stored = save_run(info, rows, args.runs_dir, kept)
             print(f"stored {stored}", file=sys.stderr)
     side = write_report(runs, dataset.queries, args.out)
     from eval.cli.judged import add_judged

@@ -12,10 +12,12 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import sys
 from pathlib import Path
 from typing import Any
 
 from eval.cli.run import limit_queries
+from eval.cli.runs import add_store_options
 from eval.data.beir import load_beir
 from eval.diagnostics.ceiling import Ceiling
 from eval.runs.sweep import SweepResult, parse_grid, run_sweep
@@ -40,6 +42,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument("--resamples", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--no-cache", action="store_true", help="search again, ignore the cache")
+    add_store_options(parser)
 
 
 def sweep_json(result: SweepResult, dataset_name: str, dataset_hash: str) -> dict[str, Any]:
@@ -85,6 +88,14 @@ def run(args: argparse.Namespace) -> int:
                        use_cache=not args.no_cache)
     payload = sweep_json(result, dataset.name, dataset.content_hash)
     write_sweep(result, args.out, payload, dict(dataset.queries))
+    if not args.no_store:
+        from eval.runs.identity import dataset_identity
+        from eval.runs.record import store_sweep
+
+        stored = store_sweep(result, base, dataset, dataset_identity(dataset),
+                             metrics=args.metrics, user=args.user, root=args.runs_dir)
+        print(f"stored {len(stored)} runs (one per point) under {stored[0].parent}",
+              file=sys.stderr)
     first = args.metrics[0]
     for point in sorted(result.points, key=lambda p: -_or_low(p.run.summary.metrics[first])):
         settings = " ".join(f"{k}={v}" for k, v in point.overrides.items())

@@ -17,16 +17,20 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 from eval.cli.run import limit_queries
+from eval.cli.runs import add_store_options
 from eval.data.beir import load_beir
 from eval.data.shapes import BeirDataset
 from eval.scoring.metrics import DEFAULT_METRICS
+from eval.tune.distributed import StudySpec
 from eval.tune.protocol import run_tune
 from eval.tune.report import per_query_rows, summary_lines, tune_json, tuned_preset
-from eval.tune.space import load_space, preset_fusion_space
-from rag.config import load_preset, parse_set_options, preset_yaml, with_overrides
+from eval.tune.space import Space, load_space, preset_fusion_space
+from rag.config import PipelineConfig, load_preset, parse_set_options, preset_yaml, with_overrides
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -55,6 +59,19 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument("--max-queries", type=int, default=None)
     parser.add_argument("--resamples", type=int, default=2000)
     parser.add_argument("--no-cache", action="store_true", help="search again, ignore the cache")
+    add_store_options(parser)
+    group = parser.add_argument_group("distributed (Optuna's storage)")
+    group.add_argument("--storage", metavar="URL",
+                       help="run every search as an Optuna study in this storage: sqlite:///F.db, "
+                            "postgresql://…, or a journal file (journal:PATH or PATH.log)")
+    group.add_argument("--workers", type=int, default=1,
+                       help="local processes pulling trials (needs --storage)")
+    group.add_argument("--study", metavar="NAME",
+                       help="study name (default: derived from what is tuned; printed, so "
+                            "processes on other machines can join with the same name)")
+    group.add_argument("--worker", type=int, default=0, metavar="K",
+                       help="this process only pulls trials (K >= 1 seeds its sampler apart); "
+                            "the process without --worker writes the report")
 
 
 def tune_dataset(args: argparse.Namespace) -> BeirDataset:
@@ -73,7 +90,37 @@ def tune_dataset(args: argparse.Namespace) -> BeirDataset:
     return corpus_dataset(resolve_qa(args.collection, args.qa), open_collection(args.collection))
 
 
+def distributed(args: argparse.Namespace, dataset: BeirDataset, base: PipelineConfig,
+                space: Space) -> tuple[StudySpec | None, list[subprocess.Popen[bytes]]]:
+    """The shared studies (with --storage), and the extra local workers started on them (after
+    this process has searched and cached every query's candidate lists, which they read)."""
+    if args.storage is None:
+        return None, []
+    from eval.tune.distributed import open_storage, study_name
+    from eval.tune.scorer import PointScorer
+    from eval.tune.workers import start_workers
+
+    open_storage(args.storage)  # a bad URL fails here, before any worker starts
+    name = args.study or study_name({
+        "data": dataset.content_hash, "queries": sorted(dataset.queries),
+        "preset": base.model_dump(mode="json"), "space": space.as_json(), "folds": args.folds,
+        "trials": args.trials, "seed": args.seed, "metrics": args.metrics})
+    study = StudySpec(args.storage, name, args.worker)
+    if args.worker:
+        return study, []
+    print(f"study {name} in {args.storage}: join from another machine with the same command "
+          f"plus --study {name} --worker K", file=sys.stderr)
+    if args.workers <= 1:
+        return study, []
+    scorer = PointScorer(dataset, base, [space.objective], space.max_depth(base),
+                         not args.no_cache, lambda _text: None)
+    scorer.heads(scorer.config({}))  # search once here; the workers read the cached lists
+    return study, start_workers(args, name, args.out)
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.storage is None and (args.workers > 1 or args.worker or args.study):
+        raise ValueError("--workers, --worker and --study need --storage URL")
     base = load_preset(args.preset)
     if args.set:
         base = with_overrides(base, parse_set_options(args.set))
@@ -84,11 +131,24 @@ def run(args: argparse.Namespace) -> int:
     else:
         space = load_space(args.space, base)
     dataset = limit_queries(tune_dataset(args), args.max_queries)
+    study, workers = distributed(args, dataset, base, space)
     result = run_tune(dataset, base, space, args.folds, args.trials, args.seed, args.metrics,
-                      use_cache=not args.no_cache)
+                      use_cache=not args.no_cache, study=study)
+    if args.worker:
+        print(f"worker {args.worker}: done with study {study.name if study else '-'}")
+        return 0
+    if workers:
+        from eval.tune.workers import wait_workers
+
+        codes = wait_workers(workers)
+        print(f"workers finished with exit codes {codes} (logs: {args.out}/worker-K.log)",
+              file=sys.stderr)
     report = tune_json(result, {"name": dataset.name, "hash": dataset.content_hash,
                                 "source": dataset.source, "split": args.split},
                        args.resamples, args.seed)
+    if study is not None:
+        report["distributed"] = {"storage": args.storage, "study": study.name,
+                                 "local_workers": args.workers}
     args.out.mkdir(parents=True, exist_ok=True)
     if args.final:
         config = tuned_preset(result, report)
@@ -104,6 +164,14 @@ def run(args: argparse.Namespace) -> int:
     with (args.out / "perquery.jsonl").open("w", encoding="utf-8") as handle:
         for row in per_query_rows(result):
             handle.write(json.dumps(row, ensure_ascii=False) + "\n")
+    if not args.no_store:
+        from eval.runs.identity import dataset_identity
+        from eval.runs.record import store_tune
+
+        identity = dataset_identity(dataset, args.collection, args.qa)
+        stored = store_tune(result, report, dataset, identity, user=args.user,
+                            root=args.runs_dir)
+        print(f"stored {stored}", file=sys.stderr)
     print("\n".join(summary_lines(report)))
     print(f"wrote {args.out / 'tune.json'}"
           + (f" and the preset {report['final_preset']}" if args.final else ""))

@@ -56,6 +56,9 @@ def run(args: argparse.Namespace) -> int:
                         "generated": dict(g.split("=", 1) for g in args.generated)}
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=1, ensure_ascii=False, allow_nan=True) + "\n")
+    for label, info in report["sets"].items():
+        if "separation" in info:
+            print(f"{label}: {info['separation']['words']}")
     for label, agree in report["agreement"].items():
         ci = agree["ci95"]["kendall_tau"]
         print(f"{label}: Kendall tau {agree['kendall_tau']:.2f} [{ci[0]:.2f}, {ci[1]:.2f}], "

@@ -11,6 +11,7 @@ eval.runs.preset_run and eval.runs.sweep compute chunk-level metrics with their 
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -128,7 +129,12 @@ def _require_labeled(
 def qa_eval_set(qa: QASet, documents_dir: Path = SAMPLES_DIR) -> EvalSet:
     """A span-labeled QA set over the files of `documents_dir` (span `doc` = a file name)."""
     files = sorted(p for p in documents_dir.iterdir() if p.is_file())
-    corpus = {p.name: {"title": "", "text": parse_file(p).text} for p in files}
+    parsed = {p.name: parse_file(p) for p in files}
+    # the detected type and format travel with the text: type-aware chunking needs them
+    corpus = {name: {"title": "", "text": d.text, "doc_type": d.metadata.doc_type,
+                     "doc_type_reason": d.metadata.doc_type_reason, "format": d.metadata.format,
+                     "heading_spans": json.dumps(d.metadata.extra.get("heading_spans", []))}
+              for name, d in parsed.items()}
     _require_labeled(qa, corpus, str(documents_dir), "spans", "documents", None)
     dataset = BeirDataset(
         name=qa.name,
@@ -136,7 +142,9 @@ def qa_eval_set(qa: QASet, documents_dir: Path = SAMPLES_DIR) -> EvalSet:
         queries={i.qid: i.question for i in qa.items},
         qrels=qa.doc_qrels(),
         # the documents and the labels: a changed span makes it another dataset
-        content_hash=hashlib.sha256((files_hash(files) + repr(qa.items)).encode()).hexdigest(),
+        # "typed-2": collections built before documents kept their type and headings not reused
+        content_hash=hashlib.sha256(
+            (files_hash(files) + repr(qa.items) + "typed-2").encode()).hexdigest(),
         source=qa.source,
     )
     return EvalSet(dataset, MappingProxyType(qa.spans_by_query()))

@@ -106,13 +106,13 @@ def document_rates(passages: list[Path]) -> dict[str, object]:
 
 
 def learned_alone() -> dict[str, object]:
-    patterns_off = GuardConfig(extra_patterns=[], block_injection=True)
+    cfg = GuardConfig(rate_limit=None)  # the learned verdict is read; whether it blocks is not
     learned = {}
     for split, path in (("dev", ATTACKS), ("test", HELDOUT_ATTACKS)):
-        verdicts = [guard(p.text, patterns_off).learned for p in load_prompts(path)]
+        verdicts = [guard(p.text, cfg).learned for p in load_prompts(path)]
         learned[f"attacks_{split}"] = _rate(bool(v and v.flagged) for v in verdicts)
     pool = [r for r in load_pool() if r["split"] == "test"]
-    learned["benign_pool_test"] = _rate(bool((v := guard(r["text"], patterns_off).learned) and v.flagged)
+    learned["benign_pool_test"] = _rate(bool((v := guard(r["text"], cfg).learned) and v.flagged)
                                         for r in pool)
     return learned
 

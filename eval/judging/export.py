@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from eval.data.qa import Span, item_from_row
@@ -172,7 +171,3 @@ def import_rows(store: JudgingStore, rows: Sequence[Mapping[str, Any]], session:
         if row.get("answerable") is False:
             store.edit(qid, "unanswerable", True, session)
     return count
-
-
-def write_rows(path: Path, rows: Iterable[Mapping[str, Any]]) -> None:
-    path.write_text(to_jsonl(rows), encoding="utf-8")

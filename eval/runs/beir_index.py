@@ -9,16 +9,20 @@ share one collection, and a second run reuses it: only missing documents are eve
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from collections.abc import Sequence
 from datetime import UTC, datetime
-from typing import Literal
+from types import MappingProxyType
+from typing import Literal, cast
 
 from eval.data.shapes import BeirDataset
 from eval.runs.preset_run import Searcher
+from eval.runs.trace_tap import tap
 from rag.config import PipelineConfig, with_overrides
-from rag.documents.base import Document, DocumentMetadata
-from rag.index import Collection, index_settings, open_collection, settings_hash
+from rag.documents.base import DocType, Document, DocumentMetadata
+from rag.index import Collection, index_settings, settings_hash
+from rag.index.collection import open_working
 from rag.pipeline import Source, ranked_candidates, run_query
 from rag.retrieve.base import Candidate
 from rag.retrieve.stage import SelectOutput
@@ -33,7 +37,9 @@ def document_text(title: str, text: str) -> str:
 
 
 def beir_documents(dataset: BeirDataset) -> list[Document]:
-    """One Document per BEIR document; `source` is `beir:<id>` so re-ingesting skips it."""
+    """One Document per BEIR document; `source` is `beir:<id>` so re-ingesting skips it. A corpus
+    read from parsed files (eval.data.evalsets.qa_eval_set) carries each file's detected type and
+    format, so type-aware chunking (EchoMind) cuts it as ingest would (issue 36, item 6)."""
     documents = []
     for doc_id, doc in dataset.corpus.items():
         text = document_text(doc.get("title", ""), doc["text"])
@@ -41,7 +47,12 @@ def beir_documents(dataset: BeirDataset) -> list[Document]:
             source=f"beir:{doc_id}",
             title=doc.get("title", "") or doc_id,
             content_hash=hashlib.sha256(text.encode("utf-8")).hexdigest(),
-            format="txt",
+            format=doc.get("format") or "txt",
+            doc_type=cast(DocType, doc.get("doc_type") or "USER"),
+            doc_type_reason=doc.get("doc_type_reason", ""),
+            # the headings the parser saw (the FAQ chunker cuts at them): JSON in the corpus
+            extra=MappingProxyType({"heading_spans": json.loads(doc["heading_spans"])}
+                                   if doc.get("heading_spans") else {}),
         )
         documents.append(Document(doc_id=doc_id, text=text, metadata=metadata))
     return documents
@@ -66,7 +77,9 @@ def beir_collection(
 ) -> Collection:
     """Open (building or completing if needed) the collection for `dataset` under `config`."""
     config = eval_config(config, dataset)
-    collection = open_collection(config.index.collection, create=True)
+    # eval's own index of the set, not a user's collection: never listed in the sidebar
+    collection = open_working(config.index.collection, f"eval: set {dataset.name!r} "
+                              f"({dataset.content_hash[:10]}) under one preset's index settings")
     indexed = collection.manifest.documents
     missing = [d for d in beir_documents(dataset) if d.metadata.source not in indexed]
     if missing:
@@ -90,6 +103,7 @@ def retrieval_searcher(
 
     def search(query: str) -> Sequence[Candidate]:
         trace = run_query(query, config, collection, last="select", raise_errors=True, now=clock)
+        tap(query, trace)  # kept with a stored run (eval.runs.trace_tap)
         selected = trace.output(SelectOutput)
         return selected.candidates if selected is not None else ()
 
@@ -104,6 +118,7 @@ def full_searcher(
 
     def search(query: str) -> Sequence[Candidate]:
         trace = run_query(query, config, collection, raise_errors=True, now=clock)
+        tap(query, trace)
         return ranked_candidates(trace)
 
     return search

@@ -15,14 +15,15 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from pathlib import PurePath
 
-from eval.data.qa import QAItem, QASet
+from eval.data.evalsets import as_chunk_units
+from eval.data.qa import QAItem, QASet, span_relevance
 from eval.data.shapes import BeirDataset, DatasetError
 from eval.runs.beir_index import Mode, full_searcher, retrieval_searcher
 from eval.runs.preset_run import Searcher
 from eval.scoring.answers import ANSWER_STAGES, AnswerSample, reference_passages, sample_from_trace
 from rag.config import PipelineConfig, with_overrides
 from rag.index import Collection, open_collection
-from rag.index.derived import kept_documents, resolve
+from rag.index.derived import index_for, kept_documents, resolve
 from rag.pipeline import run_query
 from rag.retrieve.base import Candidate
 from rag.trace import Trace
@@ -71,6 +72,24 @@ def collection_searcher(config: PipelineConfig, collection: Collection, mode: Mo
         return [replace(c, chunk=replace(c.chunk, doc_id=document_name(c))) for c in search(query)]
 
     return by_file
+
+
+def span_scoring(qa: QASet, config: PipelineConfig, collection: Collection, mode: Mode,
+                 dataset: BeirDataset) -> tuple[BeirDataset, Searcher]:
+    """A span-labelled set over `collection` scored chunk by chunk, as Evaluate and `eval
+    validate-testset` score span sets (one scoring path, issue 36 item 6): each candidate is its
+    own chunk, and a chunk of the index the preset reads is relevant when it overlaps a labelled
+    span of its file. Returns the dataset with those qrels and the chunk-unit searcher."""
+    index = index_for(collection, with_overrides(collection_config(config, collection),
+                                                 {"retrieval.top_k": config.retrieval.depth}))
+    chunks = [replace(c, doc_id=PurePath(str(c.metadata.get("source") or c.doc_id)).name)
+              for c in index.chunks()]
+    search = collection_searcher(config, collection, mode)
+
+    def by_chunk(query: str) -> Sequence[Candidate]:
+        return as_chunk_units(search(query))
+
+    return replace(dataset, qrels=span_relevance(chunks, qa.spans_by_query())), by_chunk
 
 
 def collection_texts(collection: Collection) -> dict[str, dict[str, str]]:

@@ -13,7 +13,7 @@ fitted on the other folds), never on the questions that chose it.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
@@ -210,8 +210,3 @@ def override_yaml(preset: str, config: PipelineConfig, calibration: Calibration,
 
 def _num(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.3f}"
-
-
-def replace_signals(item: CalibrationItem, **changes: Any) -> CalibrationItem:
-    """A copy with some signals changed (tests, what-if analyses)."""
-    return replace(item, signals=replace(item.signals, **changes))

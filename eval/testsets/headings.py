@@ -1,7 +1,12 @@
 """Where a document's sections start: headings found in its kept text, by format.
 
-Markdown keeps its markup, so ATX (`## Title`) and setext headings are read as written. The other
-parsers (PDF, HTML, DOCX, TXT, PPTX) keep plain text with no markup, so a heading is found by its
+Where the parser saw the document's own structure (a PDF's outline or its larger and bold
+type, HTML's h1-h6, DOCX heading styles), `find_headings` is given those headings as spans
+(`metadata.extra["heading_spans"]`) and reads them as written, joined when they wrap, plus any
+"Q:" entries; line shape is not guessed then.
+
+Otherwise: Markdown keeps its markup, so ATX (`## Title`) and setext headings are read as
+written. The other parsers keep plain text with no markup, so a heading is found by its
 line's shape: a short line with no final period, starting a block (after a blank line, or in a
 PDF after a line that ends a sentence), followed by body text. FAQ entries are found in every
 format: "Q: …" lines (wrapped over up to three lines in a PDF) and lines that end in "?".
@@ -13,8 +18,9 @@ A Heading's `start:end` is the heading text itself (markup, numbering and "Q:" e
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass
+from bisect import bisect_right
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
 
 MAX_HEADING_WORDS = 12  # a plain line longer than this is body text, not a heading
 MAX_HEADING_CHARS = 80
@@ -24,6 +30,10 @@ WRAPPED_HEADING_SHARE = 0.6  # of the long-line length (75th percentile), in wra
 _ATX = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.+?)[ \t#]*$")
 _SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
 _FAQ = re.compile(r"^(?:Q|Question)\s*\d*\s*[:.)]\s+(?=\S)", re.IGNORECASE)
+# FAQ numbering a reader skips: "(6) ", "Q6 ", "Q6. ", "6) ", "#6 "
+_FAQ_NUMBER = re.compile(r"^(?:\(\d{1,3}\)|Q\d{1,3}[.:)]|\d{1,3}\)|#\d{1,3}[.:)]?)\s+(?=\S)",
+                         re.IGNORECASE)
+_Q_NUMBER = re.compile(r"^Q\d{1,3}\s+(?=\S.*\?$)", re.IGNORECASE)  # "Q6 Can …?" ("Q4 results": no)
 _ANSWER = re.compile(r"(?:A|Answer)\s*[:.)]\s+", re.IGNORECASE)
 _NUMBER = re.compile(
     r"^(?:(?:(?:Chapter|Section|Part|Step|Appendix)\s+)?(?:\d{1,3}(?:\.\d{1,3})*|[A-Z]|[IVXL]{1,5})[.)]"
@@ -46,8 +56,9 @@ class Heading:
     start: int  # the heading's own text in the document (markup, numbering, "Q:" excluded)
     end: int
     text: str
-    kind: str  # "markdown", "faq", "question-line" or "line-shape"
+    kind: str  # "layout", "markdown", "faq", "question-line" or "line-shape"
     body: int  # where the section under it starts
+    level: int = 0  # 1 = top, from the document's structure (0: not known)
 
 
 def lines(text: str) -> list[Line]:
@@ -66,7 +77,7 @@ def lines(text: str) -> list[Line]:
 def _clean(text: str, start: int) -> tuple[str, int, int]:
     """Strip numbering ("2.1", "IV.") and emphasis markers; return text and its new offsets."""
     end = start + len(text)
-    for pattern in (_NUMBER, _FAQ):
+    for pattern in (_NUMBER, _FAQ_NUMBER, _Q_NUMBER, _FAQ):
         found = pattern.match(text)
         if found:
             text, start = text[found.end():], start + found.end()
@@ -105,7 +116,7 @@ def _faq_question(rows: list[Line], index: int) -> tuple[int, int] | None:
 def _numbered_question(rows: list[Line], index: int) -> int | None:
     """A numbered question ("7.13. How do I …?"), wrapped over up to three lines (PDF text): the
     index of its last line. The number marks a heading wherever the line above ends."""
-    if not _NUMBER.match(rows[index].text):
+    if not (_NUMBER.match(rows[index].text) or _FAQ_NUMBER.match(rows[index].text)):
         return None
     chars = 0
     for j in range(index, min(index + 3, len(rows))):
@@ -151,9 +162,53 @@ def _line_shape(rows: list[Line], index: int, after_heading: bool, wide: int) ->
     return _is_body(_next_text(rows, index))
 
 
-def find_headings(text: str, fmt: str) -> list[Heading]:
-    """Every heading and FAQ question of a document, in order."""
-    return list(_scan(text, fmt.lower().lstrip(".")))
+MIN_STRUCTURE = 2  # fewer marked headings than this (a title alone) say nothing of the sections
+
+
+def find_headings(text: str, fmt: str, spans: Sequence[Sequence[int]] = ()) -> list[Heading]:
+    """Every heading and FAQ question of a document, in order. `spans`: the headings the
+    document marks itself, (start, end, level) in `text`, used instead of line shape."""
+    fmt = fmt.lower().lstrip(".")
+    if len(spans) >= MIN_STRUCTURE and fmt not in ("md", "markdown"):
+        return _structured(text, spans)
+    return list(_scan(text, fmt))
+
+
+def _one_line(text: str) -> str:
+    """A wrapped heading on one line; a word hyphenated at the wrap ("CD-" / "ROM") kept whole."""
+    return " ".join(re.sub(r"(?<=\w-)\s*\n\s*(?=\w)", "", text).split())
+
+
+def _structured(text: str, spans: Sequence[Sequence[int]]) -> list[Heading]:
+    """The marked headings (wrapped lines joined into one), and "Q:" entries outside them."""
+    rows = lines(text)
+    starts = [r.start for r in rows]
+    heads: list[Heading] = []
+    covered: list[tuple[int, int]] = []
+    for span in sorted(tuple(int(x) for x in span) for span in spans):
+        start, end, level = span[:3]
+        if not 0 <= start < end <= len(text):
+            continue
+        covered.append((start, end))
+        last = max(bisect_right(starts, end - 1) - 1, 0)
+        if len(span) > 3 and span[3] and heads and heads[-1].kind == "layout":
+            joined = _one_line(f"{heads[-1].text}\n{text[start:end]}")  # over a page break
+            heads[-1] = replace(heads[-1], end=end, text=joined, body=_body_after(text, rows, last))
+            continue
+        clean, a, b = _clean(_one_line(text[start:end]), start)
+        if not clean:
+            continue
+        heads.append(Heading(a, b if clean == text[a:b] else end, clean, "layout",
+                             _body_after(text, rows, last), level))
+    for i, row in enumerate(rows):
+        if row.text and _FAQ.match(row.text) and not any(a <= row.start < b for a, b in covered):
+            found = _faq_question(rows, i)
+            if found is not None:
+                raw = text[rows[found[0]].start:rows[found[1]].end]
+                clean, a, b = _clean(raw, rows[found[0]].start)
+                heads.append(Heading(a, b, " ".join(clean.split()), "faq",
+                                     _body_after(text, rows, found[1])))
+    return sorted(heads, key=lambda h: h.start)
 
 
 def _scan(text: str, fmt: str) -> Iterator[Heading]:
@@ -185,7 +240,8 @@ def _scan(text: str, fmt: str) -> Iterator[Heading]:
         if atx is not None:
             clean, start, end = _clean(atx.group(2), row.start + atx.start(2))
             if clean:
-                yield Heading(start, end, clean, "markdown", _body_after(text, rows, i))
+                yield Heading(start, end, clean, "markdown", _body_after(text, rows, i),
+                              len(atx.group(1)))
             i += 1
             continue
         if markdown and i + 1 < len(rows) and _SETEXT.match(rows[i + 1].text) and rows[i + 1].text:

@@ -16,12 +16,20 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePath
-from typing import Any
+from typing import Any, NamedTuple
 
 from eval.testsets.headings import Heading, find_headings
-from eval.testsets.question_rules import from_definition, from_heading
+from eval.testsets.question_rules import (
+    capitalised_words,
+    from_definition,
+    from_heading,
+    is_generic,
+    looks_like_code,
+    sentence_case,
+)
 from rag.chunking.base import Chunk
 from rag.documents.base import Document
+from rag.documents.structure import EMPHASIS_LEVEL
 
 MIN_SECTION_CHARS = 30  # a heading with (almost) nothing under it answers nothing
 MAX_SECTION_CHARS = 6000  # a whole chapter is no answer span: retrieval would be trivial
@@ -106,17 +114,51 @@ def asks_questions(section: str) -> bool:
     return len(listed) * 2 > len(body)
 
 
-def _question(head: Heading, section: str) -> tuple[str, str] | None:
+FAQ_QUESTION_SHARE = 0.4  # a document whose headings are mostly questions is an FAQ
+MAX_STATEMENT_WORDS = 25
+
+
+def is_faq(heads: Sequence[Heading], doc_type: str) -> bool:
+    """An FAQ page: typed FAQ at ingest, or at least three headings and a good share of them
+    questions (a chapter of an FAQ printed alone need not say "FAQ")."""
+    heads = [h for h in heads if h.level < EMPHASIS_LEVEL]
+    asked = sum(h.text.endswith("?") for h in heads)
+    return doc_type == "FAQ" or (asked >= 3 and asked >= FAQ_QUESTION_SHARE * len(heads))
+
+
+def _statement(head: Heading) -> tuple[str, str] | None:
+    """An FAQ entry phrased as a statement ("Inserts are slow!", "Web forum", "dpkg"): its own
+    text, as a person would type it into a search box. Not a lead-in ("You probably can:"), a
+    footnote ("[3] …"), code, or bold body text."""
+    text = head.text
+    words = text.split()
+    if not 1 <= len(words) <= MAX_STATEMENT_WORDS or is_generic(text) or looks_like_code(text):
+        return None
+    if head.level >= EMPHASIS_LEVEL or text.endswith((":", ",", ";")) or text.startswith("["):
+        return None
+    if sum(c.isalpha() for c in text) < 3 or not (text[0].isalnum() or text[0] in "\"'“"):
+        return None
+    return text, "faq-statement"
+
+
+def _question(head: Heading, section: str, faq: bool,
+              names: frozenset[str] = frozenset()) -> tuple[str, str] | None:
+    if looks_like_code(head.text):
+        return None
     if head.kind == "faq":
         text = head.text if head.text.endswith("?") else None
-        return (text, "faq-entry") if text and len(text.split()) >= 2 else None
+        if text and len(text.split()) >= 2:
+            return text, "faq-entry"
+        return _statement(head) if faq else None
     text = head.text
     if head.kind == "question-line" and not text.endswith("?"):
         text = text[: text.rindex("?") + 1]  # the question, without what follows it
-    made = from_heading(text)
+    first = _MARKUP.sub("", _SENTENCE.split(" ".join(section.split()), maxsplit=1)[0])
+    made = from_heading(text, first)
     if made is None:
-        first = _SENTENCE.split(" ".join(section.split()), maxsplit=1)[0]
-        made = from_definition(head.text, _MARKUP.sub("", first))
+        made = from_definition(head.text, first, names)
+    if made is None and faq and head.kind in ("layout", "markdown"):
+        made = _statement(head)
     return made
 
 
@@ -124,9 +166,14 @@ def _row_id(doc: str, question: str) -> str:
     return "m-" + hashlib.sha1(f"{doc}\n{question}".encode()).hexdigest()[:12]
 
 
-def mine_text(doc: str, text: str, fmt: str, skipped: Counter[str]) -> tuple[list[dict[str, Any]], int]:
-    """The mined rows of one document (named `doc`) and how many headings it has."""
-    heads = find_headings(text, fmt)
+def mine_text(doc: str, text: str, fmt: str, skipped: Counter[str], spans: Sequence[Sequence[int]] = (),
+              doc_type: str = "USER") -> tuple[list[dict[str, Any]], int]:
+    """The mined rows of one document (named `doc`) and how many headings it has. `spans`: the
+    headings the document marks itself (metadata.extra["heading_spans"]); `doc_type`: its
+    detected type (an FAQ's statement entries become rows too)."""
+    heads = find_headings(text, fmt, spans)
+    faq = is_faq(heads, doc_type)
+    names = capitalised_words(text)
     bounds = [(head.body, section_end(text, heads, i)) for i, head in enumerate(heads)]
     listed = listed_headings(heads, [len(text[a:b].strip()) for a, b in bounds])
     rows = []
@@ -145,11 +192,12 @@ def mine_text(doc: str, text: str, fmt: str, skipped: Counter[str]) -> tuple[lis
         if end - start > MAX_SECTION_CHARS:
             skipped["section too long"] += 1
             continue
-        made = _question(head, section)
+        made = _question(head, section, faq, names)
         if made is None:
             skipped["no safe question"] += 1
             continue
         question, rule = made
+        question = sentence_case(question, names)
         rows.append({
             "id": _row_id(doc, question),
             "question": question,
@@ -158,6 +206,7 @@ def mine_text(doc: str, text: str, fmt: str, skipped: Counter[str]) -> tuple[lis
             "answerable": True,
             "provenance": {
                 "method": "mined", "rule": rule, "heading_kind": head.kind, "format": fmt,
+                "faq_page": faq,
                 "filters_passed": list(MINE_FILTERS),
                 "source": {"doc": doc, "start": start, "end": end},
                 "heading": {"start": head.start, "end": head.end, "text": head.text},
@@ -197,18 +246,31 @@ def document_name(document: Document) -> str:
 def mine_documents(documents: Sequence[Document], max_questions: int | None = None) -> MineReport:
     """Mine every document; rows deduplicated, in document order (then capped at
     `max_questions`, taken round-robin across documents so no file dominates)."""
-    return mine_texts([(document_name(d), d.text, d.metadata.format) for d in documents],
-                      max_questions)
+    return mine_texts([MineInput(document_name(d), d.text, d.metadata.format,
+                                 tuple(d.metadata.extra.get("heading_spans", ())), d.metadata.doc_type)
+                       for d in documents], max_questions)
 
 
-def mine_texts(texts: Sequence[tuple[str, str, str]], max_questions: int | None = None,
+class MineInput(NamedTuple):
+    """One document to mine: its name, kept text and format; the headings it marks itself and
+    its detected type, when known."""
+
+    name: str
+    text: str
+    fmt: str
+    spans: tuple[Sequence[int], ...] = ()
+    doc_type: str = "USER"
+
+
+def mine_texts(texts: Sequence[tuple[str, str, str] | MineInput], max_questions: int | None = None,
                notes: tuple[str, ...] = ()) -> MineReport:
-    """`mine_documents` over (document name, text, format) triples."""
+    """`mine_documents` over (document name, text, format) triples or MineInputs."""
     skipped: Counter[str] = Counter()
     per_doc: list[list[dict[str, Any]]] = []
     headings = 0
-    for name, text, fmt in texts:
-        rows, found = mine_text(name, text, fmt, skipped)
+    for item in texts:
+        one = item if isinstance(item, MineInput) else MineInput(*item)
+        rows, found = mine_text(one.name, one.text, one.fmt, skipped, one.spans, one.doc_type)
         per_doc.append(rows)
         headings += found
     rows = dedupe([r for doc_rows in per_doc for r in doc_rows], skipped)
@@ -255,15 +317,33 @@ def texts_from_chunks(chunks: Iterable[Chunk]) -> dict[str, str]:
 def mine_collection(name: str, max_questions: int | None = None) -> MineReport:
     """Mine the kept text of every document in collection `name` (for a collection built before
     texts were kept, the text rebuilt from its chunks; the report's notes say so)."""
+    from eval.testsets.review import rules_off
     from rag.index import open_collection
     from rag.index.derived import kept_documents
 
     collection = open_collection(name)
+    off = rules_off(name)
     documents = kept_documents(collection)
     if len(documents) == len(collection.manifest.documents):
-        return mine_documents(documents, max_questions)
+        return without_rules(mine_documents(documents), off, max_questions)
     rebuilt = texts_from_chunks(collection.chunks())
     note = (f"{len(rebuilt)} documents' text rebuilt from their chunks (the collection was built "
             "before texts were kept; characters no chunk covers read as newlines)")
-    return mine_texts([(doc, text, PurePath(doc).suffix.lstrip(".") or "txt")
-                       for doc, text in sorted(rebuilt.items())], max_questions, (note,))
+    report = mine_texts([(doc, text, PurePath(doc).suffix.lstrip(".") or "txt")
+                         for doc, text in sorted(rebuilt.items())], None, (note,))
+    return without_rules(report, off, max_questions)
+
+
+def without_rules(report: MineReport, off: set[str], max_questions: int | None = None) -> MineReport:
+    """The report without the rows of rules a person's review switched off (counted as skipped,
+    and named in the notes), then capped at `max_questions` round-robin."""
+    rows = [r for r in report.rows if r["provenance"]["rule"] not in off]
+    skipped = dict(report.skipped)
+    notes = report.notes
+    if len(rows) < len(report.rows):
+        skipped["rule switched off after review"] = len(report.rows) - len(rows)
+        notes = (*notes, f"rules switched off for this collection by review: {', '.join(sorted(off))}")
+    if max_questions is not None and len(rows) > max_questions:
+        rows = round_robin(rows, max_questions)
+    spread = Counter(r["spans"][0]["doc"] for r in rows)
+    return MineReport(tuple(rows), report.documents, report.headings, skipped, dict(spread), notes)

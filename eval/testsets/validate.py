@@ -10,6 +10,10 @@ and the statistics recomputed (percentile intervals). The human set's own split-
 queries split at random into halves, τ between the halves' rankings) says how stable the human
 ranking itself is: a generated set cannot be expected to agree with it better than that.
 
+Separation (eval.scoring.separation): for each set, which system pairs a paired test separates
+(p < 0.05) and how many questions the closest pair would need, said in words ("tied within
+noise") as well as in numbers.
+
 Pool bias (Zobel 1998; Buckley et al. 2007): the human judgments are held back and only what a
 depth-k pool of the systems brings up is judged with them; unjudged = non-relevant. Two pools: all
 systems (every system's top k judged: scores move only through the relevance that no system
@@ -40,6 +44,7 @@ from eval.data.shapes import Qrels
 from eval.runs.beir_index import beir_collection
 from eval.runs.evalset_runner import score_config
 from eval.scoring.metrics import evaluate
+from eval.scoring.separation import separation
 from rag.chunking.base import Chunk
 from rag.config import load_preset, preset_yaml
 
@@ -280,6 +285,10 @@ def validate(human: EvalSet, generated: Mapping[str, EvalSet], systems: Sequence
         "agreement": {},
         "resamples": n_resamples, "seed": seed,
     }
+    for label in sets:  # which pairs each set separates, and what the closest would need
+        say(f"{label}: paired tests between systems")
+        report["sets"][label]["separation"] = separation(
+            {s: dict(runs[label][s].ndcg) for s in systems}, METRIC, seed=seed).as_dict()
     for label, count in too_few.items():
         report["sets"][label] = {"queries": count, "source": generated[label].dataset.source,
                                  "skipped": f"{count} question(s): too few to rank {len(systems)} systems"}

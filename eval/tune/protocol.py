@@ -22,6 +22,7 @@ import numpy as np
 
 from eval.data.shapes import BeirDataset
 from eval.scoring.metrics import DEFAULT_METRICS, parse_metric
+from eval.tune.distributed import StudySpec
 from eval.tune.scorer import ChunkQrels, Note, PointScorer, Scores, single_retriever_point
 from eval.tune.search import OnTrial, Search, search
 from eval.tune.space import Space
@@ -139,7 +140,7 @@ ProgressFn = Callable[[str, int, int, float], None]  # (stage, done, planned, be
 
 def cross_validate(
     scorer: Scorer, qids: Sequence[str], space: Space, folds: int, n_trials: int, seed: int,
-    on_trial: ProgressFn | None = None, progress: bool = True,
+    on_trial: ProgressFn | None = None, progress: bool = True, study: StudySpec | None = None,
 ) -> CrossValidation:
     """Per fold: search on the other folds, score the fold with the choice. Then the same search
     on all queries (the in-sample best)."""
@@ -156,14 +157,14 @@ def cross_validate(
         train = [q for q in qids if q not in set(test)]
         stage = f"fold {i + 1}/{folds}"
         found = search(space, training_objective(scorer, metric, train, seed), n_trials,
-                       seed + i, stage, reporter(stage), progress)
+                       seed + i, stage, reporter(stage), progress, study)
         chosen = found.best.point
         held = out_of_fold(scorer, [test], [chosen], qids)
         results.append(FoldResult(i, test, found, chosen, found.best.score,
                                   mean_objective(held, metric, test)))
     oof = out_of_fold(scorer, splits, [r.chosen for r in results], qids)
     everything = search(space, training_objective(scorer, metric, qids, seed), n_trials, seed,
-                        "all queries (in-sample)", reporter("all"), progress)
+                        "all queries (in-sample)", reporter("all"), progress, study)
     in_sample = scorer.in_sample_scores(everything.best.point, qids)
     return CrossValidation(tuple(results), oof, everything, in_sample, tuple(splits))
 
@@ -181,11 +182,13 @@ def run_tune(
     progress: bool = True,
     note: Note = print,
     chunk_qrels: ChunkQrels | None = None,
+    study: StudySpec | None = None,
 ) -> TuneResult:
     """Tune `base` over `space` with K-fold out-of-fold selection; see the module docstring.
     `on_trial(stage, done, planned, best)` reports progress (stage: "fold i/K" or "all").
     Span sets pass `chunk_qrels` (eval.data.evalsets.EvalSet.qrels_for): each list group is
-    then scored chunk by chunk against its own collection's chunks."""
+    then scored chunk by chunk against its own collection's chunks. With `study`, every search is
+    an Optuna study in shared storage (eval.tune.distributed) that other processes work on too."""
     started = time.perf_counter()
     metrics = tuple(dict.fromkeys([space.objective, *metrics]))
     for m in metrics:
@@ -202,7 +205,7 @@ def run_tune(
     scorer = PointScorer(dataset, base, metrics, space.max_depth(base), use_cache, say,
                          chunk_qrels)
     qids = sorted(q for q in dataset.queries if q in dataset.qrels)
-    cv = cross_validate(scorer, qids, space, folds, n_trials, seed, on_trial, progress)
+    cv = cross_validate(scorer, qids, space, folds, n_trials, seed, on_trial, progress, study)
     best = cv.in_sample.best.point
     final = scorer.fitted(best, qids, with_overrides(base, dict(best)))
     baselines: dict[str, Scores] = {"default": out_of_fold(scorer, cv.splits, [{}] * folds, qids)}

@@ -14,6 +14,7 @@ from typing import Any, Literal
 import optuna
 from tqdm import tqdm
 
+from eval.tune.distributed import REFUSED, StudySpec, record_point, shared_trials
 from eval.tune.space import Setting, Space
 
 Objective = Callable[[Mapping[str, Any]], float]
@@ -70,11 +71,14 @@ def _score(objective: Objective, point: Mapping[str, Any]) -> Trial:
 
 def search(
     space: Space, objective: Objective, n_trials: int, seed: int = 0, label: str = "tuning",
-    on_trial: OnTrial | None = None, progress: bool = True,
+    on_trial: OnTrial | None = None, progress: bool = True, study: StudySpec | None = None,
 ) -> Search:
-    """Maximize `objective` over `space` with at most `n_trials` evaluations."""
+    """Maximize `objective` over `space` with at most `n_trials` evaluations; with `study`, as
+    one Optuna study in shared storage that other processes work on too (always TPE)."""
     if n_trials < 1:
         raise ValueError(f"trials must be >= 1, got {n_trials}")
+    if study is not None:
+        return _shared_search(space, objective, n_trials, seed, label, study)
     size = space.grid_size()
     method: Method = "grid" if size is not None and size <= n_trials else "tpe"
     planned = size if method == "grid" and size is not None else n_trials
@@ -100,14 +104,32 @@ def search(
                                         sampler=optuna.samplers.TPESampler(seed=seed))
 
             def run(trial: optuna.Trial) -> float:
-                point: dict[str, Any] = {}
-                for setting in space.settings:  # define-by-run: conditional settings
-                    if setting.active(point):
-                        point[setting.key] = _suggest(trial, setting)
-                score = record(_score(objective, point))
+                score = record(_score(objective, _point(trial, space)))
                 return score if not math.isnan(score) else -1e9  # refused: worst possible
 
             study.optimize(run, n_trials=n_trials)
     finally:
         bar.close()
     return Search(method, tuple(trials))
+
+
+def _point(trial: optuna.Trial, space: Space) -> dict[str, Any]:
+    point: dict[str, Any] = {}
+    for setting in space.settings:  # define-by-run: conditional settings
+        if setting.active(point):
+            point[setting.key] = _suggest(trial, setting)
+    return point
+
+
+def _shared_search(space: Space, objective: Objective, n_trials: int, seed: int, label: str,
+                   study: StudySpec) -> Search:
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+
+    def run(trial: optuna.Trial) -> float:
+        point = _point(trial, space)
+        scored = _score(objective, point)
+        record_point(trial, point, scored.error)
+        return scored.score if not math.isnan(scored.score) else REFUSED
+
+    found = shared_trials(study, label, n_trials, seed, run)
+    return Search("tpe", tuple(Trial(p, s, e) for p, s, e in found))

@@ -7,10 +7,20 @@ import re
 
 import streamlit as st
 
+from pages.ui.state import SAMPLE_COLLECTION
 from rag.index import Collection
 from rag.privacy import visible_to
 
 _QUESTION = re.compile(r"(?:^|\n)\s*(?:Q:\s*|#+\s*)?([A-Z][^\n?]{12,90}\?)")
+
+
+def opening_question(collection: Collection, sample_question: str) -> str:
+    """The question a stage page opens with: its own (written for the bundled samples) on the
+    sample collection, else one from the user's collection, so the first run finds something."""
+    if collection.name == SAMPLE_COLLECTION:
+        return sample_question
+    found = example_questions(collection, 1)
+    return found[0] if found else sample_question
 
 
 def example_questions(collection: Collection, n: int = 3) -> list[str]:

@@ -12,8 +12,12 @@ import streamlit as st
 from eval.data.evalsets import EvalSet, load_eval_set
 from eval.runs.beir_index import Mode
 from eval.runs.evalset_runner import ScoredRun, SweepRun, score_config, sweep_grid
+from eval.runs.identity import evalset_identity
+from eval.runs.record import store_scored, store_sweep
 from eval.runs.sweep import parse_grid
+from eval.runs.trace_tap import keeping_traces
 from pages.ui.eval_tables import candidates_frame, stage_candidates, stage_frame
+from pages.ui.state import APP_USER
 from rag.chunking.base import Chunk
 from rag.config import load_preset
 from rag.trace import Trace
@@ -59,9 +63,28 @@ def run_presets(evalset: EvalSet, presets: Sequence[str], mode: Mode) -> EvalRes
         def moved(done: int, of: int, label: str, offset: int = offset) -> None:
             bar.progress((offset + done) / total, text=f"{label}: query {done}/{of}")
 
-        runs.append(score_config(evalset, load_preset(name), mode=mode, progress=moved))
+        with keeping_traces() as traces:
+            scored = score_config(evalset, load_preset(name), mode=mode, progress=moved)
+        runs.append(scored)
+        keep(lambda scored=scored, traces=traces: [store_scored(
+            evalset, scored, mode=mode, user=app_user(), traces=traces)])
     bar.progress(1.0, text=f"Scored {len(presets)} preset(s) on {total // len(presets)} queries")
     return EvalResults(evalset, tuple(runs))
+
+
+def app_user() -> str:
+    return str(st.session_state.get(APP_USER) or "")
+
+
+def keep(store: Callable[[], Sequence[Path]]) -> None:
+    """Store a run for the Runs page; a full disk costs the stored copy, never the results."""
+    try:
+        paths = store()
+    except OSError as exc:
+        st.warning(f"The run was not stored ({exc}); its results are below.")
+        return
+    if paths:
+        st.caption(f"Stored as {', '.join(p.name for p in paths)} — compare it on the Runs page.")
 
 
 def run_field_sweep(evalset: EvalSet, preset: str, field: str, values: str) -> EvalResults:
@@ -69,7 +92,11 @@ def run_field_sweep(evalset: EvalSet, preset: str, field: str, values: str) -> E
     axes = parse_grid([f"{field}={values}"])
     n = len(axes[0].values)
     bar = st.progress(0.0, text=f"Retrieving once, then re-scoring {n} values…")
-    sweep = sweep_grid(evalset, load_preset(preset), axes)
+    base = load_preset(preset)
+    sweep = sweep_grid(evalset, base, axes)
+    keep(lambda: store_sweep(sweep.result, base, evalset.dataset, evalset_identity(evalset),
+                             metrics=list(sweep.runs[0].run.scores), source="app",
+                             user=app_user()))
     bar.progress(1.0, text=f"Retrieval {sweep.result.retrieval_s:.1f} s, re-scoring {n} values "
                            f"{sweep.result.rescoring_s:.1f} s")
     return EvalResults(evalset, sweep.runs, sweep)

@@ -33,6 +33,8 @@ PAGES: tuple[PageEntry, ...] = (
               "Context building, generation with citations and grounding checks."),
     PageEntry("Evaluate", "pages/evaluate.py", "Evaluate", ":material/analytics:",
               "Score presets on test sets with confidence intervals."),
+    PageEntry("Evaluate", "pages/runs.py", "Runs", ":material/history:",
+              "Every stored run over time; two runs side by side with paired tests."),
     PageEntry("Evaluate", "pages/judge.py", "Judge", ":material/fact_check:",
               "Make a test set from your documents and judge its pooled passages."),
     PageEntry("Evaluate", "pages/systems.py", "Systems", ":material/compare:",

@@ -23,21 +23,19 @@ from rag.config import PipelineConfig, available_presets, load_preset
 from rag.documents import Document, ingest_paths
 from rag.index import (
     Collection,
+    DocumentTexts,
+    IndexRef,
+    IndexSync,
     IngestSummary,
+    MissingDocumentTextError,
+    describe_settings,
     index_settings,
     list_collections,
-    open_collection,
-)
-from rag.index.derived import (
-    IndexSync,
-    MissingDocumentTextError,
     needs_sync,
+    open_collection,
     resolve,
+    visible_kept_documents,
 )
-from rag.index.document_texts import DocumentTexts
-from rag.index.manifest import describe_settings
-from rag.index.ref import IndexRef
-from rag.index.visible import visible_kept_documents
 from rag.paths import SAMPLES_DIR, collections_root
 from rag.privacy import normalize_user
 

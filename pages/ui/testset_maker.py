@@ -13,6 +13,8 @@ from eval.data.evalsets import bundled_sets
 from eval.data.shapes import DatasetError
 from eval.runs.own_corpus import collection_texts
 from eval.testsets.mine import mine_collection
+from eval.testsets.quality import describe as quality_describe
+from eval.testsets.quality import quality_report
 from eval.testsets.store import save_set
 from pages.ui.eval_sets import describe
 from pages.ui.resources import cached_collection, collection_names
@@ -29,6 +31,7 @@ def _mine(collection: str, n: int) -> list[dict[str, Any]]:
     st.caption(f"{len(report.rows)} questions from {report.documents} documents "
                f"({report.headings} headings found; skipped: {skipped}); per document: "
                + ", ".join(f"{d} {c}" for d, c in report.per_document.items()))
+    st.caption(quality_describe(quality_report(list(report.rows))))
     return list(report.rows)
 
 

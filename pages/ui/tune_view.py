@@ -11,9 +11,12 @@ import pandas as pd
 import streamlit as st
 
 from eval.data.evalsets import EvalSet
+from eval.runs.identity import evalset_identity
+from eval.runs.record import store_tune
 from eval.tune.protocol import run_tune
 from eval.tune.report import tune_json, tuned_preset
 from eval.tune.space import SpaceError, load_space, shipped_spaces
+from pages.ui import eval_session as ev
 from rag.config import (
     PipelineConfig,
     PresetError,
@@ -43,6 +46,8 @@ def _run(evalset: EvalSet, preset: str, space_name: str, folds: int, trials: int
     report = tune_json(result, {"name": evalset.name}, 1000, 0)
     bar.progress(1.0, text=f"Tuned in {result.total_s:.1f} s ({result.tails} tails re-run)")
     st.session_state[TUNED] = (report, tuned_preset(result, report))
+    ev.keep(lambda: [store_tune(result, report, evalset.dataset, evalset_identity(evalset),
+                                source="app", user=ev.app_user())])
 
 
 def _fmt(x: float | None) -> str:

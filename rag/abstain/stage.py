@@ -16,13 +16,14 @@ from typing import Literal
 from rag.abstain.relevance import AnswerRelevance, TextVectors, answer_relevance, cosines
 from rag.abstain.settings import AbstainConfig
 from rag.config import PipelineConfig
+from rag.context.base import BuiltContext
 from rag.context.prompts import INSUFFICIENT
 from rag.context.stage import built_context
-from rag.generate.stage import generated
+from rag.generate.stage import GenerateOutput, generated
 from rag.grounding.retry import GroundedAnswer
 from rag.llm.client import make_client
 from rag.query.understand import Understanding
-from rag.stages import STAGES, PipelineState, StageEnv, StageResult, StageSpec
+from rag.stages import STAGES, PipelineState, StageEnv, StageInput, StageResult, StageSpec
 
 AbstainKind = Literal[
     "out_of_scope", "no_context", "weak_evidence", "llm_declined", "no_relevant_sentence",
@@ -220,4 +221,8 @@ def _off(config: PipelineConfig) -> str | None:
 
 
 STAGES.add("abstain", StageSpec("abstain", run_abstain, AbstainDecision, _off,
-                                settings=lambda c: c.abstain, runs_after_halt=True))
+                                settings=lambda c: c.abstain, runs_after_halt=True,
+                                inputs=(StageInput("understand", Understanding),
+                                        StageInput("context", BuiltContext),
+                                        StageInput("generate", GenerateOutput),
+                                        StageInput("ground", GroundedAnswer))))

@@ -14,6 +14,7 @@ from rag.chunking.settings import StrategySettings
 from rag.chunking.spans import Span, make_chunk, trim
 from rag.chunking.units import pack_units, sentence_spans, split_long
 from rag.documents.base import Document
+from rag.documents.structure import EMPHASIS_LEVEL
 
 # Explicit markers: "Q: …", "Q1.", "Question: …", "Question 2) …", optionally numbered/bulleted.
 _MARKED = re.compile(
@@ -38,9 +39,31 @@ def question_starts(text: str) -> list[int]:
     return sorted({m.start() for m in _LINE_QUESTION.finditer(text)} | set(headings))
 
 
+def structured_starts(document: Document) -> list[int]:
+    """Where the document's own headings start (a PDF's larger type, HTML's h tags, DOCX
+    heading styles; rag.documents.structure), with its "Q:" markers: a question wrapped over
+    two lines of a printed FAQ starts where its first line does, and a line ending in "?"
+    inside an answer (a shell prompt, a SQL placeholder) starts nothing. Empty when the
+    parser saw fewer than two headings."""
+    spans = [s for s in document.metadata.extra.get("heading_spans", ()) if s[2] < EMPHASIS_LEVEL]
+    if len(spans) < 2:
+        return []
+    return sorted({int(s[0]) for s in spans} | {m.start() for m in _MARKED.finditer(document.text)})
+
+
 def _first_line(text: str, span: Span) -> str:
     line_end = text.find("\n", span.start, span.end)
     return text[span.start : line_end if line_end != -1 else span.end].strip()
+
+
+def _question_text(text: str, span: Span) -> str:
+    """The block's first line, or its first lines up to the one ending in "?" (a wrapped
+    question, at most three lines)."""
+    lines = text[span.start : span.end].split("\n")[:3]
+    for n, line in enumerate(lines, start=1):
+        if line.rstrip().endswith("?"):
+            return " ".join(" ".join(lines[:n]).split())
+    return _first_line(text, span)
 
 
 class FaqSettings(StrategySettings):
@@ -66,7 +89,7 @@ class FaqChunker:
 
     def chunk(self, document: Document) -> list[Chunk]:
         text = document.text
-        starts = set(question_starts(text))
+        starts = set(structured_starts(document) or question_starts(text))
         cuts = sorted({0, len(text)} | starts)
         chunks: list[Chunk] = []
         for block_start, block_end in pairwise(cuts):
@@ -76,7 +99,7 @@ class FaqChunker:
             is_pair = block_start in starts
             meta = {"kind": "qa" if is_pair else "intro"}
             if is_pair:
-                meta["question"] = _first_line(text, block)
+                meta["question"] = _question_text(text, block)
             parts = self._parts(text, block)
             for part_no, span in enumerate(parts):
                 extra = {**meta, "part": part_no, "parts": len(parts)} if len(parts) > 1 else meta

@@ -179,10 +179,10 @@ _GRAPHS: dict[tuple[str, str], EntityGraph] = {}
 _KEEP = 4  # graphs kept in memory (one per collection version)
 
 
-def graph_for(collection: object) -> EntityGraph:
-    """The entity graph of a collection (its `chunks()`), built once per collection version."""
+def graph_for(collection: object, version: str = "") -> EntityGraph:
+    """The entity graph of a collection (its `chunks()`), built once per `version`
+    (IndexRef.version)."""
     name = str(getattr(collection, "name", ""))
-    version = str(getattr(getattr(collection, "manifest", None), "updated_at", ""))
     key = (name, version)
     if key not in _GRAPHS:
         chunks = getattr(collection, "chunks", None)

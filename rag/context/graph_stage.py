@@ -21,7 +21,7 @@ from rag.query.entities import extract_entities
 from rag.query.understand import Understanding
 from rag.retrieve.base import Candidate
 from rag.retrieve.settings import FilterConfig
-from rag.stages import STAGES, PipelineState, StageEnv, StageResult, StageSpec
+from rag.stages import STAGES, PipelineState, StageEnv, StageInput, StageResult, StageSpec
 
 
 @dataclass(frozen=True)
@@ -70,7 +70,8 @@ def run_graph(state: PipelineState, env: StageEnv) -> StageResult:
     route = understood.route if understood is not None else None
     text = state.queries[0].text if state.queries else state.query
     entities = route.entities if route is not None else extract_entities(text)
-    graph = graph_for(env.collection())
+    ref = env.index_ref()
+    graph = graph_for(ref.index, ref.version)
     present = {c.chunk_id for c in state.candidates}
     hidden = {cid for cid, chunk in graph.chunks.items() if not allowed(chunk, state.filters)}
     found = enrich(graph, entities, [c.chunk for c in state.candidates], present | hidden, cfg)
@@ -93,4 +94,5 @@ def _off(config: PipelineConfig) -> str | None:
     return None if config.context.graph.enabled else "context.graph.enabled is false"
 
 
-STAGES.add("graph", StageSpec("graph", run_graph, GraphOutput, _off, settings=lambda c: c.context.graph))
+STAGES.add("graph", StageSpec("graph", run_graph, GraphOutput, _off, settings=lambda c: c.context.graph,
+                              inputs=(StageInput("understand", Understanding),)))

@@ -9,7 +9,7 @@ from rag.context.prompts import choose_template, system_prompt
 from rag.llm.base import Message, Role
 from rag.llm.client import make_client
 from rag.query.understand import Understanding
-from rag.stages import STAGES, PipelineState, StageEnv, StageResult, StageSpec, StageStatus
+from rag.stages import STAGES, PipelineState, StageEnv, StageInput, StageResult, StageSpec, StageStatus
 from rag.streaming import SINK
 
 
@@ -65,4 +65,5 @@ def built_context(state: PipelineState) -> BuiltContext | None:
     return state.artifact("context", BuiltContext)
 
 
-STAGES.add("context", StageSpec("context", run_context, BuiltContext, _off, settings=lambda c: c.context))
+STAGES.add("context", StageSpec("context", run_context, BuiltContext, _off, settings=lambda c: c.context,
+                                inputs=(StageInput("understand", Understanding),)))

@@ -6,6 +6,7 @@ Heuristics only, each returning the reason it fired (or did not) so the UI can s
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rag.documents.base import DocType
@@ -28,20 +29,49 @@ class DocTypeResult:
     pii_density: float
 
 
+# "5.1. ", "(6) ", "6) ", "Q6 ": an entry's number, which a question line may start with or wrap from
+_NUMBERED = re.compile(r"^\s*(?:\(?\d{1,3}(?:\.\d{1,3})*[.)]|Q\d{1,3}[:.)]?)\s+\S", re.IGNORECASE)
+_ENDS_SENTENCE = (".", "!", "?", ":")
+
+
 def question_lines(lines: list[str]) -> int:
-    """Lines that look like questions: a Q-prefix, or a short stand-alone line ending in '?'."""
-    count, previous_blank = 0, True
-    for line in lines:
-        stripped = line.strip().rstrip("*").rstrip()
-        if _Q_PREFIX.match(line) or (
-            previous_blank and stripped.endswith("?") and len(stripped) <= _MAX_QUESTION_CHARS
-        ):
+    """Lines that look like questions: a Q-prefix, or a short line ending in '?' that starts a
+    block — after a blank line, after a line that ends a sentence (PDF text has no blank lines),
+    or numbered, or wrapped from a numbered line ("5.1. What types of …" / "… for Debian?")."""
+    count = 0
+    rows = [line.strip().rstrip("*").rstrip() for line in lines]
+    for i, stripped in enumerate(rows):
+        if _Q_PREFIX.match(lines[i]):
             count += 1
-        previous_blank = not stripped
+            continue
+        if not stripped.endswith("?"):
+            continue
+        first = i  # back up over the lines this one wraps from (up to two)
+        while (first > max(i - 2, 0) and rows[first - 1]
+               and not rows[first - 1].endswith(_ENDS_SENTENCE)):
+            first -= 1
+        block = " ".join(rows[first:i + 1])
+        before = rows[first - 1] if first > 0 else ""
+        if len(block) <= _MAX_QUESTION_CHARS and (not before or before.endswith(_ENDS_SENTENCE)
+                                                  or _NUMBERED.match(rows[first])):
+            count += 1
     return count
 
 
-def _faq_reason(text: str, lines: list[str], config: DocumentsConfig) -> tuple[bool, str]:
+def _heading_questions(headings: Sequence[str], config: DocumentsConfig) -> tuple[bool, str]:
+    """An FAQ by its own headings (where the parser saw them: a PDF's type, HTML's h tags): a
+    good share of them questions."""
+    asked = sum(h.rstrip().endswith("?") for h in headings)
+    share = asked / len(headings) if headings else 0.0
+    fired = asked >= config.faq_many_questions and share >= config.faq_heading_question_ratio
+    return fired, f"{asked} of {len(headings)} headings are questions ({share:.0%})"
+
+
+def _faq_reason(text: str, lines: list[str], config: DocumentsConfig,
+                headings: Sequence[str] = ()) -> tuple[bool, str]:
+    by_headings, heading_why = _heading_questions(headings, config)
+    if by_headings:
+        return True, heading_why
     questions = question_lines(lines)
     filled = sum(1 for line in lines if line.strip())
     share = questions / filled if filled else 0.0
@@ -76,8 +106,10 @@ def _book_reason(text: str, lines: list[str], config: DocumentsConfig) -> tuple[
     return False, facts
 
 
-def detect_doc_type(text: str, config: DocumentsConfig | None = None) -> DocTypeResult:
-    """The first rule that fires wins; the USER reason lists why each earlier rule did not."""
+def detect_doc_type(text: str, config: DocumentsConfig | None = None,
+                    headings: Sequence[str] = ()) -> DocTypeResult:
+    """The first rule that fires wins; the USER reason lists why each earlier rule did not.
+    `headings`: the texts of the headings the document marks itself, when the parser saw them."""
     config = config or DocumentsConfig()
     matches = find_pii(text)
     density = pii_density(text, matches)
@@ -86,7 +118,7 @@ def detect_doc_type(text: str, config: DocumentsConfig | None = None) -> DocType
         reason = f"PII density {density:.3f} ≥ {threshold} ({describe_counts(matches)})"
         return DocTypeResult("SENSITIVE", reason, density)
     lines = text.split("\n")
-    is_faq, faq_why = _faq_reason(text, lines, config)
+    is_faq, faq_why = _faq_reason(text, lines, config, headings)
     if is_faq:
         return DocTypeResult("FAQ", faq_why, density)
     is_book, book_why = _book_reason(text, lines, config)

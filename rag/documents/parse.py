@@ -17,6 +17,7 @@ from rag.documents.errors import DocumentError
 from rag.documents.parse_cache import load_parsed, store_parsed
 from rag.documents.parsers import PARSERS
 from rag.documents.settings import DocumentsConfig
+from rag.documents.structure import EMPHASIS_LEVEL
 
 SUPPORTED_EXTENSIONS: tuple[str, ...] = tuple(PARSERS.names())
 _FORMAT_OF = {".htm": "html", ".markdown": "md"}
@@ -76,7 +77,10 @@ def parse_bytes(
             store_parsed(content_hash, extension, parsed)
     if not parsed.text.strip():
         raise DocumentError("no text found in the file", "check that it is not blank")
-    detected = detect_doc_type(parsed.text, config)
+    # the document's own headings, without bold body text (pdf_layout's level 9: emphasis)
+    marked = [parsed.text[span[0]:span[1]] for span in parsed.extra.get("heading_spans", ())
+              if span[2] < EMPHASIS_LEVEL]
+    detected = detect_doc_type(parsed.text, config, marked)
     metadata = DocumentMetadata(
         source=source or name,
         title=parsed.title or Path(name).stem,

@@ -17,7 +17,7 @@ from rag.documents.parsers.base import ParsedText
 from rag.paths import cache_dir
 
 # Bump when a parser's output changes, so old entries are not served.
-PARSER_VERSION = 1
+PARSER_VERSION = 2  # 2: heading_spans in extra (issue 36)
 
 
 def _path(content_hash: str, extension: str, root: Path | None) -> Path:

@@ -24,6 +24,8 @@ class DocumentsConfig(BaseModel):
     faq_min_questions: int = Field(default=2, ge=1)
     faq_many_questions: int = Field(default=3, ge=1)
     faq_min_question_ratio: float = Field(default=0.10, ge=0, le=1)
+    faq_heading_question_ratio: float = Field(default=0.4, ge=0, le=1,
+                                              description="share of marked headings that are questions")
     faq_marker_window: int = Field(default=2000, ge=0, description="chars searched for 'FAQ'")
     book_min_chars: int = Field(default=8000, ge=0)
     book_min_paragraph_breaks: int = Field(default=5, ge=0)

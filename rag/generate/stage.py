@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from rag.config import PipelineConfig
+from rag.context.base import BuiltContext
 from rag.context.builder import build_context
 from rag.context.settings import ContextConfig
 from rag.context.stage import built_context, query_class
@@ -18,7 +19,8 @@ from rag.llm import read_speed
 from rag.llm.client import LLMClient, make_client
 from rag.llm.deadline import current_deadline
 from rag.llm.settings import GenerationConfig
-from rag.stages import STAGES, PipelineState, StageEnv, StageResult, StageSpec, StageStatus
+from rag.query.understand import Understanding
+from rag.stages import STAGES, PipelineState, StageEnv, StageInput, StageResult, StageSpec, StageStatus
 from rag.streaming import SINK
 
 
@@ -106,5 +108,7 @@ def _off(config: PipelineConfig) -> str | None:
 
 
 STAGES.add(
-    "generate", StageSpec("generate", run_generate, GenerateOutput, _off, settings=lambda c: c.generation)
+    "generate", StageSpec("generate", run_generate, GenerateOutput, _off, settings=lambda c: c.generation,
+                          inputs=(StageInput("context", BuiltContext),
+                                  StageInput("understand", Understanding)))
 )

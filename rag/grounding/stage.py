@@ -8,17 +8,18 @@ from dataclasses import replace
 import numpy as np
 
 from rag.config import PipelineConfig
+from rag.context.base import BuiltContext
 from rag.context.stage import built_context
 from rag.generate.answer import generate_answer
 from rag.generate.base import GeneratedAnswer
-from rag.generate.stage import answer_plan, generated
+from rag.generate.stage import GenerateOutput, answer_plan, generated
 from rag.grounding.base import GroundingReport
 from rag.grounding.check import check_answer
 from rag.grounding.evidence import with_quotes
 from rag.grounding.model_checks import SentenceEmbedder, default_embedder
 from rag.grounding.retry import GroundedAnswer, ground_with_retry
 from rag.llm.client import make_client
-from rag.stages import STAGES, PipelineState, StageEnv, StageResult, StageSpec
+from rag.stages import STAGES, PipelineState, StageEnv, StageInput, StageResult, StageSpec
 
 
 class LazyEmbedder:
@@ -68,4 +69,6 @@ def _off(config: PipelineConfig) -> str | None:
     return None if config.grounding.enabled else "grounding.enabled is false"
 
 
-STAGES.add("ground", StageSpec("ground", run_ground, GroundedAnswer, _off, settings=lambda c: c.grounding))
+STAGES.add("ground", StageSpec("ground", run_ground, GroundedAnswer, _off, settings=lambda c: c.grounding,
+                               inputs=(StageInput("context", BuiltContext),
+                                       StageInput("generate", GenerateOutput))))

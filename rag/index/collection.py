@@ -41,8 +41,9 @@ if TYPE_CHECKING:  # rag.config imports rag.index.settings
     from rag.config import PipelineConfig
 
 __all__ = ["INDEX_MARK", "Collection", "CollectionNotFoundError", "Index", "IngestSummary", "OnProgress",
-           "check_name", "collections_root", "list_collections", "open_collection"]
+           "check_name", "collections_root", "list_collections", "open_collection", "open_working"]
 
+WORKING_FILE = "working-index"  # in a working index's folder: what keeps it (open_working)
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
 
@@ -128,8 +129,21 @@ def check_name(name: str) -> None:
 
 
 def list_collections() -> list[str]:
+    """The user's collections: working indexes (`open_working`) are never listed."""
     root = collections_root()
-    return sorted(p.parent.name for p in root.glob(f"*/{MANIFEST_FILE}")) if root.exists() else []
+    found = root.glob(f"*/{MANIFEST_FILE}") if root.exists() else []
+    return sorted(p.parent.name for p in found if not (p.parent / WORKING_FILE).exists())
+
+
+def open_working(name: str, purpose: str) -> Collection:
+    """A working index another tool keeps for itself (eval's index of a scored set: whose it
+    is and why in `purpose`), created when new: it opens by name, but `list_collections` (the
+    sidebar, a fresh session's pick) never lists it."""
+    collection = open_collection(name, create=True)
+    marker = collection.directory / WORKING_FILE
+    if not marker.exists():
+        marker.write_text(purpose + "\n", encoding="utf-8")
+    return collection
 
 
 def open_collection(name: str, *, create: bool = False) -> Collection:

@@ -66,11 +66,6 @@ def _pinned(collection: Collection, config: PipelineConfig) -> PipelineConfig:
                   directory=collection.directory)
 
 
-def reads_own_index(collection: Collection, config: PipelineConfig) -> bool:
-    """True when `config` reads the collection's own index (or the collection is still empty)."""
-    return _reads_own(collection, _pinned(collection, config))
-
-
 def _reads_own(collection: Collection, pinned_config: PipelineConfig) -> bool:
     built = collection.manifest.config_hash
     return not built or settings_hash(index_settings(pinned_config)) == built

@@ -26,7 +26,7 @@ from rag.query.route import Route
 from rag.query.understand import Understanding
 from rag.retrieve.base import SearchQuery
 from rag.retrieve.settings import FilterConfig
-from rag.stages import STAGES, PipelineState, StageEnv, StageResult, StageSpec
+from rag.stages import STAGES, PipelineState, StageEnv, StageInput, StageResult, StageSpec
 
 Strategy = Literal["dense_only", "hybrid", "fusion", "two_stage", "hierarchical"]
 
@@ -138,13 +138,12 @@ def plan_route(
 _LEVELS: dict[tuple[str, str], frozenset[str]] = {}
 
 
-def collection_levels(collection: object) -> frozenset[str]:
-    """The chunk levels a collection holds, scanned once per collection version."""
+def collection_levels(collection: object, version: str = "") -> frozenset[str]:
+    """The chunk levels a collection holds, scanned once per `version` (IndexRef.version)."""
     chunks = getattr(collection, "chunks", None)
     if not callable(chunks):
         return frozenset()
     name = str(getattr(collection, "name", ""))
-    version = str(getattr(getattr(collection, "manifest", None), "updated_at", ""))
     if (name, version) not in _LEVELS:
         _LEVELS[(name, version)] = frozenset(c.level for c in chunks())
     return _LEVELS[(name, version)]
@@ -164,7 +163,8 @@ def run_adapt(state: PipelineState, env: StageEnv) -> StageResult:
         return StageResult(state, status="skipped",
                            reason="no route: the understand stage did not route this query")
     cfg = env.config.query.adaptive
-    levels = collection_levels(env.collection()) if cfg.level_filter else frozenset()
+    ref = env.index_ref() if cfg.level_filter else None
+    levels = collection_levels(ref.index, ref.version) if ref is not None else frozenset()
     plan = plan_route(route, found, state, env.config, levels)
     next_state = replace(
         state, queries=plan.queries, filters=_narrowed(state.filters, plan.levels),
@@ -183,4 +183,5 @@ def _off(config: PipelineConfig) -> str | None:
     return None
 
 
-STAGES.add("adapt", StageSpec("adapt", run_adapt, AdaptivePlan, _off, settings=lambda c: c.query.adaptive))
+STAGES.add("adapt", StageSpec("adapt", run_adapt, AdaptivePlan, _off, settings=lambda c: c.query.adaptive,
+                              inputs=(StageInput("understand", Understanding),)))

@@ -152,8 +152,3 @@ def cache_for(namespace: str, cfg: CacheConfig, embedder: Embedder) -> SemanticC
         if found is None or found.cfg != cfg or found.embedder.model_id != embedder.model_id:
             found = _CACHES[namespace] = SemanticCache(cfg, embedder)
         return found
-
-
-def clear_caches() -> None:
-    with _CACHES_LOCK:
-        _CACHES.clear()

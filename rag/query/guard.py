@@ -26,13 +26,14 @@ from typing import Literal
 
 from rag.decoders.confusables import skeleton
 from rag.guard_model.detector import load_model
-from rag.injection import detect, views
+from rag.injection import decoded_views, detect, views
 from rag.query.settings import GuardConfig
 from rag.text import mixed_script_words, scripts
 
 Verdict = Literal["ok", "empty", "too_long", "injection", "rate_limited"]
 
 _KEEP_CONTROLS = {"\n", "\t"}
+_CIPHERS = frozenset({"rot13", "atbash"})
 
 
 @dataclass(frozen=True)
@@ -157,7 +158,11 @@ def _learned(query: str, cfg: GuardConfig) -> LearnedVerdict | None:
     if model is None:
         return None
     threshold = cfg.learned_threshold if cfg.learned_threshold is not None else model.threshold
-    best = max(((model.probability(text), name) for name, text in views(query).items()),
+    # a cipher's form of plain text is gibberish, which a model of n-grams scores as odd: the
+    # detector reads cipher forms only when they decoded to readable English (kind "decoded")
+    decoded = decoded_views(query)
+    kept = tuple(d for d in decoded if not (d.view in _CIPHERS and d.kind == "normalised"))
+    best = max(((model.probability(text), name) for name, text in views(query, decoded=kept).items()),
                default=(0.0, "text"))
     return LearnedVerdict(round(best[0], 4), best[1], threshold, model.version)
 

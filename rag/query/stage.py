@@ -28,7 +28,7 @@ from rag.query.settings import GuardConfig
 from rag.query.spell import Vocabulary
 from rag.query.understand import Understanding, understand
 from rag.retrieve.base import SearchQuery
-from rag.stages import STAGES, PipelineState, StageEnv, StageResult, StageSpec, StageStatus
+from rag.stages import STAGES, PipelineState, StageEnv, StageInput, StageResult, StageSpec, StageStatus
 
 _LIMITERS: dict[tuple[int, float], RateLimiter] = {}
 _LIMITERS_LOCK = threading.Lock()
@@ -63,10 +63,15 @@ def _vocabulary(collection: object, version: str, user: str | None) -> Vocabular
     return Vocabulary.from_texts(c.text for c in found if visible_to(c.metadata, user))
 
 
-def collection_vocabulary(collection: object, user: str | None) -> Vocabulary:
+def _vocabulary_of(env: StageEnv, user: str | None) -> Vocabulary:
+    ref = env.index_ref()
+    return collection_vocabulary(ref.index, user, ref.version)
+
+
+def collection_vocabulary(collection: object, user: str | None, version: str = "") -> Vocabulary:
     """Word counts of the chunks of `collection` that `user` may see (a correction must never
-    spell out a word of someone else's private document), read once per version and scope."""
-    version = str(getattr(getattr(collection, "manifest", None), "updated_at", ""))
+    spell out a word of someone else's private document), read once per `version`
+    (IndexRef.version) and scope."""
     return _vocabulary(collection, version, normalize_user(user))
 
 
@@ -136,7 +141,7 @@ def run_understand(state: PipelineState, env: StageEnv) -> StageResult:
         guarded_text(state), cfg, history=history,
         router=semantic_router(config.embedding) if cfg.intent.enabled else None,
         chat=chat,
-        vocabulary=collection_vocabulary(env.collection(), user) if cfg.spell.enabled else None,
+        vocabulary=_vocabulary_of(env, user) if cfg.spell.enabled else None,
         cache=(cache := semantic_cache(config, user)),
     )
     warnings = _warnings(found)
@@ -193,4 +198,5 @@ def remember_answer(state: PipelineState, config: PipelineConfig) -> bool:
 STAGES.add("guard", StageSpec("guard", run_guard, GuardVerdict, _guard_off,
                               settings=lambda c: c.query.guard))
 STAGES.add("understand", StageSpec("understand", run_understand, Understanding, _understand_off,
-                                   settings=lambda c: c.query, after_run=remember_answer))
+                                   settings=lambda c: c.query, after_run=remember_answer,
+                                   inputs=(StageInput("guard", GuardVerdict),)))

@@ -7,7 +7,8 @@ rag.rerank.stage plugs it into the pipeline.
 """
 
 from rag.rerank.base import RerankUnavailable, Scorer
+from rag.rerank.offline import offline_default
 from rag.rerank.scorers import SCORERS, build_scorer
 from rag.rerank.settings import RerankConfig
 
-__all__ = ["SCORERS", "RerankConfig", "RerankUnavailable", "Scorer", "build_scorer"]
+__all__ = ["SCORERS", "RerankConfig", "RerankUnavailable", "Scorer", "build_scorer", "offline_default"]

@@ -40,11 +40,11 @@ class _Matrices:
         self._items: OrderedDict[tuple[str, str, str], tuple[list[Chunk], np.ndarray]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, collection: ChunkSource, cfg: EmbeddingConfig) -> tuple[list[Chunk], np.ndarray]:
+    def get(self, collection: ChunkSource, cfg: EmbeddingConfig, version: str
+            ) -> tuple[list[Chunk], np.ndarray]:  # fmt: skip
         from rag.embed import get_embedder  # late: loads a model backend
 
         embedder = get_embedder(cfg)
-        version = str(getattr(getattr(collection, "manifest", None), "updated_at", ""))
         key = (collection.name, version, embedder.model_id)
         with self._lock:
             if key in self._items:
@@ -64,13 +64,13 @@ _MATRICES = _Matrices()
 
 def extra_dense_search(
     collection: ChunkSource, name: str, cfg: EmbeddingConfig, query: str, depth: int,
-    filters: FilterConfig | None = None,
+    filters: FilterConfig | None = None, version: str = "",
 ) -> RankedList:
     """The `depth` chunks most similar to `query` under embedder `cfg`, as list `name`; ties by
     chunk order. Payload filters are the collection's own (`matching_ids`)."""
     from rag.embed import get_embedder  # late: loads a model backend
 
-    chunks, matrix = _MATRICES.get(collection, cfg)
+    chunks, matrix = _MATRICES.get(collection, cfg, version)
     if not chunks:
         return RankedList(name, ())
     scores = matrix @ get_embedder(cfg).embed_query(query)

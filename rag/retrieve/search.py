@@ -64,12 +64,6 @@ def list_settings_hash(config: PipelineConfig, filters: FilterConfig | None = No
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:16]
 
 
-def _collection_version(collection: SearchableCollection) -> str:
-    """Changes whenever documents are added or replaced, so stale lists are never served."""
-    manifest = getattr(collection, "manifest", None)
-    return str(getattr(manifest, "updated_at", ""))
-
-
 class _ListCache:
     """A small thread-safe LRU of ranked lists (pages run queries from several threads)."""
 
@@ -113,13 +107,16 @@ def retrieve_lists(
     config: PipelineConfig,
     collection: SearchableCollection,
     filters: FilterConfig | None = None,
+    version: str = "",
 ) -> Retrieved:
-    """One ranked list per (query variant, configured retriever), from the cache when possible."""
+    """One ranked list per (query variant, configured retriever), from the cache when possible.
+    `version` changes whenever the collection's documents do (IndexRef.version), so stale lists
+    are never served."""
     filters = filters or config.retrieval.filters
     depth = config.retrieval.depth
     base_key = (
         collection.name,
-        _collection_version(collection),
+        version,
         list_settings_hash(config, filters),
     )
     lists: dict[str, RankedList] = {}
@@ -143,7 +140,7 @@ def retrieve_lists(
 
                 ranked = extra_dense_search(collection, retriever,  # type: ignore[arg-type]
                                             config.retrieval.embedders[retriever], query.text,
-                                            depth, filters)
+                                            depth, filters, version)
             elif retriever == "dense":
                 if query.text not in vectors:
                     from rag.embed import get_embedder  # late: loads a model backend
@@ -160,17 +157,22 @@ def retrieve_lists(
     return Retrieved(MappingProxyType(lists), tuple(cached), MappingProxyType(timings))
 
 
+class StoredVectors(Protocol):
+    """An index that keeps its chunks' vectors (rag.index.Index)."""
+
+    def vectors(self, chunk_ids: Sequence[str]) -> dict[str, np.ndarray]: ...
+
+
 def candidate_vectors(
-    candidates: Sequence[Candidate], config: PipelineConfig, collection: object | None = None
+    candidates: Sequence[Candidate], config: PipelineConfig, stored: StoredVectors | None = None
 ) -> dict[str, np.ndarray]:
-    """Embeddings of the candidates' chunks for de-duplication: the collection's stored vectors
-    when it offers `vectors(chunk_ids)`, else the embedder (whose disk cache holds them)."""
+    """Embeddings of the candidates' chunks for de-duplication: the stored index's vectors
+    (IndexRef.stored), else the embedder (whose disk cache holds them)."""
     if not candidates:
         return {}
     ids = [c.chunk_id for c in candidates]
-    stored = getattr(collection, "vectors", None)
-    if callable(stored):
-        return dict(stored(ids))
+    if stored is not None:
+        return dict(stored.vectors(ids))
     from rag.embed import get_embedder  # late: loads a model backend
 
     matrix = get_embedder(config.embedding).embed_documents([c.chunk.text for c in candidates])

@@ -18,7 +18,7 @@ from rag.retrieve.fusion import fuse, passthrough
 from rag.retrieve.fusion.base import cut_to_depths
 from rag.retrieve.post import PostContext, StepReport, enabled_steps, postprocess
 from rag.retrieve.search import Retrieved, candidate_vectors, retrieve_lists
-from rag.stages import STAGES, PipelineState, StageEnv, StageResult, StageSpec
+from rag.stages import STAGES, PipelineState, StageEnv, StageInput, StageResult, StageSpec
 
 
 @dataclass(frozen=True)
@@ -53,21 +53,16 @@ def select_top(candidates: tuple[Candidate, ...], k: int) -> tuple[Candidate, ..
     return candidates[:k]
 
 
-def _check_compatible(collection: object, config: PipelineConfig) -> None:
-    """A collection built with other chunking/embedding/index settings raises, naming them."""
-    check = getattr(collection, "check_compatible", None)
-    if callable(check):
-        check(config)
-
-
 def _sizes(lists: Mapping[str, RankedList]) -> dict[str, int]:
     return {name: len(ranked.candidates) for name, ranked in lists.items()}
 
 
 def run_retrieve(state: PipelineState, env: StageEnv) -> StageResult:
-    collection = env.collection()
-    _check_compatible(collection, env.config)
-    got = retrieve_lists(state.queries, env.config, collection, state.filters)
+    ref = env.index_ref()
+    if ref.stored is not None:  # an index built with other chunking/embedding settings raises
+        ref.stored.check_compatible(env.config)
+    collection = ref.index
+    got = retrieve_lists(state.queries, env.config, collection, state.filters, ref.version)
     everything_cached = bool(got.lists) and len(got.cached) == len(got.lists)
     inputs = {"collection": collection.name, "queries": state.queries, "filters": state.filters}
     return StageResult(
@@ -106,7 +101,7 @@ def run_postprocess(state: PipelineState, env: StageEnv) -> StageResult:
     config = env.config
     vectors = {}
     if config.postprocess.dedupe_threshold is not None:
-        vectors = candidate_vectors(state.candidates, config, env.collection())
+        vectors = candidate_vectors(state.candidates, config, env.index_ref().stored)
     text = state.queries[0].text if state.queries else state.query
     context = PostContext(query=text, now=env.now, vectors=vectors)
     kept, reports = postprocess(state.candidates, config.postprocess, context)
@@ -135,7 +130,8 @@ class _TopK(BaseModel):
 
 STAGES.add("retrieve", StageSpec("retrieve", run_retrieve, Retrieved,
                                  settings=lambda c: c.retrieval))
-STAGES.add("fuse", StageSpec("fuse", run_fuse, FuseOutput, settings=lambda c: c.fusion))
+STAGES.add("fuse", StageSpec("fuse", run_fuse, FuseOutput, settings=lambda c: c.fusion,
+                             inputs=(StageInput("retrieve", Retrieved),)))  # its lists: state.lists
 STAGES.add("postprocess", StageSpec("postprocess", run_postprocess, PostprocessOutput, _post_off,
                                     settings=lambda c: c.postprocess))
 STAGES.add("select", StageSpec("select", run_select, SelectOutput,

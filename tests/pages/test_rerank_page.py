@@ -46,13 +46,27 @@ def setup(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[FakeOpenAI
             os.environ.pop(key, None) if value is None else os.environ.__setitem__(key, value)
 
 
-def open_page() -> AppTest:
-    """The page on the default preset (hybrid: no rerank), with rerank switched on."""
+def open_page(method: str = "cross_encoder") -> AppTest:
+    """The page on the default preset (hybrid: no rerank), with rerank switched on, `method`."""
     at = AppTest.from_file(PAGE, default_timeout=90)
     at.session_state["app_collection"] = COLLECTION
     at.run()
     assert any("Rerank did not run: rerank.enabled is false" in i.value for i in at.info)
-    return at.toggle(key="rr_enabled").set_value(True).run()
+    at.toggle(key="rr_enabled").set_value(True).run()
+    return at.selectbox(key="rr_method").set_value(method).run()
+
+
+def test_the_page_starts_with_a_reranker_that_runs_offline(setup: tuple[FakeOpenAI, str]) -> None:
+    """hybrid names no cross-encoder: the page starts on the embedding scorer and says why."""
+    at = AppTest.from_file(PAGE, default_timeout=90)
+    at.session_state["app_collection"] = COLLECTION
+    at.run()
+    assert at.selectbox(key="rr_method").value == "embedding"
+    assert any("does not run offline here (no cross-encoder is configured)" in c.value
+               for c in at.caption)
+    at.toggle(key="rr_enabled").set_value(True).run()
+    assert not at.exception and at.success and not at.warning
+    assert metrics(at)["Pairs scored"] == "15"
 
 
 def metrics(at: AppTest) -> dict[str, str]:

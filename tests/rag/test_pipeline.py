@@ -30,8 +30,9 @@ from rag.pipeline import (
     run_tail,
     stage_slice,
 )
-from rag.retrieve.base import SearchQuery
+from rag.retrieve.base import RankedList, SearchQuery
 from rag.retrieve.search import Retrieved, clear_candidate_cache
+from rag.retrieve.settings import FilterConfig
 from rag.retrieve.stage import FuseOutput, PostprocessOutput, SelectOutput
 from rag.trace import Trace
 
@@ -247,7 +248,7 @@ def test_user_becomes_the_owner_filter(collection: MemoryCollection) -> None:
 
 
 class Incompatible(MemoryCollection):
-    def check_compatible(self, config: PipelineConfig) -> None:
+    def sparse_search(self, query: str, depth: int, filters: FilterConfig) -> RankedList:
         raise ValueError("collection 'mem' was built with other index settings")
 
 

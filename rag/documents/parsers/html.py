@@ -21,6 +21,7 @@ from bs4 import (
 from rag.documents.decode import looks_binary
 from rag.documents.errors import DocumentError
 from rag.documents.parsers.base import PARSERS, ParsedText
+from rag.documents.structure import locate_headings
 
 _DROP = frozenset({"script", "style", "noscript", "template", "svg", "iframe", "head", "object", "nav"})
 # Navigation blocks: ARIA role, DocBook XSL's navheader/navfooter, Publican's docnav.
@@ -112,8 +113,10 @@ def parse_html(data: bytes, name: str) -> ParsedText:
     text = visible_text(body)
     if not text:
         raise DocumentError("HTML has no visible text", "check that the page is not built by JavaScript")
-    headings = len(body.find_all(list(_HEADINGS)))
-    extra = {"headings": headings}
+    tags = [t for t in body.find_all(list(_HEADINGS))
+            if not any(_dropped(p) for p in t.parents if isinstance(p, Tag))]
+    marked = [(t.get_text(), int(t.name[1])) for t in tags]
+    extra = {"headings": len(tags), "heading_spans": locate_headings(text, marked)}
     return ParsedText(text, _title(soup), (), soup.original_encoding, None, MappingProxyType(extra))
 
 

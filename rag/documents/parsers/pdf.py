@@ -12,6 +12,7 @@ from pypdf.errors import PyPdfError
 from rag.documents.decode import normalize_newlines
 from rag.documents.errors import DocumentError
 from rag.documents.parsers.base import PARSERS, ParsedText, join_pages
+from rag.documents.parsers.pdf_layout import drop_furniture, pdf_headings, text_and_pieces
 
 # The PDF spec puts "%PDF-" at the start (readers accept it within the first 1 KB) and
 # "%%EOF" at the end; checking both first gives clear messages for renamed or cut-off files.
@@ -69,14 +70,17 @@ def parse_pdf(data: bytes, name: str) -> ParsedText:
     """Extract each page's text layer (pypdf), keep page spans, refuse image-only PDFs."""
     reader = _open(data)
     texts: list[str] = []
+    pieces: list[list[tuple[str, float, bool]]] = []
     unreadable: list[int] = []
     for number, page in enumerate(reader.pages, start=1):
         try:
-            raw = page.extract_text() or ""
+            raw, styled = text_and_pieces(page)
         except (PyPdfError, ValueError, KeyError):  # one broken content stream, not the file
-            raw = ""
+            raw, styled = "", []
             unreadable.append(number)
         texts.append(normalize_newlines(raw).replace("\x00", "").strip())
+        pieces.append(styled)
+    texts, furniture = drop_furniture(texts, pieces)
     if not any(texts):
         raise DocumentError(
             f"PDF has no text layer ({len(texts)} pages, likely scanned images)",
@@ -84,7 +88,11 @@ def parse_pdf(data: bytes, name: str) -> ParsedText:
         )
     text, pages = join_pages(texts)
     title, modified = _title_and_date(reader)
+    headings, found_by = pdf_headings(reader, texts, [p.start for p in pages], pieces)
     extra = {
+        "heading_spans": tuple(headings),  # (start, end, level): rag.documents.parsers.pdf_layout
+        "headings_from": found_by,
+        "furniture_lines": furniture,  # running headers and footers left out
         "page_count": len(texts),
         "empty_pages": tuple(n for n, t in enumerate(texts, start=1) if not t),
         "unreadable_pages": tuple(unreadable),

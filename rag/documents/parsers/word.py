@@ -13,6 +13,7 @@ from rag.documents.decode import normalize_newlines
 from rag.documents.errors import DocumentError
 from rag.documents.parsers.base import PARSERS, ParsedText
 from rag.documents.parsers.ooxml import open_package
+from rag.documents.structure import locate_headings
 
 _TITLE_STYLES = ("Title", "Heading 1")
 
@@ -43,6 +44,15 @@ def _title(document: DocxDocument, paragraphs: list[Paragraph]) -> str | None:
     return None
 
 
+def _heading_level(paragraph: Paragraph) -> int:
+    """1-9 for Word's "Heading N" styles (Title is 1), else 0."""
+    name = paragraph.style.name if paragraph.style is not None else ""
+    if name == "Title":
+        return 1
+    level = name.removeprefix("Heading ").strip()
+    return int(level) if name.startswith("Heading ") and level.isdigit() else 0
+
+
 @PARSERS.register(".docx")
 def parse_docx(data: bytes, name: str) -> ParsedText:
     """Blocks (paragraphs, tables) separated by blank lines, so paragraph splitters see them."""
@@ -61,7 +71,9 @@ def parse_docx(data: bytes, name: str) -> ParsedText:
             blocks.append(text)
     if not blocks:
         raise DocumentError("DOCX has no text (no paragraphs or table cells)", "check the file in Word")
-    extra = {"paragraphs": len(paragraphs), "tables": tables}
+    marked = [(p.text, _heading_level(p)) for p in paragraphs if _heading_level(p)]
+    extra = {"paragraphs": len(paragraphs), "tables": tables,
+             "heading_spans": locate_headings("\n\n".join(blocks), marked)}
     modified = document.core_properties.modified
     return ParsedText(
         "\n\n".join(blocks), _title(document, paragraphs), (), None, modified, MappingProxyType(extra)

@@ -71,7 +71,7 @@ def test_sweep_rescoring_matches_a_plain_run_and_reuses_lists(tmp_path: Path) ->
     out = tmp_path / "sweep"
     argv = ["sweep", "--dataset", str(SAMPLE), "--preset", "hybrid", "--grid", "fusion.k=1,60",
             "--grid", "retrieval.depth=5,100", "--metrics", *METRICS, "--resamples", "100",
-            "--out", str(out)]
+            "--out", str(out), "--runs-dir", str(tmp_path / "runs")]
     assert main(argv) == 0  # first CLI sweep fills the disk cache
     assert main(argv) == 0
     payload = json.loads((out / "sweep.json").read_text())
@@ -81,6 +81,13 @@ def test_sweep_rescoring_matches_a_plain_run_and_reuses_lists(tmp_path: Path) ->
     cli_same = by_point[json.dumps({"fusion.k": 60, "retrieval.depth": 100}, sort_keys=True)]
     assert cli_same["metrics"]["ndcg@10"] == pytest.approx(plain.summary.metrics["ndcg@10"])
     assert len((out / "perquery.jsonl").read_text().splitlines()) == 4 * 20
+    # every point of both sweeps is a stored run, grouped by sweep
+    from eval.runs.history import list_rows
+
+    stored = list_rows(tmp_path / "runs")
+    assert len(stored) == 8 and {r.data["kind"] for r in stored} == {"sweep"}
+    assert len({r.data["group"] for r in stored}) == 2
+    assert "hybrid fusion.k=60 retrieval.depth=100" in {r.label for r in stored}
 
 
 @pytest.mark.slow

@@ -127,5 +127,9 @@ def test_validate_testset_command_on_the_samples(tmp_path: Path, hashing_presets
     assert -1 <= agree["kendall_tau"] <= 1 and len(agree["ci95"]["kendall_tau"]) == 2
     assert set(report["pool_bias"]["per_system"]) == {"bm25", "dense", "hybrid"}
     assert "too few" in report["sets"]["two"]["skipped"] and "two" not in report["agreement"]
+    # which pairs each set separates, in words (issue 36): 3 systems, 3 pairs
+    separated = report["sets"]["first8"]["separation"]
+    assert len(separated["pairs"]) == 3 and separated["questions"] == 8
+    assert "tied within noise" in separated["words"] or "separates" in separated["words"]
     # each system's run on each scored set is kept, so an interrupted validation resumes
     assert len(list((tmp_path / "runs").glob("*.json"))) == 3 * 2
