@@ -126,6 +126,7 @@ def dataset_identity(dataset: BeirDataset, collection: str | None = None,
 
 def _collection_set(collection: str, set_name: str, digest: str,
                     judged: bool) -> TestSetIdentity:
+    from eval.judging.filled import FILLED
     from eval.testsets.store import provenance_key, read_rows, set_path
 
     try:
@@ -134,8 +135,10 @@ def _collection_set(collection: str, set_name: str, digest: str,
         stored = False
     if not stored:
         return TestSetIdentity(set_name, digest, "file", None, collection)
-    counts = Counter(provenance_key(r) for r in read_rows(collection, set_name))
-    labels = labels_kind(counts)
+    rows = read_rows(collection, set_name)
+    counts = Counter(provenance_key(r) for r in rows)
+    # the learned judge's fill rides on the rows (eval.judging.filled), not in their provenance key
+    labels = "judge-filled" if any(r.get(FILLED) for r in rows) else labels_kind(counts)
     if judged and labels not in ("human-judged", "judge-filled"):
         labels = "human-judged"
     return TestSetIdentity(set_name, digest, labels, judgments_version(collection, set_name),

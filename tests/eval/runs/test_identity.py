@@ -50,3 +50,20 @@ def test_judgments_version_follows_the_judging_file() -> None:
     second = judgments_version("ident-coll", "mined")
     assert first is not None and first.startswith("1 judgments")
     assert second is not None and second.startswith("2 judgments") and second != first
+
+
+def test_a_stored_set_carrying_the_learned_judges_fill_is_recorded_as_judge_filled() -> None:
+    import json
+
+    from eval.runs.identity import dataset_identity
+    from eval.testsets.store import set_path
+
+    row = {"id": "q1", "question": "alpha?", "answer": "alpha", "answerable": True,
+           "spans": [{"doc": "d1", "start": 0, "end": 5}], "provenance": {"method": "judged"}}
+    filled = {**row, "judge_filled": [{"doc": "d2", "start": 0, "end": 4, "p": 0.2}]}
+    for name, stored in (("human", row), ("filled", filled)):  # as the Judge page saves them
+        path = set_path("ident-fill", name)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(stored) + "\n", encoding="utf-8")
+    assert dataset_identity(DATA, "ident-fill", "human").labels == "human-judged"
+    assert dataset_identity(DATA, "ident-fill", "filled").labels == "judge-filled"
