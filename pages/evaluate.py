@@ -144,7 +144,7 @@ answer_section(evalset, chosen_presets)
 abstain_section(evalset)
 if fresh is not None:  # new results: earlier ceilings and traces belong to the old ones
     st.session_state[ev.RESULTS] = fresh
-    for stale in ("eval_ceilings", "eval_traces", "eval_honest"):
+    for stale in ("eval_ceilings", "eval_traces", "eval_honest", "eval_filled"):
         st.session_state.pop(stale, None)
 results: ev.EvalResults | None = st.session_state.get(ev.RESULTS)
 if results is None:

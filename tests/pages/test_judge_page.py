@@ -5,6 +5,7 @@ Evaluate (hashing embedder, two sample documents)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,7 @@ from own_collection import build_collection
 from streamlit.testing.v1 import AppTest
 
 from eval.judging.store import open_judging
-from eval.testsets.store import list_sets, load_set, read_rows
+from eval.testsets.store import list_sets, load_set, read_rows, set_path
 from pages.ui.state import APP_COLLECTION
 
 PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "judge.py")
@@ -280,3 +281,17 @@ def test_by_default_the_strategy_picks_the_next_passage_across_questions(tmp_pat
     assert not evaluate.exception, evaluate.exception
     assert any("Human + judge-filled" in h.value for h in evaluate.subheader)
     assert any("Cohen's κ" in c.value for c in evaluate.caption)
+
+    # a new run after the fill changed shows the new fill's figures, not the last run's
+    def filled_ndcg() -> list[float]:
+        table = next(d.value for d in evaluate.dataframe if "ndcg@10 human + judge" in d.value)
+        return list(table["ndcg@10 human + judge"])
+
+    before = filled_ndcg()
+    path = set_path(name, "mined")
+    refilled = [{**r, "judge_filled": [{**f, "p": 1.0} for f in r.get("judge_filled", [])]}
+                for r in read_rows(name, "mined")]
+    path.write_text("".join(json.dumps(r) + "\n" for r in refilled), encoding="utf-8")
+    evaluate.button(key="eval_run").click().run()
+    assert not evaluate.exception, evaluate.exception
+    assert filled_ndcg() != before
