@@ -20,6 +20,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
+from eval.judging.store import judging_path, open_judging
 from eval.testsets.quality import row_rule
 from eval.testsets.store import read_rows, save_set, set_path
 
@@ -140,4 +141,18 @@ def apply_review(collection: str, name: str) -> dict[str, int]:
                                       "mined_question": row["question"]}}
         rows.append(row)
     save_set(collection, name, rows)
+    _tell_judging(collection, name, stored)
     return applied
+
+
+def _tell_judging(collection: str, name: str, stored: Mapping[str, Mapping[str, Any]]) -> None:
+    """The set's judging file keeps its own copy of every question (a save exports from it), so
+    the review's drops and fixes go there too as edits, or a later save would bring them back."""
+    if not judging_path(collection, name).is_file():
+        return
+    store = open_judging(collection, name)
+    for qid, v in stored.items():
+        if v["verdict"] == "drop":
+            store.edit(qid, "dropped", True, "review")
+        elif v["verdict"] == "fix" and v.get("fixed"):
+            store.edit(qid, "question", str(v["fixed"]), "review")

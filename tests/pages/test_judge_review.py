@@ -55,3 +55,14 @@ def test_review_keep_fix_drop_switches_a_rejected_rule_off(tmp_path: Path) -> No
     kept = read_rows(name, "mined")
     assert len(kept) == len(rows) - (len(sample) - 1)
     assert any(r["question"] == "What does a widget do, exactly?" for r in kept)
+
+    # the set's judging file follows: a save from the Judge page neither brings the dropped
+    # rows back nor the fixed question's old text
+    from eval.judging.export import export_rows
+    from eval.judging.store import open_judging
+
+    assert not at.exception, at.exception
+    exported = export_rows(open_judging(name, "mined"))
+    ids = {str(r["id"]) for r in exported}
+    assert not ids & {str(r["id"]) for r in sample[1:]}
+    assert any(r["question"] == "What does a widget do, exactly?" for r in exported)
