@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from rag.context.base import BuiltContext
+from rag.context.screen import passage_findings
 from rag.generate.answer_fit import contents_entry, restates_question
 from rag.generate.base import Quote
 from rag.generate.section_prior import SECTION_CHARS, SectionSimilarity
@@ -100,6 +101,8 @@ def score_sentences(query: str, context: BuiltContext, documents: DocumentTexts 
             seen.update((span_key, text_key))
             if contents_entry(unit.text) or restates_question(query, unit.text):
                 continue  # echoes the question or lists where an answer is: never the answer
+            if unit.completed and passage_findings(unit.text):
+                continue  # text from outside the screened blocks is screened like a passage
             words = set(content_words(unit.text))
             coverage = len(words & query_words) / len(query_words) if query_words else 0.0
             prior = RANK_PRIOR / max(block.rank, 1) + (LEAD_PRIOR / (1 + unit.lead) if coverage else 0.0)
