@@ -32,11 +32,10 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel
 
-from rag.config import PipelineConfig
+from rag.index.hits import Candidate, RankedList, SearchableCollection, SearchQuery
 from rag.index.ref import IndexRef, kept_texts_of
-from rag.retrieve.base import Candidate, RankedList, SearchQuery
-from rag.retrieve.search import SearchableCollection
-from rag.retrieve.settings import FilterConfig
+from rag.settings.pipeline import PipelineConfig
+from rag.settings.retrieval import FilterConfig
 
 if TYPE_CHECKING:
     from rag.index.document_texts import KeptTexts

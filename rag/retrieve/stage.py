@@ -12,12 +12,12 @@ from dataclasses import dataclass, replace
 
 from pydantic import BaseModel
 
-from rag.config import PipelineConfig
-from rag.retrieve.base import Candidate, RankedList
+from rag.index.hits import Candidate, RankedList
 from rag.retrieve.fusion import fuse, passthrough
 from rag.retrieve.fusion.base import cut_to_depths
 from rag.retrieve.post import PostContext, StepReport, enabled_steps, postprocess
 from rag.retrieve.search import Retrieved, candidate_vectors, retrieve_lists
+from rag.settings.pipeline import PipelineConfig
 from rag.stages import STAGES, PipelineState, StageEnv, StageInput, StageResult, StageSpec
 
 
