@@ -222,6 +222,7 @@ def _off(config: PipelineConfig) -> str | None:
 
 STAGES.add("abstain", StageSpec("abstain", run_abstain, AbstainDecision, _off,
                                 settings=lambda c: c.abstain, runs_after_halt=True,
+                                reads=("embedding", "generation"),
                                 inputs=(StageInput("understand", Understanding),
                                         StageInput("context", BuiltContext),
                                         StageInput("generate", GenerateOutput),

@@ -188,4 +188,5 @@ def _off(config: PipelineConfig) -> str | None:
     return None if config.context.verify.enabled else "context.verify.enabled is false"
 
 
-STAGES.add("verify", StageSpec("verify", run_verify, Verification, _off, settings=lambda c: c.context.verify))
+STAGES.add("verify", StageSpec("verify", run_verify, Verification, _off, settings=lambda c: c.context.verify,
+                              reads=("generation",)))

@@ -66,4 +66,5 @@ def built_context(state: PipelineState) -> BuiltContext | None:
 
 
 STAGES.add("context", StageSpec("context", run_context, BuiltContext, _off, settings=lambda c: c.context,
+                                reads=("generation",),
                                 inputs=(StageInput("understand", Understanding),)))

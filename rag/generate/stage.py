@@ -140,7 +140,7 @@ def remember_answer(state: PipelineState, config: PipelineConfig) -> bool:
 
 STAGES.add(
     "generate", StageSpec("generate", run_generate, GenerateOutput, _off, settings=lambda c: c.generation,
-                          after_run=remember_answer,
+                          after_run=remember_answer, reads=("embedding", "index", "query"),
                           inputs=(StageInput("context", BuiltContext),
                                   StageInput("understand", Understanding)))
 )

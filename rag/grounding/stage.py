@@ -70,5 +70,6 @@ def _off(config: PipelineConfig) -> str | None:
 
 
 STAGES.add("ground", StageSpec("ground", run_ground, GroundedAnswer, _off, settings=lambda c: c.grounding,
+                               reads=("generation",),
                                inputs=(StageInput("context", BuiltContext),
                                        StageInput("generate", GenerateOutput))))

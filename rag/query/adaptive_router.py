@@ -184,4 +184,5 @@ def _off(config: PipelineConfig) -> str | None:
 
 
 STAGES.add("adapt", StageSpec("adapt", run_adapt, AdaptivePlan, _off, settings=lambda c: c.query.adaptive,
+                              reads=("context", "rerank", "retrieval"),
                               inputs=(StageInput("understand", Understanding),)))

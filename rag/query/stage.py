@@ -182,4 +182,5 @@ STAGES.add("guard", StageSpec("guard", run_guard, GuardVerdict, _guard_off,
                               settings=lambda c: c.query.guard))
 STAGES.add("understand", StageSpec("understand", run_understand, Understanding, _understand_off,
                                    settings=lambda c: c.query,
+                                   reads=("embedding", "generation", "index"),
                                    inputs=(StageInput("guard", GuardVerdict),)))

@@ -43,4 +43,5 @@ def _off(config: PipelineConfig) -> str | None:
     return None if config.rerank.enabled else "rerank.enabled is false"
 
 
-STAGES.add("rerank", StageSpec("rerank", run_rerank, RerankResult, _off, settings=lambda c: c.rerank))
+STAGES.add("rerank", StageSpec("rerank", run_rerank, RerankResult, _off, settings=lambda c: c.rerank,
+                                reads=("generation",)))
