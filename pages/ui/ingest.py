@@ -16,14 +16,18 @@ from pages.ui import resources
 from pages.ui.configs import page_config
 from pages.ui.state import APP_NEXT_COLLECTION, session_cache
 from rag.config import PipelineConfig, available_presets, load_preset
-from rag.documents import SUPPORTED_EXTENSIONS, ingest_paths, ingest_uploads
-from rag.documents.base import IngestReport
-from rag.documents.ingest import expand_paths
-from rag.index import IngestSummary, index_settings, open_collection, settings_hash
-from rag.index.collection import check_name
+from rag.documents import SUPPORTED_EXTENSIONS, IngestReport, expand_paths, ingest_paths, ingest_uploads
+from rag.index import (
+    IngestSummary,
+    Manifest,
+    StoreBusyError,
+    check_name,
+    describe_settings,
+    index_settings,
+    open_collection,
+    settings_hash,
+)
 from rag.index.derived import ingest
-from rag.index.manifest import Manifest, describe_settings
-from rag.index.store_lease import StoreBusyError
 from rag.paths import SAMPLES_DIR
 
 SOURCES = ("Upload files", "Folder on the server", "Bundled samples")

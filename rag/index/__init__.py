@@ -34,6 +34,12 @@ _EXPORTS = {
     "settings_hash": "rag.index.manifest",
     "get_client": "rag.index.qdrant_store",
     "Tokenizer": "rag.index.tokenizer",
+    "Candidate": "rag.index.hits",
+    "StoreBusyError": "rag.index.store_lease",
+    "check_name": "rag.index.collection",
+    "derived_indexes": "rag.index.derived",
+    "pinned_for": "rag.index.embedding_pin",
+    "visible_entries": "rag.index.visible",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -23,6 +23,11 @@ _EXPORTS = {
     "clear_candidate_cache": "rag.retrieve.search",
     "candidate_vectors": "rag.retrieve.search",
     "retrieve_lists": "rag.retrieve.search",
+    "AuthorityResult": "rag.retrieve.authority",
+    "FuseOutput": "rag.retrieve.stage",
+    "PostprocessOutput": "rag.retrieve.stage",
+    "Retrieved": "rag.retrieve.search",
+    "SelectOutput": "rag.retrieve.stage",
 }
 
 __all__ = sorted(_EXPORTS)
