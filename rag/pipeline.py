@@ -34,12 +34,13 @@ from datetime import datetime
 from types import MappingProxyType
 from typing import Any, Protocol, cast
 
-from rag.config import PipelineConfig, with_overrides
 from rag.index.embedding_pin import pinned_for
 from rag.index.hits import Candidate, RankedList, SearchableCollection, SearchQuery
 from rag.index.ref import IndexRef
 from rag.llm.deadline import allowance, llm_deadline, stage_budget
 from rag.privacy import normalize_user
+from rag.settings.overrides import apply_overrides
+from rag.settings.pipeline import PipelineConfig
 from rag.stages import (
     STAGE_MODULES,
     STAGE_ORDER,
@@ -148,7 +149,7 @@ def run_stages(
     for name in stage_slice(first, last):
         if state.overrides != applied:
             applied = state.overrides
-            env.config = with_overrides(base, dict(applied))
+            env.config = apply_overrides(base, dict(applied))  # names: checked by each stage
         if failed:
             trace.add(StageRecord(name, "skipped", reason=f"{failed} failed"))
             continue

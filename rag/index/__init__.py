@@ -1,7 +1,7 @@
 """Indexes: Qdrant dense + sparse vectors, BM25 backends, and collections with a manifest.
 
-Exports load lazily (PEP 562): `rag.config` imports `rag.settings.index`, and that must not pull
-in Qdrant or the collection code (which itself needs `rag.config`).
+Exports load lazily (PEP 562): importing the package (e.g. for the ranked-list types in
+hits.py) must not pull in Qdrant or the collection code.
 """
 
 from __future__ import annotations

@@ -3,8 +3,8 @@
 Searching (search.retrieve_lists, cached), fusion, post-steps and top-k run as pipeline stages
 (rag.retrieve.stage) through rag.pipeline, the one way stages are composed.
 
-Exports load lazily (PEP 562): `rag.config` imports `rag.settings.retrieval`, which must not pull
-in modules that need `rag.config` themselves.
+Exports load lazily (PEP 562): importing the package stays cheap, and a name loads its module
+(fusion, search, the stages) on first use.
 """
 
 from __future__ import annotations
