@@ -5,13 +5,14 @@ StageSpec, StageRecord and Trace; only the order and the registry are the ingest
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from rag.documents.base import IngestReport
+from rag.documents.ingest import Progress  # (files done, files, source), per parsed file
 from rag.stages import StageEnv, StageRegistry
 
 if TYPE_CHECKING:
@@ -32,8 +33,6 @@ INGEST_MODULES: Mapping[str, str] = MappingProxyType({
 })  # fmt: skip
 
 INGEST_STAGES = StageRegistry(INGEST_MODULES, order=INGEST_ORDER)
-
-Progress = Callable[[int, int, str], None]  # (files done, files, source), per parsed file
 
 
 @dataclass(frozen=True)
