@@ -39,3 +39,23 @@ def test_the_last_ingest_shows_its_stage_timeline_and_the_skipped_file(data: Pat
     assert "2 file(s) from the files picked above: 1 parsed, 1 skipped" in stages["what it did"].iloc[0]
     assert "1 added" in stages["what it did"].iloc[4]
     assert any("skipped broken.pdf: not a PDF" in c.value for c in at.caption)
+
+
+def test_an_ingest_that_also_updates_the_session_presets_index_shows_that_run_too(data: Path) -> None:
+    at = AppTest.from_file(PAGE, default_timeout=60).run()
+    at.segmented_control(key="docs_source").set_value("Upload files").run()
+    at.file_uploader(key="docs_uploads").set_value([("apt.txt", APT, "text/plain")]).run()
+    at.text_input(key="docs_new_name").set_value("mine").run()
+    at.selectbox(key="docs_new_preset").set_value("hybrid").run()
+    at.button(key="docs_ingest").click().run()
+    at.session_state["app_preset"] = "echomind"  # the sidebar's preset chunks another way
+    at.file_uploader(key="docs_uploads").set_value(
+        [("apt.txt", APT, "text/plain"), ("ssh.md", b"# SSH\n\nKeys log you in.\n", "text/plain")]).run()
+    at.radio(key="docs_into").set_value("Existing collection").run()
+    at.button(key="docs_ingest").click().run()
+    assert not at.exception
+    (synced,) = [e for e in at.expander if e.label.startswith("Index for the session preset: mine.ix-")]
+    stages = next(d.value for d in synced.dataframe)
+    assert list(stages["stage"]) == ["parse", "redact", "chunk", "embed", "write"]
+    assert "kept text of collection 'mine'" in stages["what it did"].iloc[0]
+    assert len(at.get("plotly_chart")) == 2  # the ingest's timeline and the derived index's
