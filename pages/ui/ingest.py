@@ -26,6 +26,7 @@ from rag.index.manifest import Manifest, describe_settings
 from rag.index.store_lease import StoreBusyError
 from rag.ingestion import Parsed, ingest_files
 from rag.paths import SAMPLES_DIR
+from rag.trace import Trace
 
 SOURCES = ("Upload files", "Folder on the server", "Bundled samples")
 LAST_INGEST = "docs_last_ingest"  # (summary line, per-file frame, trace, derived-index traces)
@@ -185,7 +186,7 @@ def ingest_form(report: IngestReport) -> None:
                 f"replaced, {len(summary.unchanged)} unchanged, {len(report.skipped)} skipped · "
                 f"{summary.chunks_added} chunks in {summary.seconds:.1f} s")
         manifest = resources.cached_collection(name).manifest
-        syncs = tuple(t for synced in done.syncs for t in synced.traces)
+        syncs = tuple(t for synced in done.syncs for t in synced.traces if isinstance(t, Trace))
         st.session_state[LAST_INGEST] = (line, file_report(report, summary, manifest),
                                          done.trace, syncs)
         st.session_state[APP_NEXT_COLLECTION] = name  # every page uses it from the next run

@@ -24,9 +24,8 @@ from rag.index.payload import Access
 from rag.index.reconcile import Repair
 from rag.index.writer import CollectionWriter, OnProgress
 
-if TYPE_CHECKING:  # rag.config imports rag.index.settings
-    from rag.config import PipelineConfig
-    from rag.trace import Trace
+if TYPE_CHECKING:
+    from rag.settings.pipeline import PipelineConfig
 
 # The ingest pipeline's stages sit above rag.index (they run on rag.pipeline's runner, which
 # reads indexes), so the index names the module that runs them and imports it on first use,
@@ -48,7 +47,8 @@ class IngestSummary:
     chunks_removed: int
     seconds: float
     repair: Repair | None = None  # what an earlier, interrupted write left and this one fixed
-    trace: Trace | None = field(default=None, compare=False)  # the ingest stages that did it
+    # the rag.trace.Trace of the ingest stages that did it (rag.trace sits above rag.index)
+    trace: object | None = field(default=None, compare=False)
 
 
 def redact_documents(documents: Sequence[Document], config: PipelineConfig) -> list[Document]:

@@ -16,10 +16,10 @@ from rag.documents.ingest import Progress  # (files done, files, source), per pa
 from rag.stages import StageEnv, StageRegistry
 
 if TYPE_CHECKING:
-    from rag.config import PipelineConfig
     from rag.embed import Embedder
     from rag.index.payload import Access
     from rag.index.writer import CollectionWriter, OnProgress
+    from rag.settings.pipeline import PipelineConfig
 
 INGEST_ORDER = ("parse", "redact", "chunk", "embed", "write")
 

@@ -16,7 +16,6 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rag.config import PipelineConfig
 from rag.documents.base import Document, IngestLine, IngestReport
 from rag.embed import Embedder
 from rag.index.collection import Collection, open_collection
@@ -28,7 +27,8 @@ from rag.ingestion.parse import ParsedFiles
 from rag.ingestion.registry import INGEST_STAGES, IngestEnv, Parsed, Source
 from rag.ingestion.write import WriteOutput
 from rag.pipeline import run_stages
-from rag.retrieve.settings import FilterConfig
+from rag.settings.pipeline import PipelineConfig
+from rag.settings.retrieval import FilterConfig
 from rag.stages import PipelineState
 from rag.trace import Trace
 

@@ -16,7 +16,6 @@ from fpdf import FPDF
 from pypdf import PdfReader, PdfWriter
 
 from rag.chunking import get_chunker
-from rag.config import PipelineConfig
 from rag.documents.base import Document, DocumentMetadata, IngestReport
 from rag.index import open_collection
 from rag.index.derived import kept_documents, resolve
@@ -29,7 +28,8 @@ from rag.ingestion.registry import IngestEnv, Parsed
 from rag.ingestion.run import handed_over, ingest_documents, new_trace
 from rag.ingestion.write import WriteOutput
 from rag.pipeline import StageInputError, run_stages
-from rag.retrieve.settings import FilterConfig
+from rag.settings.pipeline import PipelineConfig
+from rag.settings.retrieval import FilterConfig
 from rag.stages import PipelineState
 from rag.trace import Trace
 
