@@ -68,8 +68,8 @@ def run(state: PipelineState, env: StageEnv) -> StageResult:
     warnings = tuple(f"skipped {p.source}: {p.problem} ({p.action})" for p in output.skipped)
     reason = ""
     if isinstance(source, Parsed):
-        took = "" if source.seconds is None else f" in {source.seconds:.1f} s"
-        reason = f"parsed before this run ({what}{took}); not parsed again"
+        took = "" if source.seconds is None else f", in {source.seconds:.1f} s"
+        reason = f"parsed before this run{took}; not parsed again"
     if not report.documents:
         halted = (f"nothing to ingest: all {len(report.lines)} file(s) skipped" if report.lines
                   else "nothing to ingest: no files")

@@ -50,8 +50,7 @@ def run(state: PipelineState, env: StageEnv) -> StageResult:
     matches = [int(d.metadata.extra.get("redacted_matches", 0)) for d in todo]
     output = RedactOutput(len(todo), unchanged, env.config.documents.redact_pii,
                           sum(1 for m in matches if m), sum(matches), tuple(todo))
-    reason = "" if env.config.documents.redact_pii else "documents.redact_pii is false: text kept as parsed"
-    return StageResult(state, output, inputs={"documents": len(by_source)}, reason=reason)
+    return StageResult(state, output, inputs={"documents": len(by_source)})
 
 
 INGEST_STAGES.add("redact", StageSpec("redact", run, RedactOutput, settings=lambda c: c.documents,

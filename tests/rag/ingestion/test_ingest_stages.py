@@ -246,7 +246,8 @@ def test_a_derived_index_is_built_by_the_ingest_stages_and_holds_what_the_old_pa
     (trace,) = sync.traces  # type: ignore[attr-defined]
     assert [r.stage for r in trace.records] == list(INGEST_ORDER)
     assert trace.records[0].status == "cache_hit"
-    assert "kept text of collection 'base'" in trace.records[0].reason
+    assert "kept text of collection 'base'" in trace.records[0].output.what
+    assert trace.records[0].reason == "parsed before this run; not parsed again"
     assert trace.output(WriteOutput).chunks_added == len(expected)  # type: ignore[union-attr]
 
 
