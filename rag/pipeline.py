@@ -98,7 +98,8 @@ def _run_one(
                 state, spec.name)
     started = time.perf_counter()
     budget = env.config.generation.budget
-    before_generation = STAGE_ORDER.index(spec.name) < STAGE_ORDER.index("generate")
+    before_generation = (spec.name in STAGE_ORDER  # an ingest stage is no query's
+                         and STAGE_ORDER.index(spec.name) < STAGE_ORDER.index("generate"))
     allowed = allowance(spec.name, budget.share(spec.name), budget.generation_reserve, before_generation)
     setting = "generation.deadline_s" if spec.name == "generate" else f"generation.budget.shares.{spec.name}"
     try:
@@ -140,13 +141,14 @@ def run_stages(
     raise_errors: bool = False,
     stages: StageRegistry = STAGES,
 ) -> PipelineState:
-    """Run the stages `first`..`last` of STAGE_ORDER (default: all) over `state`, appending one
+    """Run the stages `first`..`last` of `stages.order` (default: all; STAGE_ORDER, or the ingest's
+    rag.ingestion.registry.INGEST_ORDER) over `state`, appending one
     record per stage to `trace`. `state.overrides` (set by a routing stage, or carried in a
     seeded state) are applied to `env.config` for every stage that runs after they appear."""
     failed = ""
     base = env.config
     applied: Mapping[str, Any] = MappingProxyType({})
-    for name in stage_slice(first, last):
+    for name in stage_slice(first, last, stages.order):
         if state.overrides != applied:
             applied = state.overrides
             env.config = apply_overrides(base, dict(applied))  # names: checked by each stage

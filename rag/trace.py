@@ -35,6 +35,11 @@ from rag.stages import STAGES, StageStatus
 
 T = TypeVar("T")
 
+# A stage output's field that the next stage reads but no trace keeps (an ingest's documents,
+# chunks and vectors): `field(default=…, metadata=NOT_IN_TRACE)`; JSON leaves it out, and a
+# trace read back from JSON has its default.
+NOT_IN_TRACE: Mapping[str, bool] = MappingProxyType({"in_trace": False})
+
 # Keys that must never reach a trace, a log or an export (secrets stay in the environment).
 _SECRET_KEYS = ("api_key", "apikey", "authorization", "password", "secret", "token_value")
 
@@ -199,7 +204,8 @@ def _is_secret(key: str) -> bool:
 def jsonable(value: Any) -> Any:
     """Convert dataclasses, mappings, tuples, enums, paths and dates to plain JSON values."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {f.name: jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)
+                if f.metadata.get("in_trace", True)}
     if isinstance(value, Mapping):
         return {
             str(k): ("***" if _is_secret(str(k)) else jsonable(v)) for k, v in value.items()
