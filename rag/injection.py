@@ -259,8 +259,9 @@ def hidden_findings(decoded: tuple[Decoded, ...], documents: bool = False) -> tu
     return tuple(found.values())
 
 
-def _scan(text: str, patterns: dict[str, re.Pattern[str]], disguises: bool) -> tuple[Finding, ...]:
-    decoded = decoded_views(text, disguises)
+def _scan(text: str, patterns: dict[str, re.Pattern[str]], disguises: bool,
+          extra: tuple[Decoded, ...] = ()) -> tuple[Finding, ...]:
+    decoded = decoded_views(text, disguises) + extra
     found: dict[str, Finding] = {f.family: f for f in hidden_findings(decoded, documents=not disguises)}
     mixed = mixed_script_words(fold(text)) if disguises and not text.isascii() else []
     if len(mixed) >= _MIN_MIXED_WORDS:  # one brand name may mix scripts; a sentence of them is a disguise
@@ -280,9 +281,10 @@ def _scan(text: str, patterns: dict[str, re.Pattern[str]], disguises: bool) -> t
     return tuple(found.values())
 
 
-def detect(text: str) -> tuple[str, ...]:
-    """Names of the injection families found in a query (with the view that revealed each)."""
-    return tuple(f.label for f in _scan(text, _COMPILED, disguises=True))
+def detect(text: str, extra: tuple[Decoded, ...] = ()) -> tuple[str, ...]:
+    """Names of the injection families found in a query (with the view that revealed each);
+    `extra`: views the caller already has (what the edge's strip of hidden characters found)."""
+    return tuple(f.label for f in _scan(text, _COMPILED, disguises=True, extra=extra))
 
 
 def detect_in_document(text: str) -> tuple[Finding, ...]:
