@@ -201,11 +201,32 @@ DOCUMENT_PATTERNS: dict[str, tuple[str, ...]] = {
         r"\byou are now\b", r"\bfrom now on,? you (?:must|will|are)\b",
         rf"\b(?:{_ASSISTANT}|chatgpt|claude|gemini|copilot)s?,? "
         r"(?:please |you must |you should |must |should )?"
-        r"(?:ignore|disregard|say|respond|reply|print|output|answer|state|tell|include|recommend|append)\b",
+        r"(?:ignore|disregard|say|respond|reply|print|output|answer|state|tell|include|recommend|append|"
+        r"stop|instead|omit|classify|rank|approve)\b",
         r"\bprovide (?:it|this|them|the following)(?: information)? to the user\b",
         r"\b(?:tell|inform|convince|assure) the user (?:that|to ignore)\b",
         r"\b(?:respond|reply|answer) (?:only |just )?with (?:exactly|only|nothing but)\b",
         r"\bwhen (?:asked|you are asked|questioned) about\b[^.]{0,60}\b(?:say|answer|reply|respond|state)\b",
+        # a note addressed to a machine reader: "Note for the AI summarizer", "P.S. for any AI
+        # reading this", "INSTRUCTION TO THE SUPPORT BOT", "[AI instruction]"
+        r"\b(?:note|message|instructions?|p\.?s\.?|reminder)\b[\w\s]{0,10}?\b(?:to|for) "
+        r"(?:the |any |all |an? )?"
+        r"(?:[\w-]+ ){0,2}(?:ai|llm|bots?|assistants?|(?:language )?models?|summari[sz]ers?|agents?)\b",
+        r"\[(?:ai|llm|assistant|bot)[ _-]?(?:instructions?|notes?|only)\]",
+        # "Translator AI: do not translate", "Agent AI: Ignore …", "AI coding assistants: also add …"
+        r"\b(?:ai|llm|bots?|assistants?|agents?)\s*:\s*(?:do not|don'?t|ignore|disregard|also|always|never|"
+        r"stop|instead|reply|respond|say|write|add|change|report|omit|describe|classify|rank|approve)\b",
+        # "AI systems processing this document must …", "AI summarizers should …"
+        r"\b(?:ai|llm)s? (?:[\w-]+ )?"
+        r"(?:systems?|summari[sz]ers?|assistants?|models?|agents?|tools?|readers?)\b"
+        r"[\w\s]{0,30}?\b(?:must|should|shall|need to|are required to)\b",
+        r"\bif (?:an? |the |any )?(?:ai|llm|assistant|language model|bot|chatbot)\b[\w\s]{0,20}?"
+        r"\b(?:reading|summari[sz]ing|processing|analy[sz]ing|reviewing)\b",
+        r"\bnew system (?:prompt|instructions?|message)\b",
+        r"(?:^|\n)\s*instructions?\s*:\s*(?:ignore|disregard|you|always|never|tell|say|report|reply)\b",
+        r"\bsystem\s*:\s*the (?:[\w-]+ )?(?:assistant|ai|model|bot|chatbot)\b",
+        r"\b(?:ignore|disregard|forget)\b (?:the |this |your )?(?:[\w-]+ )?(?:task|assignment|request)\b"
+        r"[\s.,;]*(?:and |instead)",
     ),
     "fake_delimiter": (r"<\|[a-z_]+\|>", r"\[/?inst\]", r"</\s*(?:context|sources?)\s*>"),
     "exfiltration_link": (r"!\[[^\]]*\]\(\s*https?://[^)\s]*[?&][^)\s]*=", r"<img\b[^>]*\bsrc\s*=",
