@@ -30,7 +30,7 @@ from rag.decoders.unicode_hidden import stripped_views
 from rag.guard_model.detector import load_model
 from rag.hidden_chars import Stripped, strip_hidden
 from rag.injection import decoded_views, detect, views
-from rag.query.settings import GuardConfig
+from rag.settings.query import GuardConfig
 from rag.text import mixed_script_words, scripts
 
 Verdict = Literal["ok", "empty", "too_long", "injection", "rate_limited"]

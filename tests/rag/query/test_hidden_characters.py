@@ -20,7 +20,7 @@ from rag.embed.embedder import TextEmbedder
 from rag.hidden_chars import strip_hidden
 from rag.pipeline import run_query
 from rag.query.guard import guard
-from rag.query.settings import GuardConfig
+from rag.settings.query import GuardConfig
 from rag.retrieve.search import clear_candidate_cache
 from rag.trace import Trace
 
