@@ -131,6 +131,15 @@ PATTERNS: dict[str, tuple[str, ...]] = {
         r"\b(?:do not|don'?t|never) (?:apologi[sz]e|include any (?:notes?|disclaimers?|warnings?)|"
         r"add (?:a |any )?(?:disclaimers?|warnings?)|refuse|say (?:the words?|that you can'?t|you can'?t))\b",
         r"\b(?:every time|each time|if) you refuse\b",
+        # fiction or a persona as the wrapper for a harmful how-to, and personas without scruples
+        r"\b(?:novel|story|screenplay|fiction|movie|thriller|my character|in character)\b[^?]{0,200}"
+        r"\b(?:in (?:(?:precise|exact|full|complete|technical|step-by-step|explicit) ){1,2}detail|"
+        r"(?:exact|precise) (?:steps|instructions|recipe))\b[^?.]{0,12}\b(?:how|for|to)\b",
+        r"\bnever (?:tells?|says?|mentions?|warns?)\b[^.?]{0,40}\b(?:illegal|unethical|dangerous|harmful|"
+        r"not allowed|against the (?:rules|law))\b",
+        r"\b(?:no|without(?: any)?) (?:moral|ethical) "
+        r"(?:limits|boundaries|guidelines|compass|constraints|filters)\b",
+        r"\bopposite mode\b|\bevil confidant\b",
         r"\bdo anything now\b", r"\bdeveloper mode\b(?=[^?]{0,80}\byou)", r"\byou are dan\b", r"\bdan mode\b",
         r"你现在是",
     ),
@@ -209,7 +218,7 @@ DOCUMENT_PATTERNS: dict[str, tuple[str, ...]] = {
         r"\bwhen (?:asked|you are asked|questioned) about\b[^.]{0,60}\b(?:say|answer|reply|respond|state)\b",
         # a note addressed to a machine reader: "Note for the AI summarizer", "P.S. for any AI
         # reading this", "INSTRUCTION TO THE SUPPORT BOT", "[AI instruction]"
-        r"\b(?:note|message|instructions?|p\.?s\.?|reminder)\b[\w\s]{0,10}?\b(?:to|for) "
+        r"(?:\b(?:note|message|instructions?|reminder)\b|\bp\.?s\b\.?)[\w\s]{0,10}?\b(?:to|for) "
         r"(?:the |any |all |an? )?"
         r"(?:[\w-]+ ){0,2}(?:ai|llm|bots?|assistants?|(?:language )?models?|summari[sz]ers?|agents?)\b",
         r"\[(?:ai|llm|assistant|bot)[ _-]?(?:instructions?|notes?|only)\]",

@@ -20,8 +20,8 @@ from rag.embed.embedder import TextEmbedder
 from rag.hidden_chars import strip_hidden
 from rag.pipeline import run_query
 from rag.query.guard import guard
-from rag.settings.query import GuardConfig
 from rag.retrieve.search import clear_candidate_cache
+from rag.settings.query import GuardConfig
 from rag.trace import Trace
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/rag: the shared collection
