@@ -34,6 +34,7 @@ from datetime import datetime
 from types import MappingProxyType
 from typing import Any, Protocol, cast
 
+from rag.hidden_chars import strip_hidden
 from rag.index.embedding_pin import pinned_for
 from rag.index.hits import Candidate, RankedList, SearchableCollection, SearchQuery
 from rag.index.ref import IndexRef
@@ -73,7 +74,11 @@ def initial_state(query: str, config: PipelineConfig, user: str | None = None) -
     filters = config.retrieval.filters
     if user is not None and filters.owner is None:  # a user sees public + their own chunks
         filters = filters.model_copy(update={"owner": normalize_user(user)})
-    return PipelineState(query=query, queries=(SearchQuery(query),), filters=filters)
+    # the edge: hidden characters never get past here, whatever the guard's settings; what they
+    # were (counts, what tag characters spelled) goes on for the guard and the trace note
+    stripped = strip_hidden(query)
+    return PipelineState(query=stripped.text, queries=(SearchQuery(stripped.text),), filters=filters,
+                         hidden=stripped if stripped.count else None)
 
 
 def _settings_of(spec: StageSpec, config: PipelineConfig) -> Mapping[str, Any]:
@@ -204,6 +209,8 @@ def run_slice(
     config = _pinned(config, collection)  # the ONNX graph the collection's vectors came from
     env = StageEnv(config, collection, user=user, conversation=conversation or (), now=now)
     trace = Trace(query=state.query, preset=config.name, config=config.model_dump(mode="json"))
+    if state.hidden is not None and (first is None or first == STAGE_ORDER[0]):
+        trace.notes.append(f"question: {state.hidden.note()}")
     with llm_deadline(config.generation.deadline_s):  # bounds every LLM call of this run
         final = run_stages(state, env, trace, first=first, last=last, raise_errors=raise_errors)
     trace.answer = final.answer

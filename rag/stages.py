@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel
 
+from rag.hidden_chars import Stripped
 from rag.index.hits import Candidate, RankedList, SearchableCollection, SearchQuery
 from rag.index.ref import IndexRef, kept_texts_of
 from rag.settings.pipeline import PipelineConfig
@@ -102,6 +103,9 @@ class PipelineState:
     withheld: str = ""  # non-empty: a stage (abstain) replaced the answer with a decline, and why
     artifacts: Mapping[str, object] = field(default_factory=_empty)  # stage -> its typed output
     overrides: Mapping[str, Any] = field(default_factory=_empty)  # config changes for later stages
+    # what the edge stripped from the question (rag.hidden_chars): counts and what tag characters
+    # spelled, for the guard and the trace; the raw text itself is never kept
+    hidden: Stripped | None = None
 
     def with_artifact(self, stage: str, value: object) -> PipelineState:
         return replace(self, artifacts=MappingProxyType({**self.artifacts, stage: value}))

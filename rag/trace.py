@@ -87,6 +87,7 @@ class Trace:
     answer: str | None = None
     collection: str | None = None  # the collection searched, if any stage opened one
     config: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))  # full config
+    notes: list[str] = field(default_factory=list)  # what the edge did before any stage ran
 
     def add(self, record: StageRecord) -> None:
         self.records.append(record)
@@ -112,7 +113,8 @@ class Trace:
 
     @property
     def warnings(self) -> list[str]:
-        return [f"{r.stage}: {w}" for r in self.records for w in r.warnings]
+        edge = [f"input: {n}" for n in self.notes]
+        return edge + [f"{r.stage}: {w}" for r in self.records for w in r.warnings]
 
     @property
     def status(self) -> StageStatus:
@@ -141,6 +143,7 @@ class Trace:
                 "total_ms": self.total_ms,
                 "collection": self.collection,
                 "config": self.config,
+                "notes": self.notes,
                 "records": self.records,
             }
         )
@@ -174,6 +177,7 @@ class Trace:
             answer=data.get("answer"),
             collection=data.get("collection"),
             config=MappingProxyType(dict(data.get("config") or {})),
+            notes=list(data.get("notes") or ()),
         )
 
     @classmethod
