@@ -69,7 +69,7 @@ if strategy is not None and order.pool_all(store, snap, collection, systems, int
     snap = store.snapshot()
     judge = order.steer(snap, set_name, strategy)
     order.report(judge, sum(len(v) for v in snap.labels.values()))
-    scores_so_far(snap, set_name, judge)
+    scores_so_far(judge)
     simulation_figure()
 q = view.pick_question(questions, judged)
 view.edit_question(store, q, judged, questions)

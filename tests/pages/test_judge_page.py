@@ -15,11 +15,20 @@ from fake_openai import llm as llm
 from own_collection import build_collection
 from streamlit.testing.v1 import AppTest
 
+from eval.judging import background_fit
+from eval.judging.background_fit import SYNC_ENV
 from eval.judging.store import open_judging
 from eval.testsets.store import list_sets, load_set, read_rows, set_path
 from pages.ui.state import APP_COLLECTION
 
 PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "judge.py")
+
+
+@pytest.fixture(autouse=True)
+def _fits_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The judge refits in the background on the page; here each label's fit is done at once
+    (test_the_page_keeps_the_last_fit_while_a_refit_runs turns it off)."""
+    monkeypatch.setenv(SYNC_ENV, "1")
 
 
 def _page(collection: str | None, order: str | None = None) -> AppTest:
@@ -295,3 +304,41 @@ def test_by_default_the_strategy_picks_the_next_passage_across_questions(tmp_pat
     evaluate.button(key="eval_run").click().run()
     assert not evaluate.exception, evaluate.exception
     assert filled_ndcg() != before
+
+
+def test_the_page_keeps_the_last_fit_while_a_refit_runs(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """A key never waits for the judge: while the one fit worker is busy the page answers with
+    the last finished fit and says the judge is refitting; once the fit is done the next run
+    uses it."""
+    import threading
+
+    monkeypatch.setenv(SYNC_ENV, "0")
+    name = build_collection(tmp_path)
+    at = _page(name)
+    at.button(key="judge_new_go").click().run()
+    at.button(key="judge_pool_all").click().run()
+    assert not at.exception, at.exception
+    fitter = at.session_state["judge_fitter"]
+    for i in range(8):  # enough labels of each kind for the judge
+        at.button(key="judge_relevant" if i % 2 == 0 else "judge_not_relevant").click().run()
+        fitter.wait(60)
+    at.run()
+    n, cv = fitter.latest.value.labels, fitter.latest.value.judge.agreement.labels
+    assert n == 8 and any(f"agrees with your {cv} labels" in c.value for c in at.caption)
+    started, release = threading.Event(), threading.Event()
+    background_fit._executor().submit(lambda: (started.set(), release.wait(60)))
+    assert started.wait(30)
+    try:
+        at.button(key="judge_not_relevant").click().run()
+        assert not at.exception, at.exception
+        captions = [c.value for c in at.caption]
+        assert any("judge refitting…" in c and f"fit on {n} labels" in c for c in captions)
+        assert any(f"agrees with your {cv} labels" in c for c in captions)  # the last fit
+    finally:
+        release.set()
+    fitter.wait(60)
+    at.run()
+    captions = [c.value for c in at.caption]
+    assert not any("judge refitting…" in c for c in captions), captions
+    assert fitter.latest.value.labels == n + 1
