@@ -21,16 +21,18 @@ from typing import Generic, TypeVar
 T = TypeVar("T")
 
 SYNC_ENV = "RAG_WORKBENCH_SYNC_FIT"
-_EXECUTOR: ThreadPoolExecutor | None = None
+FIT = "judge-fit"
+_EXECUTORS: dict[str, ThreadPoolExecutor] = {}
 _EXECUTOR_LOCK = threading.Lock()
 
 
-def _executor() -> ThreadPoolExecutor:
-    global _EXECUTOR
+def _executor(name: str = FIT) -> ThreadPoolExecutor:
+    """The one worker of `name` (the judge's refits; the slower comparison of the two judges
+    has its own, so a minute of encoding never holds a refit up)."""
     with _EXECUTOR_LOCK:
-        if _EXECUTOR is None:
-            _EXECUTOR = ThreadPoolExecutor(max_workers=1, thread_name_prefix="judge-fit")
-        return _EXECUTOR
+        if name not in _EXECUTORS:
+            _EXECUTORS[name] = ThreadPoolExecutor(max_workers=1, thread_name_prefix=name)
+        return _EXECUTORS[name]
 
 
 def synchronous_default() -> bool:
@@ -49,8 +51,9 @@ class BackgroundFitter(Generic[T]):
     waiting one is dropped, its labels are superseded). `latest` is the last finished result.
     A failed fit keeps the previous result and records the error (shown by the page)."""
 
-    def __init__(self, synchronous: bool | None = None) -> None:
+    def __init__(self, synchronous: bool | None = None, worker: str = FIT) -> None:
         self.synchronous = synchronous_default() if synchronous is None else synchronous
+        self.worker = worker
         self._lock = threading.RLock()  # a fit done at once calls back under the lock
         self._running: tuple[Hashable, Future[T]] | None = None
         self._waiting: tuple[Hashable, Callable[[], T]] | None = None
@@ -75,7 +78,7 @@ class BackgroundFitter(Generic[T]):
 
     def _start(self, key: Hashable, compute: Callable[[], T]) -> None:
         """Submit (the lock is held)."""
-        future = _executor().submit(compute)
+        future = _executor(self.worker).submit(compute)
         self._running = (key, future)
         future.add_done_callback(lambda f: self._done(key, f))
 

@@ -15,7 +15,10 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from eval.judging.cross_judge import NAME as CROSS
+from eval.judging.cross_judge import fit_probabilities
 from eval.judging.features import Features
+from eval.judging.judge_choice import FEATURES, JudgeChoice
 from eval.judging.learned_judge import can_learn
 from eval.judging.live import JudgeState, Key, LivePool, fit_judge
 from eval.judging.stopping import Stopping, SystemScore, pool_scores, stopping
@@ -36,17 +39,23 @@ class LiveFit:
 
 
 def refit(live: LivePool, features: Callable[[LivePool], Features], previous: LiveFit | None,
-          cv_every: int = 10, scores_every: int = 10, last: int = 20) -> LiveFit:
-    """The fit for the labels in `live` (see the module docstring)."""
-    feats = features(live)
+          cv_every: int = 10, scores_every: int = 10, last: int = 20,
+          choice: JudgeChoice | None = None,
+          vectors: Callable[[LivePool], np.ndarray] | None = None) -> LiveFit:
+    """The fit for the labels in `live` (see the module docstring), by the judge `choice`
+    kept (the feature judge until a comparison chose the cross-encoder)."""
     n = len(live.trained)
     learnable = can_learn(list(live.trained.values()))
     cv_step = (n // cv_every, learnable)
     same_pool = previous is not None and previous.where == live.where
-    if previous is not None and previous.cv_step == cv_step and same_pool:
-        judge = fit_judge(live, feats, agreement=previous.judge.agreement or False)
+    if choice is not None and choice.chosen == CROSS and vectors is not None:
+        judge = JudgeState(fit_probabilities(vectors(live), dict(live.trained)),
+                           choice.agreements.get(CROSS), (f"{CROSS} pair vector",))
+    elif previous is not None and previous.cv_step == cv_step and same_pool and \
+            previous.judge.agreement is not None and previous.judge.agreement.model == FEATURES:
+        judge = fit_judge(live, features(live), agreement=previous.judge.agreement)
     else:
-        judge = fit_judge(live, feats)
+        judge = fit_judge(live, features(live), agreement=cv_step[1])
     scores_step = (n // scores_every, judge.probabilities is None)
     if previous is not None and previous.scores_step == scores_step and same_pool:
         scores, stop, scored = previous.scores, previous.stop, previous.scored_labels

@@ -6,28 +6,18 @@ pool order stays available. Logic is eval.judging.live; this pools, steers and r
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import streamlit as st
 
-from eval.judging.background_fit import BackgroundFitter
-from eval.judging.features import Features
 from eval.judging.filled import with_judge_fill
-from eval.judging.live import JudgeState, LivePool, live_pool, next_passage, pool_features
-from eval.judging.live_fit import LiveFit, aligned, refit
+from eval.judging.live import live_pool, next_passage
 from eval.judging.pool import pool_question
 from eval.judging.store import JudgingStore, Snapshot
 from eval.judging.strategies.base import DEFAULT_STRATEGY, STRATEGIES
+from pages.ui.judge_fit import PageJudge, current_judge
 from pages.ui.judge_view import ADVANCE, QID, searchers_for
-from pages.ui.state import session_cache
-from rag.config import load_preset
-from rag.embed import get_embedder
 
 ORDER = "judge_order"
-CV_EVERY = 10  # labels between two cross-validations of the judge (the fit itself is per label)
-EVERY = 10  # labels between two computations of the scores so far and the stopping check
-LAST = 20  # judgments the "did the ranking move" check leaves out
-FITTER = "judge_fitter"
 POOL_ORDER = "pool order"
 
 
@@ -67,53 +57,11 @@ def pool_all(store: JudgingStore, snap: Snapshot, collection: str, systems: Sequ
     return True
 
 
-@dataclass(frozen=True)
-class PageJudge:
-    """What the page uses: the last finished fit (aligned to the pool as it is now), and
-    whether a newer one is running."""
-
-    state: JudgeState
-    fit: LiveFit | None
-    busy: bool
-    error: str | None
-    fitter: BackgroundFitter[LiveFit]
-    set_key: str
-
-
-def _fitter() -> BackgroundFitter[LiveFit]:
-    if FITTER not in st.session_state:
-        st.session_state[FITTER] = BackgroundFitter()
-    fitter: BackgroundFitter[LiveFit] = st.session_state[FITTER]
-    return fitter
-
-
-def _judge(set_key: str, live: LivePool) -> PageJudge:
-    """Ask for the fit of the labels so far (off the script thread: refit, cross-validation
-    every CV_EVERY labels, scores every EVERY) and use the last finished one for this set."""
-    fitter = _fitter()
-    features = session_cache(st.session_state, "judge_features", max_entries=2)
-
-    def features_of(pool: LivePool) -> Features:  # runs in the worker: one at a time
-        return features.get_or_compute((set_key, pool.where), lambda: pool_features(
-            pool, get_embedder(load_preset("dense").embedding)))
-
-    def job() -> LiveFit:
-        done = fitter.latest
-        previous = done.value if done is not None and done.key[0] == set_key else None
-        return refit(live, features_of, previous, CV_EVERY, EVERY, LAST)
-
-    fitter.request((set_key, live.where, tuple(live.trained.items())), job)
-    done = fitter.latest
-    fit = done.value if done is not None and done.key[0] == set_key else None
-    state = aligned(fit, live) if fit is not None else JudgeState(None, None, ())
-    return PageJudge(state, fit, fitter.busy, fitter.error, fitter, set_key)
-
-
-def steer(snap: Snapshot, set_key: str, strategy: str) -> PageJudge:
+def steer(snap: Snapshot, collection: str, set_key: str, strategy: str) -> PageJudge:
     """Fit the judge, and when a key asked for the next passage (or none is chosen yet) move the
     page to the one the strategy picks (with the last finished fit's probabilities)."""
     live = live_pool(snap)
-    judge = _judge(set_key, live)
+    judge = current_judge(collection, set_key, live)
     if st.session_state.pop(ADVANCE, False) or st.session_state.get("judge_steered") != set_key:
         st.session_state["judge_steered"] = set_key
         picked = next_passage(live, strategy, judge.state.probabilities)
@@ -135,6 +83,8 @@ def report(judge: PageJudge, live_labels: int) -> None:
                   f"{judge.fit.labels if judge.fit else 0} labels until it finishes)")
     if judge.error:
         st.warning(f"The last refit failed ({judge.error}); the previous fit is used.")
+    if judge.choice is not None:
+        st.caption(judge.choice.describe() + (" · comparing again…" if judge.comparing else ""))
     if a is None:
         st.caption(f"Learned judge: not yet — it needs a few relevant and a few not-relevant "
                    f"labels ({live_labels} so far); until then the bandit picks.{status}")

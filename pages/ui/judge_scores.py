@@ -10,7 +10,7 @@ import pandas as pd
 import streamlit as st
 
 from eval.judging.stopping import Stopping
-from pages.ui.judge_order import EVERY, LAST, PageJudge
+from pages.ui.judge_fit import EVERY, LAST, PageJudge
 from rag.paths import PROJECT_ROOT
 
 RESULTS = PROJECT_ROOT / "benchmarks" / "results" / "judging"

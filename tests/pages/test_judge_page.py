@@ -235,6 +235,9 @@ def test_a_made_set_can_carry_questions_the_collection_cannot_answer(tmp_path: P
 
 @pytest.mark.usefixtures("hashing_presets")
 def test_by_default_the_strategy_picks_the_next_passage_across_questions(tmp_path: Path) -> None:
+    from eval.judging.cross_judge import NAME as CROSS
+    from eval.judging.cross_judge import fit_probabilities, pool_vectors
+    from eval.judging.judge_choice import load_choice
     from eval.judging.live import fit_judge, live_pool, next_passage, pool_features
     from rag.config import load_preset
     from rag.embed import get_embedder
@@ -256,7 +259,11 @@ def test_by_default_the_strategy_picks_the_next_passage_across_questions(tmp_pat
         snap = store.snapshot()
         live = live_pool(snap)
         features = pool_features(live, get_embedder(load_preset("dense").embedding))
-        want = next_passage(live, "judge_uncertainty", fit_judge(live, features).probabilities)
+        choice = load_choice(name)  # the judge the comparison kept, once labels allow one
+        probs = fit_probabilities(pool_vectors(live.pool), dict(live.trained)) \
+            if choice is not None and choice.chosen == CROSS else \
+            fit_judge(live, features).probabilities
+        want = next_passage(live, "judge_uncertainty", probs)
         qid = at.selectbox(key="judge_qid").value
         shown = " ".join(m.value for m in at.markdown if "Passage" in m.value)
         assert qid == want[0] and f"characters {want[1][1]}–{want[1][2]}" in shown, (i, want, shown)
@@ -266,6 +273,10 @@ def test_by_default_the_strategy_picks_the_next_passage_across_questions(tmp_pat
     assert len(set(seen)) > 1  # it moved across questions
     assert sum(len(v) for v in store.labels().values()) == 12
     assert any("agrees with your" in c.value and "Cohen's κ" in c.value for c in at.caption)
+    choice = load_choice(name)  # both judges compared on the labels, the better one stored
+    assert choice is not None and set(choice.agreements) == {"logistic", CROSS}
+    assert any(c.value.startswith("Judges compared on your") and f"kept: {choice.chosen}"
+               in c.value for c in at.caption)
     assert any("relevant passages are expected among those nobody judged" in m.value
                for m in [*at.info, *at.success])
     table = at.dataframe[0].value
