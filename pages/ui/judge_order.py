@@ -85,6 +85,9 @@ def report(judge: PageJudge, live_labels: int) -> None:
         st.warning(f"The last refit failed ({judge.error}); the previous fit is used.")
     if judge.choice is not None:
         st.caption(judge.choice.describe() + (" · comparing again…" if judge.comparing else ""))
+    elif judge.comparing:
+        st.caption("Comparing the feature judge with the MiniLM cross-encoder on your labels "
+                   "(in the background; the cross-encoder reads each pooled pair once)…")
     if a is None:
         st.caption(f"Learned judge: not yet — it needs a few relevant and a few not-relevant "
                    f"labels ({live_labels} so far); until then the bandit picks.{status}")

@@ -47,7 +47,7 @@ def _figure(files: tuple[tuple[str, int], ...]):  # noqa: ANN202 -- a plotly Fig
 def simulation_figure() -> None:
     """How far a share of the pool goes, measured on fully labelled sets (if the results are
     here): τ and the largest nDCG@10 error against the budget per strategy and baseline."""
-    paths = sorted(RESULTS.glob("simulate_*.json"))
+    paths = sorted(p for p in RESULTS.glob("simulate_*.json") if "_fill_" not in p.stem)
     if not paths:
         return
     if st.toggle("How far a fifth of the pool goes: judging simulated on fully labelled sets",
