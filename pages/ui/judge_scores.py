@@ -32,8 +32,9 @@ def scores_so_far(judge: PageJudge) -> None:
             "95% CI (judge's doubt included)": "" if s.low is None else
             f"[{s.low:.3f}, {s.high:.3f}]"} for s in scores]), width="stretch", hide_index=True)
         st.caption(f"As of {fit.scored_labels} labels (recomputed every {EVERY}). Filled: every "
-                   "passage nobody judged takes the learned judge's probability; the interval "
-                   "resamples questions and draws the filled labels in each resample. Evaluate "
+                   "passage nobody judged takes the learned judge's call (relevant at p ≥ 0.5); the "
+                   "interval resamples questions and draws the filled labels from p in each "
+                   "resample. Evaluate "
                    "scores the saved set chunk by chunk.")
 
 
