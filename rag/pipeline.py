@@ -36,10 +36,10 @@ from typing import Any, Protocol, cast
 
 from rag.hidden_chars import strip_hidden
 from rag.index.embedding_pin import pinned_for
-from rag.index.hits import Candidate, RankedList, SearchableCollection, SearchQuery
 from rag.index.ref import IndexRef
 from rag.llm.deadline import allowance, llm_deadline, stage_budget
 from rag.privacy import normalize_user
+from rag.records.hits import Candidate, RankedList, SearchableCollection, SearchQuery
 from rag.settings.overrides import apply_overrides
 from rag.settings.pipeline import PipelineConfig
 from rag.stages import (

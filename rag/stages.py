@@ -35,13 +35,13 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
 from pydantic import BaseModel
 
 from rag.hidden_chars import Stripped
-from rag.index.hits import Candidate, RankedList, SearchableCollection, SearchQuery
-from rag.index.ref import IndexRef, kept_texts_of
+from rag.records.hits import Candidate, RankedList, SearchableCollection, SearchQuery
 from rag.settings.pipeline import PipelineConfig
 from rag.settings.retrieval import FilterConfig
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # rag.index sits above the stages: its types only, its code late
     from rag.index.document_texts import KeptTexts
+    from rag.index.ref import IndexRef
 
 StageStatus = Literal["ok", "skipped", "failed", "fallback", "cache_hit", "blocked"]
 T = TypeVar("T")
@@ -136,14 +136,14 @@ class StageEnv:
         self.conversation = tuple(conversation)
         self.now = now or datetime.now(UTC)
         self._source = collection
-        self._ref: IndexRef | None = collection if isinstance(collection, IndexRef) else None
+        self._ref, self._bare = _split(collection)
 
     @property
     def opened_collection(self) -> SearchableCollection | None:
         """The index a stage read (or the one the caller passed), else None."""
         if self._ref is not None:
             return self._ref.index
-        return None if self._source is None or isinstance(self._source, IndexRef) else self._source
+        return self._bare
 
     def index_ref(self) -> IndexRef:
         """Where this run reads, resolved once: the index to search and its collection."""
@@ -170,7 +170,17 @@ class StageEnv:
             return self._ref.kept_texts()
         if self._source is None:
             return None, "no collection was opened in this run"
+        from rag.index.ref import kept_texts_of
+
         return kept_texts_of(self._source)  # not resolved: no derived index built for the text
+
+
+def _split(source: IndexRef | SearchableCollection | None
+           ) -> tuple[IndexRef | None, SearchableCollection | None]:  # fmt: skip
+    """(source, None) for an IndexRef, else (None, source): a bare index or nothing."""
+    from rag.index.ref import IndexRef
+
+    return (source, None) if isinstance(source, IndexRef) else (None, source)
 
 
 @dataclass(frozen=True)

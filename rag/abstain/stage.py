@@ -18,8 +18,8 @@ from rag.context.base import BuiltContext
 from rag.context.prompts import INSUFFICIENT
 from rag.context.stage import built_context
 from rag.generate.stage import GenerateOutput, generated
-from rag.grounding.retry import GroundedAnswer
 from rag.llm.client import make_client
+from rag.outputs.grounding import GroundedAnswer
 from rag.query.understand import Understanding
 from rag.settings.abstain import AbstainConfig
 from rag.settings.pipeline import PipelineConfig

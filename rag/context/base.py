@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Literal, Protocol
 
-from rag.chunking.base import Chunk
 from rag.llm.base import Message
+from rag.records.chunk import Chunk
 from rag.steps import StepReport, StepStatus
 
 BlockOrigin = Literal["retrieved", "parent", "document", "summary"]

@@ -14,7 +14,6 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Literal
 
-from rag.index.hits import Candidate
 from rag.llm.base import ChatModel, LLMError, Message
 from rag.llm.client import make_client
 from rag.llm.fence import data_rule, fence
@@ -22,6 +21,7 @@ from rag.llm.judge_check import check_judge
 from rag.llm.judge_probes import RELEVANCE_PROBES
 from rag.llm.structured import GRADES_0_10, choice_schema
 from rag.llm.usability import record_reply
+from rag.records.hits import Candidate
 from rag.settings.enrich import VerifyConfig
 from rag.settings.pipeline import PipelineConfig
 from rag.stages import STAGES, PipelineState, StageEnv, StageResult, StageSpec

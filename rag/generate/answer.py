@@ -10,7 +10,6 @@ from functools import partial
 from rag.context.base import BuiltContext
 from rag.context.prompts import build_messages, choose_template
 from rag.embed.base import EmbeddingModelError
-from rag.generate.base import AnswerMode, GeneratedAnswer, Quote
 from rag.generate.cleanup import cited_numbers, clean_response
 from rag.generate.extractive import extractive_answer
 from rag.generate.section_prior import SectionSimilarity
@@ -18,6 +17,7 @@ from rag.generate.whole_sentences import DocumentTexts
 from rag.llm.base import Attempt, LLMError, Message
 from rag.llm.client import LLMClient
 from rag.llm.usability import record_reply
+from rag.outputs.generated import AnswerMode, GeneratedAnswer, Quote
 from rag.settings.generation import GenerationConfig
 
 

@@ -11,12 +11,12 @@ from rag.context.builder import build_context
 from rag.context.sink import SINK
 from rag.context.stage import built_context, query_class
 from rag.generate.answer import AnswerPlan, AnswerStream, plan_answer, planned_with
-from rag.generate.base import GeneratedAnswer
 from rag.generate.fit_time import Speeds, fit_to_time
 from rag.generate.section_prior import lazy_embedding_similarity
 from rag.llm import read_speed
 from rag.llm.client import LLMClient, make_client
 from rag.llm.deadline import current_deadline
+from rag.outputs.generated import GeneratedAnswer
 from rag.query.stage import semantic_cache, understanding
 from rag.query.understand import Understanding
 from rag.settings.context import ContextConfig

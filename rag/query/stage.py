@@ -16,7 +16,6 @@ from dataclasses import replace
 from typing import Literal, TypeGuard
 
 from rag.embed import get_embedder
-from rag.index.hits import SearchQuery
 from rag.llm.base import ChatModel, Message
 from rag.llm.client import make_client
 from rag.privacy import normalize_user, scope_key, visible_to
@@ -25,6 +24,7 @@ from rag.query.guard import GuardVerdict, RateLimiter, guard
 from rag.query.intent import EXEMPLARS, SemanticRouter
 from rag.query.spell import Vocabulary
 from rag.query.understand import Understanding, understand
+from rag.records.hits import SearchQuery
 from rag.settings.embedding import EmbeddingConfig
 from rag.settings.pipeline import PipelineConfig
 from rag.settings.query import GuardConfig

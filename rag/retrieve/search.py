@@ -20,7 +20,7 @@ from typing import Protocol
 
 import numpy as np
 
-from rag.index.hits import Candidate, RankedList, SearchableCollection, SearchQuery
+from rag.records.hits import Candidate, RankedList, SearchableCollection, SearchQuery
 from rag.settings.pipeline import PipelineConfig
 from rag.settings.retrieval import FilterConfig
 

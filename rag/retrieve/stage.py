@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 
 from pydantic import BaseModel
 
-from rag.index.hits import Candidate, RankedList
+from rag.records.hits import Candidate, RankedList
 from rag.retrieve.fusion import fuse, passthrough
 from rag.retrieve.fusion.base import cut_to_depths
 from rag.retrieve.post import PostContext, StepReport, enabled_steps, postprocess
