@@ -13,8 +13,10 @@ Adding a stage (e.g. rerank):
      not run (e.g. "rerank.enabled is false") or None. Work to do after a whole run (e.g. storing
      the answer in the semantic cache) goes in `after_run=`. The earlier outputs it reads go in
      `inputs=(StageInput("understand", Understanding), …)`: the runner checks them first. It
-     reads its settings from its own section (`env.config.rerank`, rag/settings/rerank.py);
-     any other section it reads goes in `reads=` (tests/rag/test_stage_sections.py holds it).
+     reads its settings from its own section (`env.config.rerank`, rag/settings/rerank.py)
+     and what stages share from `env.shared` (the LLM endpoint, the index's embedder, taken
+     from the config at the run's edge); any other section it reads goes in `reads=`
+     (tests/rag/test_stage_sections.py holds it).
 Modules are imported on first use; one that is missing or does not register its stage is an
 error (the run records the stage as failed; `raise_errors=True` raises it).
 To stop the run early (guard blocked, greeting answered, cache hit) return a state with
@@ -25,7 +27,9 @@ stages after it by returning a state with `overrides` (dotted config paths, e.g.
 
 from __future__ import annotations
 
+import hashlib
 import importlib
+import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -36,6 +40,8 @@ from pydantic import BaseModel
 
 from rag.hidden_chars import Stripped
 from rag.records.hits import Candidate, RankedList, SearchableCollection, SearchQuery
+from rag.settings.embedding import EmbeddingConfig
+from rag.settings.llm import LLMEndpoint
 from rag.settings.pipeline import PipelineConfig
 from rag.settings.retrieval import FilterConfig
 
@@ -116,11 +122,37 @@ class PipelineState:
         return value if isinstance(value, kind) else None
 
 
+@dataclass(frozen=True)
+class Shared:
+    """What several stages use and no stage's section owns, taken from the config at the edge of
+    a run (whenever StageEnv.config is set: at the start, and when a routing stage's overrides
+    apply), never by a stage: the LLM endpoint every LLM call goes to, the embedder of the index
+    the run reads (pinned to its graph), the collection's name, and a key of the settings that
+    make that index (chunking, embedding, index), for caches. A stage reads these, not the
+    generation, embedding, chunking or index sections (tests/rag/test_stage_sections.py)."""
+
+    llm: LLMEndpoint
+    embedding: EmbeddingConfig
+    collection: str
+    index_key: str
+
+    @classmethod
+    def of(cls, config: PipelineConfig) -> Shared:
+        made_by = {
+            "chunking": config.chunking.model_dump(mode="json"),
+            "embedding": config.embedding.model_dump(mode="json", exclude={"batch_size", "cache"}),
+            "index": config.index.model_dump(mode="json", exclude={"collection"}),
+        }
+        canonical = json.dumps(made_by, sort_keys=True, separators=(",", ":"))
+        return cls(LLMEndpoint.of(config.generation), config.embedding, config.index.collection,
+                   hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:16])
+
+
 class StageEnv:
-    """Read-only surroundings of a run: the config, who asks, the clock, and where it reads
-    (`IndexRef`, rag/index/ref.py): the ref the caller resolved at the edge, or one resolved on
-    first use from the collection it passed or the config names (so a run that halts early
-    never touches the index)."""
+    """Read-only surroundings of a run: the config, what stages share (`shared`, taken from the
+    config with it), who asks, the clock, and where it reads (`IndexRef`, rag/index/ref.py):
+    the ref the caller resolved at the edge, or one resolved on first use from the collection it
+    passed or the config names (so a run that halts early never touches the index)."""
 
     def __init__(
         self,
@@ -137,6 +169,15 @@ class StageEnv:
         self.now = now or datetime.now(UTC)
         self._source = collection
         self._ref, self._bare = _split(collection)
+
+    @property
+    def config(self) -> PipelineConfig:
+        return self._config
+
+    @config.setter
+    def config(self, config: PipelineConfig) -> None:
+        self._config = config
+        self.shared = Shared.of(config)
 
     @property
     def opened_collection(self) -> SearchableCollection | None:
@@ -221,7 +262,7 @@ class StageSpec:
     output: type
     off_reason: Callable[[PipelineConfig], str | None] = _always_on
     settings: Callable[[PipelineConfig], BaseModel] | None = None
-    after_run: Callable[[PipelineState, PipelineConfig], object] | None = None
+    after_run: Callable[[PipelineState, PipelineConfig, Shared], object] | None = None
     runs_after_halt: bool = False  # still runs when an earlier stage halted (abstain decides on it)
     inputs: tuple[StageInput, ...] = ()  # the earlier stages' outputs it reads
     # Config sections besides its own (`settings`) that it still reads, each a shared resource

@@ -36,7 +36,7 @@ def run_context(state: PipelineState, env: StageEnv) -> StageResult:
     config = env.config
     settings = config.context
     lookup, lookup_note = chunk_lookup(env) if settings.expansion != "none" else (None, "")
-    chat, note = make_client(config.generation) if settings.compression == "llm" else (None, "")
+    chat, note = make_client(env.shared.llm) if settings.compression == "llm" else (None, "")
     template = choose_template(state.query, config.generation.template, query_class(state))
     built = build_context(
         state.query,

@@ -22,7 +22,16 @@ from rag.query.understand import Understanding
 from rag.settings.context import ContextConfig
 from rag.settings.generation import GenerationConfig
 from rag.settings.pipeline import PipelineConfig
-from rag.stages import STAGES, PipelineState, StageEnv, StageInput, StageResult, StageSpec, StageStatus
+from rag.stages import (
+    STAGES,
+    PipelineState,
+    Shared,
+    StageEnv,
+    StageInput,
+    StageResult,
+    StageSpec,
+    StageStatus,
+)
 
 
 @dataclass(frozen=True)
@@ -71,7 +80,7 @@ def run_generate(state: PipelineState, env: StageEnv) -> StageResult:
     if client is not None and settings.stream:
         plan, fitted = fitted_to_time(plan, client, settings)
         warnings += fitted
-    similarity = lazy_embedding_similarity(env.config.embedding) if settings.extractive_section_prior \
+    similarity = lazy_embedding_similarity(env.shared.embedding) if settings.extractive_section_prior \
         else None
     texts, no_texts = env.kept_texts()
     stream = AnswerStream(plan, settings, client, note, texts, similarity)
@@ -122,13 +131,13 @@ def cited_outputs(state: PipelineState) -> dict[str, object]:
     return outputs
 
 
-def remember_answer(state: PipelineState, config: PipelineConfig) -> bool:
+def remember_answer(state: PipelineState, config: PipelineConfig, shared: Shared) -> bool:
     """Store a generated answer in the semantic cache under the query it was looked up with
     (this stage's `after_run`, called after every whole run it took part in); True when stored.
     Halted runs (cache hits, blocked or non-retrieval queries), declined ones and runs without
     the understand stage store nothing. Here, not in rag.query, because it keeps the outputs of
     the stages after understand (context, generate, ground)."""
-    cache = semantic_cache(config, state.filters.owner)
+    cache = semantic_cache(config, state.filters.owner, shared)
     found = understanding(state)
     # a declined run's answer is the decline message: not an answer to serve again
     if cache is None or found is None or state.halted or not state.answer or state.withheld:
@@ -140,7 +149,7 @@ def remember_answer(state: PipelineState, config: PipelineConfig) -> bool:
 
 STAGES.add(
     "generate", StageSpec("generate", run_generate, GenerateOutput, _off, settings=lambda c: c.generation,
-                          after_run=remember_answer, reads=("embedding", "index", "query"),
+                          after_run=remember_answer, reads=("query",),
                           inputs=(StageInput("context", BuiltContext),
                                   StageInput("understand", Understanding)))
 )

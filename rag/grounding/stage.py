@@ -42,7 +42,7 @@ def run_ground(state: PipelineState, env: StageEnv) -> StageResult:
     if context.no_rag:
         return StageResult(state, status="skipped", reason="no-RAG answer: no context to ground against")
     context = with_quotes(context, answer.quotes)  # whole sentences completed from the document
-    chat, _ = make_client(env.config.generation) if settings.model_check in ("auto", "llm") else (None, "")
+    chat, _ = make_client(env.shared.llm) if settings.model_check in ("auto", "llm") else (None, "")
     embedder = LazyEmbedder() if settings.model_check in ("auto", "embedding") else None
 
     def check(text: str) -> GroundingReport:
