@@ -14,11 +14,12 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from rag.abstain.relevance import AnswerRelevance, TextVectors, answer_relevance, cosines
-from rag.context.base import BuiltContext
 from rag.context.prompts import INSUFFICIENT
 from rag.context.stage import built_context
-from rag.generate.stage import GenerateOutput, generated
+from rag.generate.stage import generated
 from rag.llm.client import make_client
+from rag.outputs.context import BuiltContext
+from rag.outputs.generated import GenerateOutput
 from rag.outputs.grounding import GroundedAnswer
 from rag.query.understand import Understanding
 from rag.settings.abstain import AbstainConfig

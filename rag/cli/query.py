@@ -16,8 +16,8 @@ from pathlib import PurePath
 from typing import TYPE_CHECKING, Any
 
 from rag.config import load_preset, parse_set_options, with_overrides
-from rag.context.base import BuiltContext
 from rag.model_loading import load_models
+from rag.outputs.context import BuiltContext
 from rag.pipeline import ranked_candidates, run_query
 from rag.records.hits import Candidate
 from rag.trace import Trace

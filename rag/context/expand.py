@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from rag.context.base import BlockOrigin, ChunkLookup, ContextBlock, StepReport, context_step
+from rag.outputs.context import BlockOrigin, ChunkLookup, ContextBlock, StepReport, context_step
 from rag.records.chunk import Chunk
 from rag.records.hits import Candidate
 from rag.registry import Registry

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from rag.context.base import BuiltContext, ChunkTable
 from rag.context.builder import build_context
 from rag.context.prompts import choose_template, system_prompt
 from rag.context.sink import SINK
 from rag.llm.base import Message, Role
 from rag.llm.client import make_client
+from rag.outputs.context import BuiltContext, ChunkTable
 from rag.query.understand import Understanding
 from rag.settings.pipeline import PipelineConfig
 from rag.stages import STAGES, PipelineState, StageEnv, StageInput, StageResult, StageSpec, StageStatus

@@ -20,11 +20,11 @@ import re
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from rag.context.base import BuiltContext
 from rag.context.screen import passage_findings
 from rag.generate.answer_fit import contents_entry, restates_question
 from rag.generate.section_prior import SECTION_CHARS, SectionSimilarity
 from rag.generate.whole_sentences import DocumentTexts, SplitCache, Unit, block_units
+from rag.outputs.context import BuiltContext
 from rag.outputs.generated import Quote
 from rag.text import content_words, ends_sentence, jaccard
 

@@ -3,10 +3,8 @@ StreamSink, if any) or the offline extractive answerer; a failed LLM falls back,
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
-from rag.context.base import BuiltContext
 from rag.context.builder import build_context
 from rag.context.sink import SINK
 from rag.context.stage import built_context, query_class
@@ -16,8 +14,8 @@ from rag.generate.section_prior import lazy_embedding_similarity
 from rag.llm import read_speed
 from rag.llm.client import LLMClient, make_client
 from rag.llm.deadline import current_deadline
-from rag.outputs.generated import GeneratedAnswer
-from rag.query.stage import semantic_cache, understanding
+from rag.outputs.context import BuiltContext
+from rag.outputs.generated import GeneratedAnswer, GenerateOutput
 from rag.query.understand import Understanding
 from rag.settings.context import ContextConfig
 from rag.settings.generation import GenerationConfig
@@ -25,23 +23,12 @@ from rag.settings.pipeline import PipelineConfig
 from rag.stages import (
     STAGES,
     PipelineState,
-    Shared,
     StageEnv,
     StageInput,
     StageResult,
     StageSpec,
     StageStatus,
 )
-
-
-@dataclass(frozen=True)
-class GenerateOutput:
-    """The answer, how it was produced (mode, attempts, messages), its token limit and the
-    endpoints that were tried."""
-
-    answer: GeneratedAnswer
-    max_tokens: int
-    endpoints: tuple[Mapping[str, str], ...] = ()  # name, base_url, model, breaker: no keys
 
 
 def answer_plan(
@@ -117,39 +104,8 @@ def _off(config: PipelineConfig) -> str | None:
     return None if config.generation.enabled else "generation.enabled is false"
 
 
-CACHED_STAGES = ("context", "generate", "ground")  # what a semantic cache hit serves with its answer
-
-
-def cited_outputs(state: PipelineState) -> dict[str, object]:
-    """The context (its cited blocks only, numbers kept), generate and ground outputs of a run."""
-    outputs = {stage: state.artifacts[stage] for stage in CACHED_STAGES if stage in state.artifacts}
-    context, generated = outputs.get("context"), outputs.get("generate")
-    if isinstance(context, BuiltContext) and isinstance(generated, GenerateOutput) \
-            and generated.answer.cited:
-        cited = set(generated.answer.cited)
-        outputs["context"] = replace(context, blocks=tuple(b for b in context.blocks if b.n in cited))
-    return outputs
-
-
-def remember_answer(state: PipelineState, config: PipelineConfig, shared: Shared) -> bool:
-    """Store a generated answer in the semantic cache under the query it was looked up with
-    (this stage's `after_run`, called after every whole run it took part in); True when stored.
-    Halted runs (cache hits, blocked or non-retrieval queries), declined ones and runs without
-    the understand stage store nothing. Here, not in rag.query, because it keeps the outputs of
-    the stages after understand (context, generate, ground)."""
-    cache = semantic_cache(config, state.filters.owner, shared)
-    found = understanding(state)
-    # a declined run's answer is the decline message: not an answer to serve again
-    if cache is None or found is None or state.halted or not state.answer or state.withheld:
-        return False
-    cache.store(found.cache_query, state.answer, tuple(c.chunk_id for c in state.candidates),
-                outputs=cited_outputs(state))
-    return True
-
-
 STAGES.add(
     "generate", StageSpec("generate", run_generate, GenerateOutput, _off, settings=lambda c: c.generation,
-                          after_run=remember_answer, reads=("query",),
                           inputs=(StageInput("context", BuiltContext),
                                   StageInput("understand", Understanding)))
 )

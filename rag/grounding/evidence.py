@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from rag.context.base import BuiltContext
+from rag.outputs.context import BuiltContext
 from rag.outputs.generated import Quote
 
 

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from rag.context.base import ContextBlock
+from rag.outputs.context import ContextBlock
 from rag.outputs.grounding import Span
 from rag.text import content_trigrams, content_words, split_sentences, words
 

@@ -7,16 +7,16 @@ from dataclasses import replace
 
 import numpy as np
 
-from rag.context.base import BuiltContext
 from rag.context.stage import built_context
 from rag.generate.answer import generate_answer
-from rag.generate.stage import GenerateOutput, answer_plan, generated
+from rag.generate.stage import answer_plan, generated
 from rag.grounding.check import check_answer
 from rag.grounding.evidence import with_quotes
 from rag.grounding.model_checks import SentenceEmbedder, default_embedder
 from rag.grounding.retry import GroundedAnswer, ground_with_retry
 from rag.llm.client import make_client
-from rag.outputs.generated import GeneratedAnswer
+from rag.outputs.context import BuiltContext
+from rag.outputs.generated import GeneratedAnswer, GenerateOutput
 from rag.outputs.grounding import GroundingReport
 from rag.settings.pipeline import PipelineConfig
 from rag.stages import STAGES, PipelineState, StageEnv, StageInput, StageResult, StageSpec

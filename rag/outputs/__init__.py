@@ -1,3 +1,4 @@
-"""The answer stages' typed outputs, below the stages that make and read them: GeneratedAnswer
-(generate), GroundingReport and GroundedAnswer (ground). abstain, turn and systems read them
-without importing the stages that produce them."""
+"""The answer stages' typed outputs, below the stages that make and read them: BuiltContext
+(context), GeneratedAnswer and GenerateOutput (generate), GroundingReport and GroundedAnswer
+(ground). A later stage, turn, systems and the semantic cache read them without importing the
+stage that produces them."""

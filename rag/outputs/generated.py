@@ -1,7 +1,9 @@
-"""Shapes of the generation stage: the generated answer and its quotes."""
+"""Shapes of the generation stage: the generated answer, its quotes, and the stage's output
+(GenerateOutput: the answer, its token limit, the endpoints tried)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
@@ -53,3 +55,13 @@ class GeneratedAnswer:
             "no_rag": "No relevant context: answered without documents",
             "error": "Generation failed",
         }[self.mode]
+
+
+@dataclass(frozen=True)
+class GenerateOutput:
+    """The answer, how it was produced (mode, attempts, messages), its token limit and the
+    endpoints that were tried."""
+
+    answer: GeneratedAnswer
+    max_tokens: int
+    endpoints: tuple[Mapping[str, str], ...] = ()  # name, base_url, model, breaker: no keys

@@ -18,6 +18,8 @@ from typing import Literal, TypeGuard
 from rag.embed import get_embedder
 from rag.llm.base import ChatModel, Message
 from rag.llm.client import make_client
+from rag.outputs.context import BuiltContext
+from rag.outputs.generated import GenerateOutput
 from rag.privacy import normalize_user, scope_key, visible_to
 from rag.query.cache import SemanticCache, cache_for
 from rag.query.guard import GuardVerdict, RateLimiter, guard
@@ -194,8 +196,38 @@ def understanding(state: PipelineState) -> Understanding | None:
     return state.artifact("understand", Understanding)
 
 
+CACHED_STAGES = ("context", "generate", "ground")  # what a semantic cache hit serves with its answer
+
+
+def cited_outputs(state: PipelineState) -> dict[str, object]:
+    """The context (its cited blocks only, numbers kept), generate and ground outputs of a run."""
+    outputs = {stage: state.artifacts[stage] for stage in CACHED_STAGES if stage in state.artifacts}
+    context, generated = outputs.get("context"), outputs.get("generate")
+    if isinstance(context, BuiltContext) and isinstance(generated, GenerateOutput) \
+            and generated.answer.cited:
+        cited = set(generated.answer.cited)
+        outputs["context"] = replace(context, blocks=tuple(b for b in context.blocks if b.n in cited))
+    return outputs
+
+
+def remember_answer(state: PipelineState, config: PipelineConfig, shared: Shared) -> bool:
+    """Store a generated answer in the semantic cache under the query it was looked up with;
+    True when stored. The understand stage's `after_run` (called after every whole run it took
+    part in): the cache is its own (the query section's); what it keeps are the later stages'
+    outputs (rag.outputs). Halted runs (cache hits, blocked or non-retrieval queries), declined
+    ones and runs without an answer store nothing."""
+    cache = semantic_cache(config, state.filters.owner, shared)
+    found = understanding(state)
+    # a declined run's answer is the decline message: not an answer to serve again
+    if cache is None or found is None or state.halted or not state.answer or state.withheld:
+        return False
+    cache.store(found.cache_query, state.answer, tuple(c.chunk_id for c in state.candidates),
+                outputs=cited_outputs(state))
+    return True
+
+
 STAGES.add("guard", StageSpec("guard", run_guard, GuardVerdict, _guard_off,
                               settings=lambda c: c.query.guard))
 STAGES.add("understand", StageSpec("understand", run_understand, Understanding, _understand_off,
-                                   settings=lambda c: c.query,
+                                   settings=lambda c: c.query, after_run=remember_answer,
                                    inputs=(StageInput("guard", GuardVerdict),)))
