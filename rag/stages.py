@@ -154,6 +154,8 @@ class StageEnv:
     the ref the caller resolved at the edge, or one resolved on first use from the collection it
     passed or the config names (so a run that halts early never touches the index)."""
 
+    shared: Shared  # taken from the config each time it is set (the config setter below)
+
     def __init__(
         self,
         config: PipelineConfig,
@@ -169,6 +171,7 @@ class StageEnv:
         self.now = now or datetime.now(UTC)
         self._source = collection
         self._ref, self._bare = _split(collection)
+        self._checked = False  # the ref's stored index checked against the config (index_ref)
 
     @property
     def config(self) -> PipelineConfig:
@@ -187,7 +190,10 @@ class StageEnv:
         return self._bare
 
     def index_ref(self) -> IndexRef:
-        """Where this run reads, resolved once: the index to search and its collection."""
+        """Where this run reads, resolved and checked once: the index to search and its
+        collection. A stored index built with other index settings than this run's config (an
+        Index or a ref handed over for another config) raises IncompatibleConfigError here, in
+        the stage that first asks (retrieve, or understand/adapt when they read the index)."""
         if self._ref is None:
             from rag.index import open_collection  # late: these open the Qdrant client
             from rag.index.derived import as_ref
@@ -196,6 +202,10 @@ class StageEnv:
             if source is None:
                 source = open_collection(self.config.index.collection)
             self._ref = as_ref(source, self.config)
+        if not self._checked:
+            if self._ref.stored is not None:
+                self._ref.stored.check_compatible(self.config)
+            self._checked = True
         return self._ref
 
     def collection(self) -> SearchableCollection:

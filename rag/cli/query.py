@@ -117,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
     # another preset's chunking/embedding: its index is derived from the collection's documents
     # (once; later queries reuse it) — its own line, never inside a stage's time
     source: IndexRef | Collection = collection  # an incompatible one: the run resolves it and fails
-    with contextlib.suppress(IncompatibleConfigError):  # said once, in the trace, by retrieve
+    with contextlib.suppress(IncompatibleConfigError):  # said once, in the trace, by the stage reading it
         source = resolve(collection, config, on_sync=lambda s: print(s.describe(), file=notes))
     status = 0
     for text in texts:

@@ -58,9 +58,7 @@ def _sizes(lists: Mapping[str, RankedList]) -> dict[str, int]:
 
 
 def run_retrieve(state: PipelineState, env: StageEnv) -> StageResult:
-    ref = env.index_ref()
-    if ref.stored is not None:  # an index built with other chunking/embedding settings raises
-        ref.stored.check_compatible(env.config)
+    ref = env.index_ref()  # checked against this run's index settings (StageEnv.index_ref)
     collection = ref.index
     got = retrieve_lists(state.queries, env.config, collection, state.filters, ref.version, env.shared)
     everything_cached = bool(got.lists) and len(got.cached) == len(got.lists)
@@ -129,8 +127,7 @@ class _TopK(BaseModel):
 
 
 STAGES.add("retrieve", StageSpec("retrieve", run_retrieve, Retrieved,
-                                 settings=lambda c: c.retrieval,
-                                 reads=("chunking", "embedding", "index")))
+                                 settings=lambda c: c.retrieval))
 STAGES.add("fuse", StageSpec("fuse", run_fuse, FuseOutput, settings=lambda c: c.fusion,
                              inputs=(StageInput("retrieve", Retrieved),)))  # its lists: state.lists
 STAGES.add("postprocess", StageSpec("postprocess", run_postprocess, PostprocessOutput, _post_off,
