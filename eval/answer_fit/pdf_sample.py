@@ -50,6 +50,10 @@ def answer_rows(collection: str, preset: str, questions: Path = QUESTIONS) -> li
             "grounded_share": round(report.grounded_share, 3) if report is not None else None,
             "confidence": round(report.confidence, 3) if report is not None else None,
             "withheld": bool(decision is not None and decision.abstained),
+            "support": decision.signals.support if decision is not None else None,
+            "evidence": round(decision.signals.evidence, 3) if decision is not None
+            and decision.signals.evidence is not None else None,
+            "declined_kind": decision.kind if decision is not None and decision.abstained else None,
             "original_answer": decision.original_answer if decision is not None and decision.abstained
             else "",
         })
