@@ -68,7 +68,12 @@ def _read(path: Path) -> list[dict[str, object]]:
 
 
 def figures_path(sample: Path) -> Path:
-    return sample.with_name(sample.stem + ".figures.jsonl")
+    """The figures beside a sample; for a reader's copy (SAMPLE.blind.jsonl, SAMPLE.judged.jsonl)
+    without its own, the figures of the sample it was copied from."""
+    own = sample.with_name(sample.stem + ".figures.jsonl")
+    if own.exists() or "." not in sample.stem:
+        return own
+    return sample.with_name(sample.stem.rsplit(".", 1)[0] + ".figures.jsonl")
 
 
 def score(path: Path) -> dict[str, object]:
@@ -77,12 +82,19 @@ def score(path: Path) -> dict[str, object]:
     figures = {r["id"]: r for r in _read(figures_path(path))}
     rows = [{**figures.get(r["id"], {}), **r} for r in _read(path)]
     judged = [r for r in rows if r.get("correct") in (True, False)]
-    high = [r for r in judged if (r.get("confidence") or 0) >= HIGH]
+    high = [r for r in judged if float(r.get("confidence") or 0) >= HIGH]  # type: ignore[arg-type]
     wrong_high = [r for r in high if not r["correct"]]
+    verdicts: dict[str, int] = {}
+    for r in judged:
+        verdicts[str(r.get("verdict", ""))] = verdicts.get(str(r.get("verdict", "")), 0) + 1
+    outright = [r for r in high if r.get("verdict") == "wrong"]
     return {"judged": len(judged), "correct": sum(bool(r["correct"]) for r in judged),
             "share_correct": sum(bool(r["correct"]) for r in judged) / len(judged) if judged else None,
+            "verdicts": verdicts,  # the reader's verdict field, when the file has one
             "confidence_at_least_0.8": len(high), "of_them_wrong": len(wrong_high),
-            "wrong_share_of_all_answers": len(wrong_high) / len(judged) if judged else None}
+            "wrong_share_of_all_answers": len(wrong_high) / len(judged) if judged else None,
+            "of_them_verdict_wrong": len(outright),
+            "verdict_wrong_share_of_all_answers": len(outright) / len(judged) if judged else None}
 
 
 def main() -> None:

@@ -37,7 +37,7 @@ def test_has_subject_reads_past_a_section_number_and_an_article() -> None:
     assert not has_subject("lintian", "You can run it as follows, and then pass the output to lintian.")
 
 
-def _similarity(scores: dict[str, float]):  # noqa: ANN202 - a test double for the model
+def _similarity(scores: dict[str, float]):
     def similarity(question: str, sentences: Sequence[str]) -> Sequence[float]:
         return [scores[s] for s in sentences]
     return similarity
