@@ -30,7 +30,7 @@ from benchmarks.ingest_graph_profile import chunk_texts, fp32_reference, normed,
 from benchmarks.roofline_profile import op_seconds
 from rag.embed.onnx_build import DISABLED_OPTIMIZERS, _export, _fuse, built_minilm
 from rag.embed.onnx_minilm import OnnxMiniLMBackend
-from rag.embed.settings import EmbeddingConfig
+from rag.settings.embedding import EmbeddingConfig
 
 VARIANT = "int8-smooth-rows"
 

@@ -21,7 +21,7 @@ from eval.scoring.guard import ATTACKS, load_prompts
 from rag.injection import detect_in_document
 from rag.paths import PROJECT_ROOT
 from rag.query.guard import guard
-from rag.query.settings import GuardConfig
+from rag.settings.query import GuardConfig
 
 OUT = PROJECT_ROOT / "benchmarks" / "results" / "guard_cost.json"
 CORPUS = PROJECT_ROOT / "datasets" / "beir_sample" / "corpus.jsonl"

@@ -28,7 +28,7 @@ from benchmarks.roofline_profile import op_seconds
 from rag.embed import onnx_minilm
 from rag.embed.onnx_build import DISABLED_OPTIMIZERS, BuiltVariant, built_minilm
 from rag.embed.onnx_minilm import OnnxMiniLMBackend, open_session, session_options
-from rag.embed.settings import EmbeddingConfig
+from rag.settings.embedding import EmbeddingConfig
 
 LAYOUTS = ((2, 1, 8), (2, 1, 4), (2, 1, 16), (2, 1, 32), (1, 2, 8))  # workers, threads, slice
 

@@ -40,7 +40,7 @@ from benchmarks.int8_quant import OPTIONS, _backend, build
 from rag.embed.cpu_check import FLOORS, PROBE_TEXTS, products_exact, u8s8_products_exact
 from rag.embed.embedder import l2_normalize
 from rag.embed.onnx_minilm import OnnxMiniLMBackend, token_sorted_slices
-from rag.embed.settings import EmbeddingConfig
+from rag.settings.embedding import EmbeddingConfig
 
 SHORT_TOKENS = 48  # passages at most this long: emulation costs about a second per token
 SHIPPED = ("int8-smooth-u8", "int8-smooth-rows")  # product builds run as options (module doc)

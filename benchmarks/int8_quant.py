@@ -31,7 +31,7 @@ from rag.embed.local_models import minilm_folder
 from rag.embed.onnx_build import _quantize, built_minilm
 from rag.embed.onnx_minilm import OnnxMiniLMBackend
 from rag.embed.onnx_smooth import build_smooth_int8
-from rag.embed.settings import EmbeddingConfig
+from rag.settings.embedding import EmbeddingConfig
 
 # name -> (recipe, reduce_range, unsigned weights)
 OPTIONS = {

@@ -33,8 +33,8 @@ from rag.query.classify import classify
 from rag.query.expand import EXPANDERS
 from rag.query.intent.llm import IntentLLMError, llm_intent
 from rag.query.route import route
-from rag.query.settings import ExpandConfig, RouteConfig
 from rag.rerank.llm import ranking_signal
+from rag.settings.query import ExpandConfig, RouteConfig
 
 COMPRESS_TASKS: Mapping[str, Compressor] = {"compress_copy": llm_compression,
                                             "compress_select": llm_selection}

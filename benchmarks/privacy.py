@@ -26,7 +26,7 @@ from rag.config import with_overrides
 from rag.documents.base import Document, DocumentMetadata
 from rag.embed import get_embedder
 from rag.index import Access, Collection, delete_collection, list_collections, open_collection
-from rag.retrieve.settings import FilterConfig
+from rag.settings.retrieval import FilterConfig
 
 OWNER = "bench-owner"
 

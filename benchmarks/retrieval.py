@@ -27,7 +27,7 @@ from rag.config import PipelineConfig, with_overrides
 from rag.documents.base import Document, DocumentMetadata
 from rag.embed import EmbeddingConfig, get_embedder
 from rag.index import Collection, open_collection
-from rag.retrieve.base import RankedList
+from rag.index.hits import RankedList
 
 EmbeddingBackend = Literal["sentence-transformers", "onnx", "fastembed", "hashing"]
 REFUSE_DEPTH = 200  # candidates per list in the re-fusion measurement

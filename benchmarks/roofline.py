@@ -49,7 +49,7 @@ from benchmarks.roofline_work import (
 from rag.embed.local_models import minilm_folder
 from rag.embed.onnx_build import BuiltVariant
 from rag.embed.onnx_minilm import SLICE
-from rag.embed.settings import EmbeddingConfig
+from rag.settings.embedding import EmbeddingConfig
 
 PROFILED: tuple[BuiltVariant, ...] = ("int8", "int8-smooth")
 ASSUMPTIONS = (

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from rag.embed.onnx_build import BuiltVariant, built_minilm
 from rag.embed.onnx_minilm import OnnxMiniLMBackend
-from rag.embed.settings import EmbeddingConfig
+from rag.settings.embedding import EmbeddingConfig
 
 MATMUL_OPS = frozenset({
     "MatMul", "FusedMatMul", "Gemm", "MatMulInteger", "MatMulIntegerToFloat",

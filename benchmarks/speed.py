@@ -19,11 +19,11 @@ from benchmarks.timing import Latency, seconds, summarize, time_each
 from rag.config import PipelineConfig, with_overrides
 from rag.embed import EmbeddingConfig, TextEmbedder, load_backend
 from rag.embed.cache import EmbeddingCache
-from rag.index.settings import TokenizerConfig
+from rag.index.hits import RankedList
 from rag.index.sparse import BM25Params, SparseContext, get_sparse_index
 from rag.index.sparse.in_process import InProcessBM25
 from rag.index.tokenizer import Tokenizer
-from rag.retrieve.base import RankedList
+from rag.settings.index import TokenizerConfig
 
 
 @dataclass(frozen=True)

@@ -40,7 +40,7 @@ from rag.embed import Embedder, get_embedder
 from rag.index import Access, list_collections, open_collection
 from rag.paths import data_dir
 from rag.retrieve.fusion import rrf
-from rag.retrieve.settings import FilterConfig
+from rag.settings.retrieval import FilterConfig
 
 ENGINES = ("edge", "local-mode")
 USERS = 5

@@ -33,11 +33,11 @@ from rag.embed import EmbeddingConfig, get_embedder
 from rag.index.edge_client import EdgeClient, EdgeParams
 from rag.index.filters import build_filter
 from rag.index.points import DENSE, SPARSE, Point, SparseQuery
-from rag.index.settings import TokenizerConfig
 from rag.index.sparse.base import BM25Params
 from rag.index.sparse.vectors import document_vector, query_vector
 from rag.index.tokenizer import Tokenizer
-from rag.retrieve.settings import FilterConfig
+from rag.settings.index import TokenizerConfig
+from rag.settings.retrieval import FilterConfig
 
 USERS = 5
 PRIVATE_SHARE = 0.15

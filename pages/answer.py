@@ -23,8 +23,8 @@ from rag.context.expand import EXPANSIONS
 from rag.context.order import ORDERINGS
 from rag.generate.stage import GenerateOutput
 from rag.grounding.retry import GroundedAnswer
-from rag.llm.settings import GenerationMode
 from rag.memory import MemoryStore
+from rag.settings.generation import GenerationMode
 from rag.trace import Trace
 from rag.turn import finish_turn, start_turn
 

@@ -38,9 +38,9 @@ from rag.query.intent.evaluate import (
     semantic_scores,
     sweep,
 )
-from rag.query.settings import QueryConfig
 from rag.query.stage import semantic_cache, semantic_router
 from rag.query.understand import Understanding
+from rag.settings.query import QueryConfig
 
 through_app()  # a page opened by its address still runs inside app.py
 

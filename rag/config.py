@@ -1,101 +1,34 @@
-"""Pipeline configuration: one typed pydantic section per stage; presets are YAML files.
+"""Presets: YAML files of pipeline settings (rag/settings/), loaded, derived and saved here.
 
 A preset may say `extends: other` to start from another preset and override some fields.
-Every error names the preset, the field and the rule it broke.
+Every error names the preset, the field and the rule it broke. This is the edge where a config
+enters the app (pages, eval, CLI): besides the sections' own rules it checks the names a
+section picks against their registries (chunking strategy and params, reranker, normalizer,
+policy), which the stages check again when they are built. rag/'s stage packages never import
+this module; they read their own section from rag.settings.
 """
 
 from __future__ import annotations
 
 import copy
-import math
 import os
 from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from rag.abstain.settings import AbstainConfig
-from rag.chunking.settings import ChunkingConfig
-from rag.context.settings import ContextConfig
-from rag.documents.settings import DocumentsConfig
-from rag.embed.settings import EmbeddingConfig
-from rag.grounding.settings import GroundingConfig
-from rag.index.settings import IndexConfig
-from rag.llm.settings import GenerationConfig
+from rag.chunking.registry import kept_params, strategy_settings
 from rag.paths import PRESETS_DIR, data_dir
-from rag.query.settings import QueryConfig
-from rag.rerank.settings import RerankConfig
-from rag.retrieve.settings import FusionConfig, PostprocessConfig, RetrievalConfig
+from rag.rerank.policies import NORMALIZERS, POLICIES
+from rag.rerank.scorers import SCORERS
+from rag.settings.overrides import PresetError, apply_overrides, validate_config
+from rag.settings.pipeline import PipelineConfig
 
-
-class PipelineConfig(BaseModel):
-    """A whole pipeline: the stage sections in the order a query meets them."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    name: str = "custom"
-    description: str = ""
-    documents: DocumentsConfig = Field(default_factory=DocumentsConfig)
-    chunking: ChunkingConfig = Field(default_factory=ChunkingConfig)
-    embedding: EmbeddingConfig = Field(default_factory=EmbeddingConfig)
-    index: IndexConfig = Field(default_factory=IndexConfig)
-    query: QueryConfig = Field(default_factory=QueryConfig)
-    retrieval: RetrievalConfig = Field(default_factory=RetrievalConfig)
-    fusion: FusionConfig = Field(default_factory=FusionConfig)
-    postprocess: PostprocessConfig = Field(default_factory=PostprocessConfig)
-    rerank: RerankConfig = Field(default_factory=RerankConfig)
-    context: ContextConfig = Field(default_factory=ContextConfig)
-    generation: GenerationConfig = Field(default_factory=GenerationConfig)
-    grounding: GroundingConfig = Field(default_factory=GroundingConfig)
-    abstain: AbstainConfig = Field(default_factory=AbstainConfig)
-
-    @model_validator(mode="before")
-    @classmethod
-    def _finite_numbers(cls, raw: Any) -> Any:
-        """NaN and infinity pass pydantic's bounds (every comparison with NaN is false) and then
-        silently drop or keep everything; no setting means them, so they are refused by name."""
-        if _all_finite(raw):  # the common case, without building every leaf's dotted path
-            return raw
-        bad = [f"{path} is {'NaN' if math.isnan(value) else 'infinite'}" for path, value in _leaves(raw)
-               if isinstance(value, float) and not math.isfinite(value)]
-        if bad:
-            raise ValueError(f"{', '.join(bad)}: every setting must be a finite number")
-        return raw
-
-
-class PresetError(ValueError):
-    """A preset that cannot be loaded; the message names the field and the rule."""
-
-
-def _all_finite(raw: Any) -> bool:
-    """No float leaf of nested dicts and lists is NaN or infinite (every config derivation
-    checks this: a sweep derives one per grid point)."""
-    if isinstance(raw, float):
-        return math.isfinite(raw)
-    if isinstance(raw, dict):
-        return all(_all_finite(value) for value in raw.values())
-    if isinstance(raw, (list, tuple)):
-        return all(_all_finite(value) for value in raw)
-    return True
-
-
-def _leaves(raw: Any, prefix: str = "") -> list[tuple[str, Any]]:
-    """(dotted path, value) of every leaf of nested dicts and lists."""
-    if isinstance(raw, dict):
-        return [leaf for key, value in raw.items() for leaf in _leaves(value, f"{prefix}{key}.")]
-    if isinstance(raw, (list, tuple)):
-        return [leaf for i, value in enumerate(raw) for leaf in _leaves(value, f"{prefix}{i}.")]
-    return [(prefix.rstrip("."), raw)]
-
-
-def _format_errors(origin: str, error: ValidationError) -> str:
-    lines = [f"preset {origin!r} is invalid:"]
-    for item in error.errors():
-        where = ".".join(str(p) for p in item["loc"]) or "(top level)"
-        message = item["msg"].removeprefix("Value error, ")
-        lines.append(f"  {where}: {message}")
-    return "\n".join(lines)
+__all__ = [
+    "PRESET_OVERRIDES_ENV", "PipelineConfig", "PresetError", "available_presets", "check_names",
+    "config_from_dict", "env_overrides", "load_preset", "parse_set_options", "preset_yaml",
+    "save_user_preset", "user_presets_dir", "with_overrides",
+]  # fmt: skip
 
 
 def user_presets_dir() -> Path:
@@ -165,11 +98,32 @@ def _raw_preset(name_or_path: str | Path, seen: tuple[str, ...] = ()) -> dict[st
     return _deep_merge(_raw_preset(parent, (*seen, str(parent))), raw)
 
 
+def check_names(config: PipelineConfig, origin: str = "<dict>",
+                sections: frozenset[str] | None = None) -> PipelineConfig:
+    """`config` if every registry name its sections pick exists (all sections, or `sections`),
+    else a PresetError naming the field and the valid names, as a refused field reads."""
+    problems: list[str] = []
+
+    def check(section: str, field: str, lookup: Any, name: Any) -> None:
+        if sections is None or section in sections:
+            try:
+                lookup(name)
+            except ValueError as exc:
+                problems.append(f"  {section}{field}: {exc}")
+
+    check("chunking", "", lambda c: strategy_settings(c.strategy, c.params), config.chunking)
+    check("rerank", "", SCORERS.get, config.rerank.method)
+    if config.rerank.normalization != "auto":
+        check("rerank", "", NORMALIZERS.get, config.rerank.normalization)
+    check("rerank", "", POLICIES.get, config.rerank.policy)
+    if problems:
+        raise PresetError("\n".join([f"preset {origin!r} is invalid:", *problems]))
+    return config
+
+
 def config_from_dict(raw: dict[str, Any], origin: str = "<dict>") -> PipelineConfig:
-    try:
-        return PipelineConfig.model_validate(raw)
-    except ValidationError as exc:
-        raise PresetError(_format_errors(origin, exc)) from None
+    """`raw` as a checked PipelineConfig (the sections' rules, then the registry names)."""
+    return check_names(validate_config(raw, origin), origin)
 
 
 # Dotted-field overrides applied to every preset load_preset returns: a YAML mapping such as
@@ -222,79 +176,11 @@ def with_overrides(config: PipelineConfig, overrides: dict[str, Any]) -> Pipelin
     """A new config with dotted-path fields replaced, e.g. {"fusion.k": 30}; validated again.
 
     The one way to derive a config from a preset: pages, the CLI (`--set`, parsed by
-    parse_set_options), routers, sweeps and tuning all call it. Values are taken as given.
-    Overrides inside stage sections re-validate only the sections they touch
-    (`_section_overrides`); anything else, or a value one refuses, takes the whole-config path,
-    whose errors name every field."""
-    derived = _section_overrides(config, overrides)
-    return derived if derived is not None else _whole_overrides(config, overrides)
-
-
-def _whole_overrides(config: PipelineConfig, overrides: dict[str, Any]) -> PipelineConfig:
-    """with_overrides by dumping, editing and validating the whole config."""
-    raw = config.model_dump(mode="json")
-    for dotted, value in overrides.items():
-        node = raw
-        parts = dotted.split(".")
-        for part in parts[:-1]:
-            if not isinstance(node, dict) or part not in node:
-                raise PresetError(f"unknown config field {dotted!r}")
-            node = node[part]
-        if not isinstance(node, dict):
-            raise PresetError(f"unknown config field {dotted!r}")
-        node[parts[-1]] = value
-    _fit_chunking_params(raw, config, overrides)
-    return config_from_dict(raw, origin=config.name)
-
-
-def _only_finite_check() -> bool:
-    """True while PipelineConfig's one whole-config rule is _finite_numbers (no field or other
-    model validator reads across sections): then validating each changed section, plus the
-    finite check on it, is validating the whole config."""
-    decorators = PipelineConfig.__pydantic_decorators__
-    return (set(decorators.model_validators) == {"_finite_numbers"}
-            and not decorators.field_validators and not decorators.validators
-            and not decorators.root_validators)
-
-
-_SECTIONS_ALONE = _only_finite_check()
-_NOT_ALONE = {"chunking"}  # a new strategy refits its params (_fit_chunking_params): whole path
-
-
-def _section_overrides(config: PipelineConfig, overrides: dict[str, Any]) -> PipelineConfig | None:
-    """with_overrides re-validating only the touched sections (a sweep derives a config per grid
-    point; dumping and validating all fourteen sections was ~0.4 ms of each). The untouched
-    sections are the config's own, already valid, objects. None when the overrides leave the
-    stage sections, touch chunking, or a changed section is refused: the caller then takes the
-    whole-config path, which raises with every field named."""
-    if not _SECTIONS_ALONE or not overrides:
-        return None
-    raws: dict[str, dict[str, Any]] = {}
-    for dotted, value in overrides.items():
-        section, _, rest = dotted.partition(".")
-        if (not rest or section in _NOT_ALONE or section not in PipelineConfig.model_fields
-                or not isinstance(getattr(config, section), BaseModel)):
-            return None
-        if section not in raws:
-            raws[section] = getattr(config, section).model_dump(mode="json")
-        node: Any = raws[section]
-        parts = rest.split(".")
-        for part in parts[:-1]:
-            if not isinstance(node, dict) or part not in node:
-                return None
-            node = node[part]
-        if not isinstance(node, dict):
-            return None
-        node[parts[-1]] = value
-    update = {}
-    for section, raw in raws.items():
-        if not _all_finite(raw):
-            return None
-        try:
-            update[section] = type(getattr(config, section)).model_validate(raw)
-        except ValidationError:
-            return None
-    return config.model_copy(update=update)
+    parse_set_options), routers, sweeps and tuning all call it. Values are taken as given; the
+    sections they touch are checked again (rag.settings.overrides, then check_names)."""
+    derived = apply_overrides(config, overrides, _fit_chunking_params)
+    touched = frozenset(dotted.partition(".")[0] for dotted in overrides)
+    return check_names(derived, config.name, touched)
 
 
 def _fit_chunking_params(raw: dict[str, Any], config: PipelineConfig,
@@ -302,8 +188,6 @@ def _fit_chunking_params(raw: dict[str, Any], config: PipelineConfig,
     """A new chunking strategy keeps only the old params it takes: `--set chunking.strategy=whole`
     on a recursive preset must not fail on `size`. Params set in the same call are kept as given
     (a wrong one is still an error)."""
-    from rag.chunking.registry import kept_params  # late: loads every chunking strategy
-
     chunking = raw.get("chunking")
     if (not isinstance(chunking, dict) or chunking.get("strategy") == config.chunking.strategy
             or "chunking.params" in overrides):

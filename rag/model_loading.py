@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from rag.config import PipelineConfig
+from rag.settings.pipeline import PipelineConfig
 
 
 @dataclass(frozen=True)

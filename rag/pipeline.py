@@ -36,11 +36,10 @@ from typing import Any, Protocol, cast
 
 from rag.config import PipelineConfig, with_overrides
 from rag.index.embedding_pin import pinned_for
+from rag.index.hits import Candidate, RankedList, SearchableCollection, SearchQuery
 from rag.index.ref import IndexRef
 from rag.llm.deadline import allowance, llm_deadline, stage_budget
 from rag.privacy import normalize_user
-from rag.retrieve.base import Candidate, RankedList, SearchQuery
-from rag.retrieve.search import SearchableCollection
 from rag.stages import (
     STAGE_MODULES,
     STAGE_ORDER,

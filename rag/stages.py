@@ -12,7 +12,9 @@ Adding a stage (e.g. rerank):
      off_reason, settings=lambda c: c.rerank))`, where `off_reason(config)` returns why it does
      not run (e.g. "rerank.enabled is false") or None. Work to do after a whole run (e.g. storing
      the answer in the semantic cache) goes in `after_run=`. The earlier outputs it reads go in
-     `inputs=(StageInput("understand", Understanding), …)`: the runner checks them first.
+     `inputs=(StageInput("understand", Understanding), …)`: the runner checks them first. It
+     reads its settings from its own section (`env.config.rerank`, rag/settings/rerank.py);
+     any other section it reads goes in `reads=` (tests/rag/test_stage_sections.py holds it).
 Modules are imported on first use; one that is missing or does not register its stage is an
 error (the run records the stage as failed; `raise_errors=True` raises it).
 To stop the run early (guard blocked, greeting answered, cache hit) return a state with
@@ -32,11 +34,10 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel
 
-from rag.config import PipelineConfig
+from rag.index.hits import Candidate, RankedList, SearchableCollection, SearchQuery
 from rag.index.ref import IndexRef, kept_texts_of
-from rag.retrieve.base import Candidate, RankedList, SearchQuery
-from rag.retrieve.search import SearchableCollection
-from rag.retrieve.settings import FilterConfig
+from rag.settings.pipeline import PipelineConfig
+from rag.settings.retrieval import FilterConfig
 
 if TYPE_CHECKING:
     from rag.index.document_texts import KeptTexts
@@ -209,6 +210,10 @@ class StageSpec:
     after_run: Callable[[PipelineState, PipelineConfig], object] | None = None
     runs_after_halt: bool = False  # still runs when an earlier stage halted (abstain decides on it)
     inputs: tuple[StageInput, ...] = ()  # the earlier stages' outputs it reads
+    # Config sections besides its own (`settings`) that it still reads, each a shared resource
+    # (the index's embedder, the LLM endpoint) or a value kept elsewhere; held to exactly these
+    # by tests/rag/test_stage_sections.py, and to be emptied, not grown.
+    reads: tuple[str, ...] = ()
 
 
 class StageInputError(TypeError):

@@ -1,5 +1,6 @@
 """Streaming a pipeline run to a UI: the run goes to a worker thread; the context stage announces
-the sources and the generate stage each token through the current `StreamSink`, so a page can
+the sources and the generate stage each token through the current `StreamSink`
+(rag.context.sink), so a page can
 show sources first (IntelliDocs) and then the tokens as they arrive (`st.write_stream`)."""
 
 from __future__ import annotations
@@ -7,21 +8,13 @@ from __future__ import annotations
 import queue
 import threading
 from collections.abc import Callable, Iterator
-from contextvars import ContextVar
-from typing import Literal, Protocol
+from typing import Literal
 
 from rag.context.base import BuiltContext
+from rag.context.sink import SINK, StreamSink
 from rag.trace import Trace
 
-
-class StreamSink(Protocol):
-    def context_ready(self, context: BuiltContext) -> None: ...
-
-    def token(self, text: str) -> None: ...
-
-
-# Set only inside a StreamingRun's worker thread; stages report to it when present.
-SINK: ContextVar[StreamSink | None] = ContextVar("rag_stream_sink", default=None)
+__all__ = ["SINK", "Event", "StreamSink", "StreamingRun"]
 
 Event = tuple[Literal["context"], BuiltContext] | tuple[Literal["token"], str] | tuple[Literal["done"], None]
 

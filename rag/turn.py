@@ -13,12 +13,12 @@ from types import MappingProxyType
 from typing import Any, Literal
 
 from rag.abstain.stage import AbstainDecision
-from rag.config import PipelineConfig
 from rag.context.base import BuiltContext
 from rag.generate.stage import GenerateOutput
 from rag.grounding.retry import GroundedAnswer
 from rag.memory import MemoryStore, running_summary
 from rag.pipeline import Source, run_query
+from rag.settings.pipeline import PipelineConfig
 from rag.streaming import StreamingRun
 from rag.trace import Trace
 

@@ -9,10 +9,10 @@ from rag.chunking.base import Chunk
 from rag.config import PipelineConfig, with_overrides
 from rag.context.base import BuiltContext
 from rag.context.builder import build_context, context_from_passages
-from rag.context.settings import ContextConfig
 from rag.documents.base import Document, DocumentMetadata
 from rag.index import Collection, open_collection
-from rag.retrieve.base import Candidate
+from rag.index.hits import Candidate
+from rag.settings.context import ContextConfig
 
 PARIS = (
     "Paris is the capital of France. The Eiffel Tower was completed in 1889 for the World's "

@@ -22,7 +22,7 @@ from benchmarks.llm_replies import (
 from eval.data.beir import load_beir
 from rag.llm.client import Endpoint, LLMClient
 from rag.llm.local_server import LocalLLMServer
-from rag.llm.settings import GenerationConfig
+from rag.settings.generation import GenerationConfig
 
 DATA = Path(__file__).resolve().parents[2] / "datasets"
 

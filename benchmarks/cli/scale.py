@@ -12,7 +12,7 @@ from pydantic import ValidationError
 
 from benchmarks.scale import run_scale, summary_lines, to_json
 from benchmarks.scale_chart import scale_figure
-from rag.embed.settings import EmbeddingConfig, OnnxVariant
+from rag.settings.embedding import EmbeddingConfig, OnnxVariant
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

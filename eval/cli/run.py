@@ -291,7 +291,8 @@ def run(args: argparse.Namespace) -> int:
             info = run_info(result, dataset, eval_config(config, dataset), args)
             kept = by_qid(traces, dataset.queries)
             info["traces_kept"] = len(kept)
-            rows = with_labels(result.per_query_rows(dataset.queries), scored_on.qrels)
+            rows = with_labels(result.per_query_rows(dataset.queries), scored_on.qrels,
+                               spans.spans_by_query() if spans is not None else None)
             stored = save_run(info, rows, args.runs_dir, kept)
             print(f"stored {stored}", file=sys.stderr)
     side = write_report(runs, dataset.queries, args.out)

@@ -31,8 +31,8 @@ from eval.data.shapes import BeirDataset, DatasetError, Qrels
 from eval.runs.candidates import QueryLists
 from rag.chunking.base import Chunk
 from rag.documents import parse_file
+from rag.index.hits import Candidate, RankedList
 from rag.paths import PROJECT_ROOT, SAMPLES_DIR
-from rag.retrieve.base import Candidate, RankedList
 
 Unit = Literal["document", "chunk"]
 DATASETS_DIR = PROJECT_ROOT / "datasets"

@@ -35,8 +35,8 @@ from rag.chunking.base import Chunk
 from rag.config import PipelineConfig, with_overrides
 from rag.context.base import BuiltContext
 from rag.grounding.retry import GroundedAnswer
+from rag.index.hits import Candidate
 from rag.pipeline import ranked_candidates, run_query
-from rag.retrieve.base import Candidate
 from rag.retrieve.search import Retrieved
 from rag.trace import Trace
 

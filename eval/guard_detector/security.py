@@ -27,7 +27,7 @@ from eval.scoring.guard import ATTACKS, HELDOUT_ATTACKS, HELDOUT_BENIGN, Rate, l
 from rag.context.screen import passage_findings
 from rag.paths import PROJECT_ROOT
 from rag.query.guard import guard
-from rag.query.settings import GuardConfig
+from rag.settings.query import GuardConfig
 
 RESULTS = PROJECT_ROOT / "eval" / "results" / "guard_security.json"
 CORPUS = PROJECT_ROOT / "datasets" / "beir_sample" / "corpus.jsonl"

@@ -23,8 +23,8 @@ from rag.config import PipelineConfig, with_overrides
 from rag.documents.base import DocType, Document, DocumentMetadata
 from rag.index import Collection, index_settings, settings_hash
 from rag.index.collection import open_working
+from rag.index.hits import Candidate
 from rag.pipeline import Source, ranked_candidates, run_query
-from rag.retrieve.base import Candidate
 from rag.retrieve.stage import SelectOutput
 
 Mode = Literal["retrieval", "full"]

@@ -28,10 +28,10 @@ from tqdm import tqdm
 from eval.data.shapes import BeirDataset
 from rag.config import PipelineConfig, with_overrides
 from rag.index import Collection
+from rag.index.hits import RankedList, SearchQuery
 from rag.paths import cache_dir
 from rag.pipeline import PipelineState, head_key, run_head
-from rag.retrieve.base import RankedList, SearchQuery
-from rag.retrieve.settings import FilterConfig
+from rag.settings.retrieval import FilterConfig
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ import heapq
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from rag.retrieve.base import Candidate
+from rag.index.hits import Candidate
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from eval.runs.sweep import GridAxis, SweepResult, point_config, run_sweep
 from eval.scoring.judged import DEPTH, JudgedScores, judged_scores
 from eval.scoring.metrics import DEFAULT_METRICS
 from rag.config import PipelineConfig
-from rag.retrieve.base import Candidate
+from rag.index.hits import Candidate
 
 Progress = Callable[[int, int, str], None]  # (queries done, queries in all, what is running)
 

@@ -116,26 +116,41 @@ def dataset_identity(dataset: BeirDataset, collection: str | None = None,
                      set_name: str | None = None,
                      spans: Mapping[str, Sequence[Span]] | None = None) -> TestSetIdentity:
     """The identity of a set the command line scored: a BEIR folder, or `set_name` (a stored set
-    or a QA file) over `collection`."""
-    digest = testset_hash(dataset, spans)
+    or a QA file) over `collection`. A stored set is hashed from its own rows (spans and the
+    passages judged not relevant), as Evaluate hashes it, so one set is one hash on every path."""
     if collection and set_name:
-        return _collection_set(collection, set_name, digest, False)
-    return TestSetIdentity(set_name or dataset.name, digest, "qrels" if not spans else "spans",
-                           None, None)
+        rows = _stored_rows(collection, set_name)
+        if rows is None:
+            return TestSetIdentity(set_name, testset_hash(dataset, spans), "file", None, collection)
+        from eval.judging.export import nonrelevant_spans
+        from eval.testsets.store import load_set
+
+        nonrelevant = nonrelevant_spans(rows)
+        digest = testset_hash(dataset, load_set(collection, set_name).spans_by_query(), nonrelevant)
+        return _collection_set(collection, set_name, digest, bool(nonrelevant), rows)
+    return TestSetIdentity(set_name or dataset.name, testset_hash(dataset, spans),
+                           "qrels" if not spans else "spans", None, None)
 
 
-def _collection_set(collection: str, set_name: str, digest: str,
-                    judged: bool) -> TestSetIdentity:
-    from eval.judging.filled import FILLED
-    from eval.testsets.store import provenance_key, read_rows, set_path
+def _stored_rows(collection: str, set_name: str) -> list[dict[str, Any]] | None:
+    """The rows of `set_name` when it is a set stored with `collection`, else None (a file)."""
+    from eval.testsets.store import read_rows, set_path
 
     try:
         stored = set_path(collection, set_name).is_file()
     except ValueError:  # a QA file's path, not a stored set's name
-        stored = False
-    if not stored:
+        return None
+    return read_rows(collection, set_name) if stored else None
+
+
+def _collection_set(collection: str, set_name: str, digest: str, judged: bool,
+                    rows: Sequence[Mapping[str, Any]] | None = None) -> TestSetIdentity:
+    from eval.judging.filled import FILLED
+    from eval.testsets.store import provenance_key
+
+    rows = _stored_rows(collection, set_name) if rows is None else rows
+    if rows is None:
         return TestSetIdentity(set_name, digest, "file", None, collection)
-    rows = read_rows(collection, set_name)
     counts = Counter(provenance_key(r) for r in rows)
     # the learned judge's fill rides on the rows (eval.judging.filled), not in their provenance key
     labels = "judge-filled" if any(r.get(FILLED) for r in rows) else labels_kind(counts)

@@ -24,8 +24,8 @@ from eval.scoring.answers import ANSWER_STAGES, AnswerSample, reference_passages
 from rag.config import PipelineConfig, with_overrides
 from rag.index import Collection, open_collection
 from rag.index.derived import index_for, kept_documents, resolve
+from rag.index.hits import Candidate
 from rag.pipeline import run_query
-from rag.retrieve.base import Candidate
 from rag.trace import Trace
 
 

@@ -22,7 +22,7 @@ from eval.data.shapes import BeirDataset
 from eval.runs.doc_scores import MAX, DocScore, doc_ranking
 from eval.scoring.metrics import DEFAULT_METRICS, MetricScores, evaluate, parse_metric, trec_ranking
 from eval.scoring.stats import CiMemo, bootstrap_cis
-from rag.retrieve.base import Candidate
+from rag.index.hits import Candidate
 from rag.retrieve.search import clear_candidate_cache
 
 # query text -> candidates best first (one searcher per preset, built by eval.runs.beir_index)

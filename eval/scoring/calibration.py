@@ -24,10 +24,10 @@ import yaml
 from eval.data.qa import QASet
 from eval.scoring.abstention import AbstainOutcome, abstention_report
 from eval.scoring.answers import qa_traces
-from rag.abstain.settings import AbstainConfig
 from rag.abstain.stage import AbstainDecision, AbstainSignals, decide
 from rag.config import PipelineConfig, with_overrides
 from rag.paths import SAMPLES_DIR
+from rag.settings.abstain import AbstainConfig
 
 # signal -> the abstain setting that holds its bar
 SIGNALS = {"evidence": "min_evidence", "answer_relevance": "min_answer_relevance"}

@@ -18,7 +18,7 @@ from pathlib import Path
 from eval.data.shapes import DatasetError
 from rag.paths import PROJECT_ROOT
 from rag.query.guard import guard
-from rag.query.settings import GuardConfig
+from rag.settings.query import GuardConfig
 
 ATTACKS = PROJECT_ROOT / "datasets" / "guard_attacks.jsonl"
 BENIGN = PROJECT_ROOT / "datasets" / "guard_benign.jsonl"

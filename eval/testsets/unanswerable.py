@@ -27,8 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rag.index.settings import TokenizerConfig
 from rag.index.tokenizer import Tokenizer
+from rag.settings.index import TokenizerConfig
 
 MAX_PARAGRAPH_OVERLAP = 0.5  # a paragraph with half the question's content words may answer it
 MIN_CONTENT_WORDS = 2

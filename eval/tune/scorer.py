@@ -28,7 +28,7 @@ from eval.tune.space import point_key
 from rag.chunking.base import Chunk
 from rag.config import PipelineConfig
 from rag.index import Collection
-from rag.retrieve.base import retriever_family
+from rag.index.hits import retriever_family
 
 Scores = dict[str, dict[str, float]]  # metric -> qid -> value
 Note = Callable[[str], None]

@@ -13,7 +13,7 @@ from eval.scoring.compare import QueryDelta
 from eval.scoring.judged import UNJUDGED_WARNING, JudgedScores
 from pages.ui.tables import snippet
 from rag.chunking.base import Chunk
-from rag.retrieve.base import Candidate
+from rag.index.hits import Candidate
 from rag.retrieve.search import Retrieved
 from rag.trace import Trace
 

@@ -15,9 +15,9 @@ from typing import Any
 
 from pages.ui.configs import page_config
 from rag.config import PipelineConfig, with_overrides
-from rag.index.settings import TokenizerConfig
+from rag.index.hits import Candidate
 from rag.index.tokenizer import Tokenizer
-from rag.retrieve.base import Candidate
+from rag.settings.index import TokenizerConfig
 
 USES_K = ("rrf", "weighted_rrf")  # fusion methods each control applies to
 USES_ALPHA = ("relative_score", "convex")

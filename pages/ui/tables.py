@@ -10,7 +10,7 @@ import pandas as pd
 from rag.chunking.base import Chunk
 from rag.documents.base import IngestReport
 from rag.documents.pii import PiiMatch
-from rag.retrieve.base import Candidate
+from rag.index.hits import Candidate
 
 
 def snippet(text: str, width: int = 160) -> str:

@@ -14,8 +14,6 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from rag.abstain.relevance import AnswerRelevance, TextVectors, answer_relevance, cosines
-from rag.abstain.settings import AbstainConfig
-from rag.config import PipelineConfig
 from rag.context.base import BuiltContext
 from rag.context.prompts import INSUFFICIENT
 from rag.context.stage import built_context
@@ -23,6 +21,8 @@ from rag.generate.stage import GenerateOutput, generated
 from rag.grounding.retry import GroundedAnswer
 from rag.llm.client import make_client
 from rag.query.understand import Understanding
+from rag.settings.abstain import AbstainConfig
+from rag.settings.pipeline import PipelineConfig
 from rag.stages import STAGES, PipelineState, StageEnv, StageInput, StageResult, StageSpec
 
 AbstainKind = Literal[
@@ -227,6 +227,7 @@ def _off(config: PipelineConfig) -> str | None:
 
 STAGES.add("abstain", StageSpec("abstain", run_abstain, AbstainDecision, _off,
                                 settings=lambda c: c.abstain, runs_after_halt=True,
+                                reads=("embedding", "generation"),
                                 inputs=(StageInput("understand", Understanding),
                                         StageInput("context", BuiltContext),
                                         StageInput("generate", GenerateOutput),

@@ -13,9 +13,9 @@ from pydantic import Field, model_validator
 
 from rag.chunking.base import Chunk, Chunker
 from rag.chunking.registry import STRATEGIES, get_chunker, strategy_settings
-from rag.chunking.settings import StrategySettings
 from rag.documents.base import Document
 from rag.embed.base import Embedder
+from rag.settings.chunking import StrategySettings
 
 
 class Route(StrategySettings):

@@ -10,9 +10,9 @@ from rag.chunking.base import Chunk
 from rag.chunking.headings import fold_bare_headings, sections
 from rag.chunking.recursive import split_recursive
 from rag.chunking.registry import STRATEGIES
-from rag.chunking.settings import StrategySettings, smaller_than
 from rag.chunking.spans import make_chunk
 from rag.documents.base import Document
+from rag.settings.chunking import StrategySettings, smaller_than
 
 
 class MarkdownSettings(StrategySettings):

@@ -66,6 +66,6 @@ def default_embedder() -> Embedder:
     """The embedder semantic chunking uses when none is passed in: the default embedding
     config (all-MiniLM-L6-v2), shared with every other caller of rag.embed."""
     from rag.embed import get_embedder
-    from rag.embed.settings import EmbeddingConfig
+    from rag.settings.embedding import EmbeddingConfig
 
     return get_embedder(EmbeddingConfig())

@@ -11,10 +11,10 @@ from pydantic import Field, ValidationInfo, field_validator
 
 from rag.chunking.base import Chunk
 from rag.chunking.registry import STRATEGIES
-from rag.chunking.settings import StrategySettings, at_most, smaller_than
 from rag.chunking.spans import make_chunk
 from rag.chunking.units import Unit, split_level
 from rag.documents.base import Document
+from rag.settings.chunking import StrategySettings, at_most, smaller_than
 
 
 def _check_overlap(unit: Unit, size_field: str, value: int, info: ValidationInfo) -> int:

@@ -14,9 +14,9 @@ from pydantic import Field, ValidationInfo, field_validator
 
 from rag.chunking.base import Chunk
 from rag.chunking.registry import STRATEGIES
-from rag.chunking.settings import StrategySettings, smaller_than
 from rag.chunking.spans import Span, make_chunks, trim_all
 from rag.documents.base import Document
+from rag.settings.chunking import StrategySettings, smaller_than
 
 DEFAULT_SEPARATORS: tuple[str, ...] = ("\n\n", "\n", ". ", " ", "")
 

@@ -9,10 +9,10 @@ from pydantic import Field, ValidationInfo, field_validator
 
 from rag.chunking.base import Chunk
 from rag.chunking.registry import STRATEGIES
-from rag.chunking.settings import StrategySettings, at_most
 from rag.chunking.spans import make_chunks
 from rag.chunking.units import pack_units, sentence_spans, split_long
 from rag.documents.base import Document
+from rag.settings.chunking import StrategySettings, at_most
 
 
 class SentenceSettings(StrategySettings):

@@ -11,9 +11,9 @@ from pydantic import Field, ValidationInfo, field_validator
 from rag.chunking.base import Chunk
 from rag.chunking.models import load_tokenizer
 from rag.chunking.registry import STRATEGIES
-from rag.chunking.settings import StrategySettings, smaller_than
 from rag.chunking.spans import make_chunk, trim
 from rag.documents.base import Document
+from rag.settings.chunking import StrategySettings, smaller_than
 
 
 class TokenSettings(StrategySettings):

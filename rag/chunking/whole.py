@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from rag.chunking.base import Chunk
 from rag.chunking.registry import STRATEGIES
-from rag.chunking.settings import StrategySettings
 from rag.chunking.spans import make_chunks, trim
 from rag.documents.base import Document
+from rag.settings.chunking import StrategySettings
 
 
 class WholeSettings(StrategySettings):

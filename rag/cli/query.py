@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING, Any
 
 from rag.config import load_preset, parse_set_options, with_overrides
 from rag.context.base import BuiltContext
+from rag.index.hits import Candidate
 from rag.model_loading import load_models
 from rag.pipeline import ranked_candidates, run_query
-from rag.retrieve.base import Candidate
 from rag.trace import Trace
 
 if TYPE_CHECKING:

@@ -14,11 +14,11 @@ from rag.context.compress import COMPRESSORS, LLM_COMPRESSORS, compression_probe
 from rag.context.expand import EXPANSIONS
 from rag.context.order import dedupe_sentences, order_blocks
 from rag.context.screen import screen_blocks
-from rag.context.settings import ContextConfig
 from rag.context.tokens import TokenCounter, default_counter
+from rag.index.hits import Candidate
 from rag.llm.base import ChatModel, Message
 from rag.llm.judge_check import check_judge
-from rag.retrieve.base import Candidate
+from rag.settings.context import ContextConfig
 
 
 def build_context(

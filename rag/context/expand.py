@@ -8,9 +8,9 @@ from dataclasses import replace
 
 from rag.chunking.base import Chunk
 from rag.context.base import BlockOrigin, ChunkLookup, ContextBlock, StepReport, context_step
-from rag.context.settings import ContextConfig
+from rag.index.hits import Candidate
 from rag.registry import Registry
-from rag.retrieve.base import Candidate
+from rag.settings.context import ContextConfig
 
 Expansion = Callable[
     [Sequence[Candidate], ChunkLookup | None, ContextConfig], tuple[list[ContextBlock], StepReport]

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from rag.chunking.base import Chunk
-from rag.context.enrich_settings import GraphConfig
+from rag.settings.enrich import GraphConfig
 from rag.text import STOPWORDS
 
 _MAX_ENTITIES_PER_CHUNK = 40  # a chunk listing hundreds of names (an index page) adds noise

@@ -14,13 +14,13 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 
 from rag.chunking.base import Chunk
-from rag.config import PipelineConfig
 from rag.context.graph import Related, enrich, graph_for
+from rag.index.hits import Candidate
 from rag.privacy import visible_to
 from rag.query.entities import extract_entities
 from rag.query.understand import Understanding
-from rag.retrieve.base import Candidate
-from rag.retrieve.settings import FilterConfig
+from rag.settings.pipeline import PipelineConfig
+from rag.settings.retrieval import FilterConfig
 from rag.stages import STAGES, PipelineState, StageEnv, StageInput, StageResult, StageSpec
 
 

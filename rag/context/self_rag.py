@@ -14,8 +14,7 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Literal
 
-from rag.config import PipelineConfig
-from rag.context.enrich_settings import VerifyConfig
+from rag.index.hits import Candidate
 from rag.llm.base import ChatModel, LLMError, Message
 from rag.llm.client import make_client
 from rag.llm.fence import data_rule, fence
@@ -23,7 +22,8 @@ from rag.llm.judge_check import check_judge
 from rag.llm.judge_probes import RELEVANCE_PROBES
 from rag.llm.structured import GRADES_0_10, choice_schema
 from rag.llm.usability import record_reply
-from rag.retrieve.base import Candidate
+from rag.settings.enrich import VerifyConfig
+from rag.settings.pipeline import PipelineConfig
 from rag.stages import STAGES, PipelineState, StageEnv, StageResult, StageSpec
 from rag.text import content_words
 
@@ -188,4 +188,5 @@ def _off(config: PipelineConfig) -> str | None:
     return None if config.context.verify.enabled else "context.verify.enabled is false"
 
 
-STAGES.add("verify", StageSpec("verify", run_verify, Verification, _off, settings=lambda c: c.context.verify))
+STAGES.add("verify", StageSpec("verify", run_verify, Verification, _off, settings=lambda c: c.context.verify,
+                              reads=("generation",)))

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from rag.config import PipelineConfig
 from rag.context.base import BuiltContext, ChunkTable
 from rag.context.builder import build_context
 from rag.context.prompts import choose_template, system_prompt
+from rag.context.sink import SINK
 from rag.llm.base import Message, Role
 from rag.llm.client import make_client
 from rag.query.understand import Understanding
+from rag.settings.pipeline import PipelineConfig
 from rag.stages import STAGES, PipelineState, StageEnv, StageInput, StageResult, StageSpec, StageStatus
-from rag.streaming import SINK
 
 
 def query_class(state: PipelineState) -> str | None:
@@ -66,4 +66,5 @@ def built_context(state: PipelineState) -> BuiltContext | None:
 
 
 STAGES.add("context", StageSpec("context", run_context, BuiltContext, _off, settings=lambda c: c.context,
+                                reads=("generation",),
                                 inputs=(StageInput("understand", Understanding),)))

@@ -28,7 +28,7 @@ _EXPORTS = {
     "Redaction": "rag.documents.pii",
     "find_pii": "rag.documents.pii",
     "redact": "rag.documents.pii",
-    "DocumentsConfig": "rag.documents.settings",
+    "DocumentsConfig": "rag.settings.documents",
 }
 
 __all__ = sorted(_EXPORTS)

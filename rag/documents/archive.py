@@ -9,7 +9,7 @@ import io
 import zipfile
 
 from rag.documents.errors import DocumentError
-from rag.documents.settings import DocumentsConfig
+from rag.settings.documents import DocumentsConfig
 
 ZIP_MAGIC = b"PK\x03\x04"
 _MB = 1024 * 1024

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from rag.documents.base import DocType
 from rag.documents.pii import describe_counts, find_pii, pii_density
-from rag.documents.settings import DocumentsConfig
+from rag.settings.documents import DocumentsConfig
 
 # "Q: …", "Q3.", "Question 2: …", optionally after a list number, bullet, heading or bold marker.
 _MARKER = r"^\s*(?:#{1,6}\s*|\*\*|[-*]\s+|\d+[.)]\s*)?"

@@ -13,8 +13,8 @@ from pathlib import Path
 from rag.documents.base import Document, IngestLine, IngestReport
 from rag.documents.errors import DocumentError
 from rag.documents.parse import parse_bytes, parse_file
-from rag.documents.settings import DocumentsConfig
 from rag.injection import detect_in_document
+from rag.settings.documents import DocumentsConfig
 
 log = logging.getLogger(__name__)
 # progress(done, total, source) after each file, for st.progress or tqdm.

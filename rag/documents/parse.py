@@ -16,8 +16,8 @@ from rag.documents.doctype import detect_doc_type
 from rag.documents.errors import DocumentError
 from rag.documents.parse_cache import load_parsed, store_parsed
 from rag.documents.parsers import PARSERS
-from rag.documents.settings import DocumentsConfig
 from rag.documents.structure import EMPHASIS_LEVEL
+from rag.settings.documents import DocumentsConfig
 
 SUPPORTED_EXTENSIONS: tuple[str, ...] = tuple(PARSERS.names())
 _FORMAT_OF = {".htm": "html", ".markdown": "md"}

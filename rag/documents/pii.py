@@ -12,7 +12,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from rag.documents.settings import DocumentsConfig
+from rag.settings.documents import DocumentsConfig
 
 PiiKind = Literal["email", "iban", "card", "ssn", "phone"]
 SensitivityLevel = Literal["HIGH", "MEDIUM", "LOW"]

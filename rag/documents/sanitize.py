@@ -11,7 +11,7 @@ from types import MappingProxyType
 
 from rag.documents.base import Document, PageSpan
 from rag.documents.pii import redact
-from rag.documents.settings import DocumentsConfig
+from rag.settings.documents import DocumentsConfig
 
 
 def redact_document(document: Document, config: DocumentsConfig | None = None) -> Document:

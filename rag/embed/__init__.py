@@ -13,9 +13,9 @@ from collections.abc import Callable
 
 from rag.embed.base import Embedder, EmbeddingBackend, EmbeddingModelError
 from rag.embed.embedder import TextEmbedder, l2_normalize
-from rag.embed.settings import AUTO_VARIANT, EmbeddingConfig
 from rag.embed.variant import checked_already, concrete, picks_a_graph
 from rag.registry import Registry
+from rag.settings.embedding import AUTO_VARIANT, EmbeddingConfig
 
 BackendFactory = Callable[[EmbeddingConfig], EmbeddingBackend]
 BACKENDS: Registry[BackendFactory] = Registry("embedding backend")

@@ -205,7 +205,7 @@ def measure(variant: BuiltVariant) -> Probe:
     """Embed PROBE_TEXTS with `variant`'s graph and with fp32's, then time both (module doc)."""
     from rag.embed.embedder import l2_normalize
     from rag.embed.onnx_minilm import OnnxMiniLMBackend
-    from rag.embed.settings import EmbeddingConfig
+    from rag.settings.embedding import EmbeddingConfig
 
     texts = list(PROBE_TEXTS)
     fast = OnnxMiniLMBackend(EmbeddingConfig(backend="onnx", onnx_variant=variant))

@@ -9,7 +9,7 @@ import numpy as np
 
 from rag.embed.base import EmbeddingBackend
 from rag.embed.cache import EmbeddingCache, text_hash
-from rag.embed.settings import EmbeddingConfig
+from rag.settings.embedding import EmbeddingConfig
 
 _PROGRESS_MIN = 256  # show a progress bar only for work long enough to notice
 

@@ -23,7 +23,7 @@ import numpy as np
 
 from rag.embed.base import EmbeddingModelError
 from rag.embed.local_models import MINILM_NAMES
-from rag.embed.settings import EmbeddingConfig
+from rag.settings.embedding import EmbeddingConfig
 from rag.text import feature_words
 
 DEFAULT_DIM = 384

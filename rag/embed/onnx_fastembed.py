@@ -6,7 +6,7 @@ import numpy as np
 
 from rag.embed.base import EmbeddingModelError
 from rag.embed.local_models import MINILM_NAMES, existing_path, minilm_int8_onnx_folder
-from rag.embed.settings import EmbeddingConfig
+from rag.settings.embedding import EmbeddingConfig
 
 
 class FastEmbedBackend:

@@ -41,7 +41,7 @@ import numpy as np
 from rag.embed.base import EmbeddingModelError
 from rag.embed.local_models import MINILM_NAMES, existing_path, minilm_folder
 from rag.embed.onnx_build import DISABLED_OPTIMIZERS, built_minilm
-from rag.embed.settings import EmbeddingConfig
+from rag.settings.embedding import EmbeddingConfig
 
 MAX_TOKENS = 256  # sentence-transformers' max_seq_length for all-MiniLM-L6-v2
 SLICE = 4  # texts per onnxruntime call (see the module docstring)

@@ -7,7 +7,7 @@ import os
 import numpy as np
 
 from rag.embed.base import EmbeddingModelError
-from rag.embed.settings import EmbeddingConfig
+from rag.settings.embedding import EmbeddingConfig
 
 
 class OpenAIEmbeddingBackend:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
 from rag.embed.local_models import MINILM_NAMES
-from rag.embed.settings import AUTO_VARIANT, EmbeddingConfig, OnnxVariant
+from rag.settings.embedding import AUTO_VARIANT, EmbeddingConfig, OnnxVariant
 
 if TYPE_CHECKING:
     from rag.embed.onnx_build import BuiltVariant

@@ -18,8 +18,8 @@ from rag.generate.section_prior import SectionSimilarity
 from rag.generate.whole_sentences import DocumentTexts
 from rag.llm.base import Attempt, LLMError, Message
 from rag.llm.client import LLMClient
-from rag.llm.settings import GenerationConfig
 from rag.llm.usability import record_reply
+from rag.settings.generation import GenerationConfig
 
 
 @dataclass(frozen=True)

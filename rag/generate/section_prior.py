@@ -18,8 +18,8 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from rag.embed.base import Embedder
-from rag.embed.settings import EmbeddingConfig
 from rag.generate.whole_sentences import SECTION_OPENING_CHARS
+from rag.settings.embedding import EmbeddingConfig
 
 SECTION_CHARS = SECTION_OPENING_CHARS  # the section's opening: what a block deeper in it offers
 

@@ -6,10 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-from rag.config import PipelineConfig
 from rag.context.base import BuiltContext
 from rag.context.builder import build_context
-from rag.context.settings import ContextConfig
+from rag.context.sink import SINK
 from rag.context.stage import built_context, query_class
 from rag.generate.answer import AnswerPlan, AnswerStream, plan_answer, planned_with
 from rag.generate.answer_rank import e5_similarity
@@ -19,10 +18,12 @@ from rag.generate.section_prior import lazy_embedding_similarity
 from rag.llm import read_speed
 from rag.llm.client import LLMClient, make_client
 from rag.llm.deadline import current_deadline
-from rag.llm.settings import GenerationConfig
+from rag.query.stage import semantic_cache, understanding
 from rag.query.understand import Understanding
+from rag.settings.context import ContextConfig
+from rag.settings.generation import GenerationConfig
+from rag.settings.pipeline import PipelineConfig
 from rag.stages import STAGES, PipelineState, StageEnv, StageInput, StageResult, StageSpec, StageStatus
-from rag.streaming import SINK
 
 
 @dataclass(frozen=True)
@@ -109,8 +110,39 @@ def _off(config: PipelineConfig) -> str | None:
     return None if config.generation.enabled else "generation.enabled is false"
 
 
+CACHED_STAGES = ("context", "generate", "ground")  # what a semantic cache hit serves with its answer
+
+
+def cited_outputs(state: PipelineState) -> dict[str, object]:
+    """The context (its cited blocks only, numbers kept), generate and ground outputs of a run."""
+    outputs = {stage: state.artifacts[stage] for stage in CACHED_STAGES if stage in state.artifacts}
+    context, generated = outputs.get("context"), outputs.get("generate")
+    if isinstance(context, BuiltContext) and isinstance(generated, GenerateOutput) \
+            and generated.answer.cited:
+        cited = set(generated.answer.cited)
+        outputs["context"] = replace(context, blocks=tuple(b for b in context.blocks if b.n in cited))
+    return outputs
+
+
+def remember_answer(state: PipelineState, config: PipelineConfig) -> bool:
+    """Store a generated answer in the semantic cache under the query it was looked up with
+    (this stage's `after_run`, called after every whole run it took part in); True when stored.
+    Halted runs (cache hits, blocked or non-retrieval queries), declined ones and runs without
+    the understand stage store nothing. Here, not in rag.query, because it keeps the outputs of
+    the stages after understand (context, generate, ground)."""
+    cache = semantic_cache(config, state.filters.owner)
+    found = understanding(state)
+    # a declined run's answer is the decline message: not an answer to serve again
+    if cache is None or found is None or state.halted or not state.answer or state.withheld:
+        return False
+    cache.store(found.cache_query, state.answer, tuple(c.chunk_id for c in state.candidates),
+                outputs=cited_outputs(state))
+    return True
+
+
 STAGES.add(
     "generate", StageSpec("generate", run_generate, GenerateOutput, _off, settings=lambda c: c.generation,
+                          after_run=remember_answer, reads=("embedding", "index", "query"),
                           inputs=(StageInput("context", BuiltContext),
                                   StageInput("understand", Understanding)))
 )

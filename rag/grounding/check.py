@@ -21,9 +21,9 @@ from rag.grounding.model_checks import (
     llm_scores,
     support_probe,
 )
-from rag.grounding.settings import GroundingConfig
 from rag.llm.base import ChatModel
 from rag.llm.judge_check import check_judge
+from rag.settings.grounding import GroundingConfig
 from rag.text import Sentence, content_words, numbers, split_sentences
 
 _LEADING_CITATIONS = re.compile(r"^(?:\[Source \d+\]\s*)+\.?\s*")

@@ -15,8 +15,8 @@ from rag.context.builder import context_from_passages
 from rag.grounding.check import check_answer
 from rag.grounding.lexical import overlap
 from rag.grounding.model_checks import SentenceEmbedder, embedding_scores
-from rag.grounding.settings import GroundingConfig
 from rag.paths import PROJECT_ROOT
+from rag.settings.grounding import GroundingConfig
 from rag.text import split_sentences
 
 LABELS_PATH = PROJECT_ROOT / "datasets" / "grounding_labels.jsonl"

@@ -27,7 +27,7 @@ class SentenceEmbedder(Protocol):
 def default_embedder() -> SentenceEmbedder:
     """The project's default embedder (all-MiniLM-L6-v2 via rag.embed, cached on disk)."""
     from rag.embed import get_embedder
-    from rag.embed.settings import EmbeddingConfig
+    from rag.settings.embedding import EmbeddingConfig
 
     return get_embedder(EmbeddingConfig())
 

@@ -7,7 +7,6 @@ from dataclasses import replace
 
 import numpy as np
 
-from rag.config import PipelineConfig
 from rag.context.base import BuiltContext
 from rag.context.stage import built_context
 from rag.generate.answer import generate_answer
@@ -19,6 +18,7 @@ from rag.grounding.evidence import with_quotes
 from rag.grounding.model_checks import SentenceEmbedder, default_embedder
 from rag.grounding.retry import GroundedAnswer, ground_with_retry
 from rag.llm.client import make_client
+from rag.settings.pipeline import PipelineConfig
 from rag.stages import STAGES, PipelineState, StageEnv, StageInput, StageResult, StageSpec
 
 
@@ -72,5 +72,6 @@ def _off(config: PipelineConfig) -> str | None:
 
 
 STAGES.add("ground", StageSpec("ground", run_ground, GroundedAnswer, _off, settings=lambda c: c.grounding,
+                               reads=("generation",),
                                inputs=(StageInput("context", BuiltContext),
                                        StageInput("generate", GenerateOutput))))

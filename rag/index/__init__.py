@@ -1,6 +1,6 @@
 """Indexes: Qdrant dense + sparse vectors, BM25 backends, and collections with a manifest.
 
-Exports load lazily (PEP 562): `rag.config` imports `rag.index.settings`, and that must not pull
+Exports load lazily (PEP 562): `rag.config` imports `rag.settings.index`, and that must not pull
 in Qdrant or the collection code (which itself needs `rag.config`).
 """
 

@@ -26,12 +26,12 @@ from rag.index.manifest import (
 )
 from rag.index.payload import chunk_from_payload
 from rag.index.qdrant_store import QdrantStore, qdrant_location
-from rag.index.settings import IndexConfig
 from rag.index.sparse import BM25Params, SparseContext, SparseIndex, get_sparse_index
 from rag.index.tokenizer import Tokenizer
+from rag.settings.index import IndexConfig
 
-if TYPE_CHECKING:  # rag.config imports rag.index.settings
-    from rag.config import PipelineConfig
+if TYPE_CHECKING:
+    from rag.settings.pipeline import PipelineConfig
 
 _log = logging.getLogger(__name__)
 INDEX_MARK = ".ix-"  # derived index names: "<collection>.ix-<settings hash>" (derived.py)

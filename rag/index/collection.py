@@ -28,17 +28,17 @@ from rag.documents.base import Document
 from rag.embed import Embedder
 from rag.index.catalogue import INDEX_MARK, MANIFEST_FILE, Catalogue
 from rag.index.document_texts import KeptTexts
+from rag.index.hits import RankedList
 from rag.index.ingest import IngestSummary, add_documents
 from rag.index.payload import Access
 from rag.index.reconcile import Repair
 from rag.index.search import CollectionSearch
 from rag.index.writer import CollectionWriter, OnProgress, create_manifest
 from rag.paths import collections_root
-from rag.retrieve.base import RankedList
-from rag.retrieve.settings import FilterConfig
+from rag.settings.retrieval import FilterConfig
 
-if TYPE_CHECKING:  # rag.config imports rag.index.settings
-    from rag.config import PipelineConfig
+if TYPE_CHECKING:
+    from rag.settings.pipeline import PipelineConfig
 
 __all__ = ["INDEX_MARK", "Collection", "CollectionNotFoundError", "Index", "IngestSummary", "OnProgress",
            "check_name", "collections_root", "list_collections", "open_collection", "open_working"]

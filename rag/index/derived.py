@@ -28,10 +28,11 @@ from rag.index.payload import Access
 from rag.index.ref import IndexRef, stand_in
 from rag.index.store_lease import exclusive
 from rag.index.writer import OnProgress
+from rag.settings.overrides import apply_overrides
 
 if TYPE_CHECKING:
-    from rag.config import PipelineConfig
-    from rag.retrieve.search import SearchableCollection
+    from rag.index.hits import SearchableCollection
+    from rag.settings.pipeline import PipelineConfig
 
 _SYNCED = "synced_from"  # the collection manifest's updated_at the index was last synced to
 _OPEN: dict[Path, Index] = {}  # one object per derived index per process (like the base)
@@ -73,12 +74,10 @@ def _reads_own(collection: Collection, pinned_config: PipelineConfig) -> bool:
 
 def own_settings_config(collection: Collection, config: PipelineConfig) -> PipelineConfig:
     """`config` with the index-affecting sections the collection was built with."""
-    from rag.config import with_overrides  # late: rag.config imports rag.index.settings
-
     settings = collection.manifest.settings
     if not settings:
         return config
-    return with_overrides(config, {
+    return apply_overrides(config, {
         "documents.redact_pii": settings["documents"]["redact_pii"],
         "chunking": dict(settings["chunking"]),
         **{f"embedding.{k}": v for k, v in settings["embedding"].items()},

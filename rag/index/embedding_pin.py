@@ -15,12 +15,12 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rag.embed.settings import LEGACY_ONNX_VARIANT
 from rag.embed.variant import AUTO_VARIANT, choose_variant, kept_note, picks_a_graph
 from rag.paths import collections_root
+from rag.settings.embedding import LEGACY_ONNX_VARIANT
 
 if TYPE_CHECKING:
-    from rag.config import PipelineConfig
+    from rag.settings.pipeline import PipelineConfig
 
 _log = logging.getLogger(__name__)
 _NOTE_FILE = ".embedding-graph-note"

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rag.privacy import normalize_user
-from rag.retrieve.settings import FilterConfig
+from rag.settings.retrieval import FilterConfig
 
 _NAMESPACE = uuid.NAMESPACE_URL.bytes
 

@@ -24,8 +24,8 @@ from rag.index.payload import Access
 from rag.index.reconcile import Repair
 from rag.index.writer import CollectionWriter, OnProgress
 
-if TYPE_CHECKING:  # rag.config imports rag.index.settings
-    from rag.config import PipelineConfig
+if TYPE_CHECKING:
+    from rag.settings.pipeline import PipelineConfig
 
 _EMBED_SLICE = 64  # chunks per progress step while embedding
 

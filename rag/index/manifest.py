@@ -13,12 +13,12 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from rag.embed.settings import LEGACY_ONNX_VARIANT
 from rag.embed.variant import concrete
 from rag.privacy import access_key
+from rag.settings.embedding import LEGACY_ONNX_VARIANT
 
-if TYPE_CHECKING:  # rag.config imports rag.index.settings
-    from rag.config import PipelineConfig
+if TYPE_CHECKING:
+    from rag.settings.pipeline import PipelineConfig
 
 PUBLIC = access_key("public", None)  # the access of entries written before access was recorded
 

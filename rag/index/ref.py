@@ -17,10 +17,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from rag.config import PipelineConfig
     from rag.index.collection import Collection, Index
     from rag.index.document_texts import KeptTexts
-    from rag.retrieve.search import SearchableCollection
+    from rag.index.hits import SearchableCollection
+    from rag.settings.pipeline import PipelineConfig
 
 
 @dataclass(frozen=True)

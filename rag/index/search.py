@@ -20,10 +20,10 @@ from rag.chunking.base import Chunk
 from rag.index import journal
 from rag.index.catalogue import Catalogue
 from rag.index.filters import Filter, build_filter, point_id, visibility_filter
+from rag.index.hits import Candidate, RankedList, RetrieverHit
 from rag.index.manifest import Manifest
 from rag.index.payload import chunk_from_payload
-from rag.retrieve.base import Candidate, RankedList, RetrieverHit
-from rag.retrieve.settings import FilterConfig
+from rag.settings.retrieval import FilterConfig
 
 
 class CollectionSearch:

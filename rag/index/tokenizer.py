@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from rag.index.settings import TokenizerConfig
+from rag.settings.index import TokenizerConfig
 
 
 class StemmingUnavailableError(ValueError):

@@ -21,8 +21,8 @@ from rag.llm import read_speed
 from rag.llm.base import Attempt, Completion, FailureKind, LLMError, Message
 from rag.llm.breaker import CircuitBreaker, breaker_for
 from rag.llm.deadline import Redactor, current_deadline, record_call
-from rag.llm.settings import GenerationConfig
 from rag.llm.structured import FORMAT_SUPPORT, ReplyFormat, ReplySchema, refusal_of_format
+from rag.settings.generation import GenerationConfig
 
 RETRYABLE: frozenset[FailureKind] = frozenset({"rate_limit", "server", "timeout", "connection"})
 MIN_SECRET_CHARS = 8  # no provider issues shorter keys

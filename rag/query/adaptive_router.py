@@ -20,12 +20,12 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any, Literal
 
-from rag.config import PipelineConfig
-from rag.query.adaptive_settings import AdaptiveConfig
+from rag.index.hits import SearchQuery
 from rag.query.route import Route
 from rag.query.understand import Understanding
-from rag.retrieve.base import SearchQuery
-from rag.retrieve.settings import FilterConfig
+from rag.settings.adaptive import AdaptiveConfig
+from rag.settings.pipeline import PipelineConfig
+from rag.settings.retrieval import FilterConfig
 from rag.stages import STAGES, PipelineState, StageEnv, StageInput, StageResult, StageSpec
 
 Strategy = Literal["dense_only", "hybrid", "fusion", "two_stage", "hierarchical"]
@@ -184,4 +184,5 @@ def _off(config: PipelineConfig) -> str | None:
 
 
 STAGES.add("adapt", StageSpec("adapt", run_adapt, AdaptivePlan, _off, settings=lambda c: c.query.adaptive,
+                              reads=("context", "rerank", "retrieval"),
                               inputs=(StageInput("understand", Understanding),)))

@@ -20,7 +20,7 @@ import numpy as np
 
 from rag.embed.base import Embedder
 from rag.query.entities import extract_entities
-from rag.query.settings import CacheConfig
+from rag.settings.query import CacheConfig
 
 
 @dataclass(frozen=True)

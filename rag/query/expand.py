@@ -17,12 +17,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
+from rag.index.hits import SearchQuery
 from rag.llm.base import ChatModel, LLMError, Message
 from rag.llm.repeats import without_repeats
 from rag.llm.usability import record_reply
-from rag.query.settings import ExpandConfig
 from rag.registry import Registry
-from rag.retrieve.base import SearchQuery
+from rag.settings.query import ExpandConfig
 from rag.text import content_words, words
 
 EchoIntent = Literal["factual", "procedural", "exploratory", "temporal"]

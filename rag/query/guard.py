@@ -27,7 +27,7 @@ from typing import Literal
 from rag.decoders.confusables import skeleton
 from rag.guard_model.detector import load_model
 from rag.injection import decoded_views, detect, views
-from rag.query.settings import GuardConfig
+from rag.settings.query import GuardConfig
 from rag.text import mixed_script_words, scripts
 
 Verdict = Literal["ok", "empty", "too_long", "injection", "rate_limited"]

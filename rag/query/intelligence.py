@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from rag.config import PipelineConfig, with_overrides
 from rag.registry import Registry
+from rag.settings.overrides import apply_overrides
+from rag.settings.pipeline import PipelineConfig
 
 
 @dataclass(frozen=True)
@@ -60,5 +61,5 @@ _level("maximum", "+ every expansion engine (multi-query, HyDE, step-back, RAG-F
 def apply_level(config: PipelineConfig, level: str) -> PipelineConfig:
     """`config` with the level's toggles; the name records the level ("adaptive@enhanced")."""
     found = LEVELS.get(level)
-    changed = with_overrides(config, dict(found.overrides))
+    changed = apply_overrides(config, dict(found.overrides))
     return changed.model_copy(update={"name": f"{config.name.split('@')[0]}@{found.name}"})

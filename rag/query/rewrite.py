@@ -17,7 +17,7 @@ from typing import Literal
 from rag.llm.base import ChatModel, LLMError, Message
 from rag.llm.usability import record_reply
 from rag.query.entities import extract_entities
-from rag.query.settings import RewriteConfig
+from rag.settings.query import RewriteConfig
 from rag.text import QUESTION_WORDS, content_words, words
 
 _PRONOUN = re.compile(r"\b(it|its|they|them|their|this|that|these|those|the same|the above|"

@@ -18,7 +18,7 @@ from rag.llm.structured import json_object, object_schema
 from rag.llm.usability import record_reply
 from rag.query.classify import QueryClass
 from rag.query.entities import extract_entities
-from rag.query.settings import RouteConfig
+from rag.settings.query import RouteConfig
 from rag.text import QUESTION_WORDS, words
 
 Complexity = Literal["simple", "complex", "conversational", "summarize"]

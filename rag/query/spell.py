@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Literal
 
-from rag.query.settings import SpellConfig
+from rag.settings.query import SpellConfig
 from rag.text import STOPWORDS
 
 _WORD = re.compile(r"[^\W\d_]+", re.UNICODE)

@@ -15,19 +15,19 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Literal, TypeGuard
 
-from rag.config import PipelineConfig
 from rag.embed import get_embedder
-from rag.embed.settings import EmbeddingConfig
+from rag.index.hits import SearchQuery
 from rag.llm.base import ChatModel, Message
 from rag.llm.client import make_client
 from rag.privacy import normalize_user, scope_key, visible_to
 from rag.query.cache import SemanticCache, cache_for
 from rag.query.guard import GuardVerdict, RateLimiter, guard
 from rag.query.intent import EXEMPLARS, SemanticRouter
-from rag.query.settings import GuardConfig
 from rag.query.spell import Vocabulary
 from rag.query.understand import Understanding, understand
-from rag.retrieve.base import SearchQuery
+from rag.settings.embedding import EmbeddingConfig
+from rag.settings.pipeline import PipelineConfig
+from rag.settings.query import GuardConfig
 from rag.stages import STAGES, PipelineState, StageEnv, StageInput, StageResult, StageSpec, StageStatus
 
 _LIMITERS: dict[tuple[int, float], RateLimiter] = {}
@@ -178,25 +178,9 @@ def understanding(state: PipelineState) -> Understanding | None:
     return state.artifact("understand", Understanding)
 
 
-def remember_answer(state: PipelineState, config: PipelineConfig) -> bool:
-    """Store a generated answer in the semantic cache under the query it was looked up with
-    (the understand stage's `after_run`, called after every whole run); True when stored. Halted
-    runs (cache hits, blocked or non-retrieval queries), declined ones and runs without the
-    understand stage store nothing."""
-    cache = semantic_cache(config, state.filters.owner)
-    found = understanding(state)
-    # a declined run's answer is the decline message: not an answer to serve again
-    if cache is None or found is None or state.halted or not state.answer or state.withheld:
-        return False
-    from rag.cached_outputs import cited_outputs  # late: keeps the query package light
-
-    cache.store(found.cache_query, state.answer, tuple(c.chunk_id for c in state.candidates),
-                outputs=cited_outputs(state))
-    return True
-
-
 STAGES.add("guard", StageSpec("guard", run_guard, GuardVerdict, _guard_off,
                               settings=lambda c: c.query.guard))
 STAGES.add("understand", StageSpec("understand", run_understand, Understanding, _understand_off,
-                                   settings=lambda c: c.query, after_run=remember_answer,
+                                   settings=lambda c: c.query,
+                                   reads=("embedding", "generation", "index"),
                                    inputs=(StageInput("guard", GuardVerdict),)))

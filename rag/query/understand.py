@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from rag.index.hits import SearchQuery
 from rag.llm.base import ChatModel, Message
 from rag.query.cache import CacheLookup, SemanticCache
 from rag.query.classify import QueryClassification, classify
@@ -18,9 +19,8 @@ from rag.query.expand import Expansion, expand
 from rag.query.intent import CANNED_REPLIES, IntentResult, SemanticRouter, route_intent
 from rag.query.rewrite import Rewrite, reference, rewrite
 from rag.query.route import Route, route
-from rag.query.settings import QueryConfig
 from rag.query.spell import SpellResult, Vocabulary, correct
-from rag.retrieve.base import SearchQuery
+from rag.settings.query import QueryConfig
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,6 @@ rag.rerank.stage plugs it into the pipeline.
 from rag.rerank.base import RerankUnavailable, Scorer
 from rag.rerank.offline import offline_default
 from rag.rerank.scorers import SCORERS, build_scorer
-from rag.rerank.settings import RerankConfig
+from rag.settings.rerank import RerankConfig
 
 __all__ = ["SCORERS", "RerankConfig", "RerankUnavailable", "Scorer", "build_scorer", "offline_default"]

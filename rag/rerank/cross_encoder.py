@@ -19,7 +19,7 @@ from rag.rerank.base import RerankCallFailed, RerankUnavailable, ScoreBatch
 if TYPE_CHECKING:
     from sentence_transformers import CrossEncoder
 
-    from rag.rerank.settings import RerankConfig
+    from rag.settings.rerank import RerankConfig
 
 NOT_CONFIGURED = (
     "no cross-encoder configured: set rerank.model to a cross-encoder name or local folder "

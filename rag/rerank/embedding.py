@@ -14,8 +14,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from rag.embed import get_embedder
-from rag.embed.settings import EmbeddingConfig
 from rag.rerank.base import ScoreBatch
+from rag.settings.embedding import EmbeddingConfig
 
 
 class EmbeddingScorer:

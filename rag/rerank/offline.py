@@ -7,7 +7,7 @@ collection already uses) and says why, so its first run shows a reranking rather
 
 from __future__ import annotations
 
-from rag.rerank.settings import RerankConfig
+from rag.settings.rerank import RerankConfig
 
 OFFLINE_METHOD = "embedding"
 

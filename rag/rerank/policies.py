@@ -12,9 +12,9 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
+from rag.index.hits import Candidate
 from rag.registry import Registry
 from rag.rerank.base import ScoreScale
-from rag.retrieve.base import Candidate
 
 Normalizer = Callable[[Sequence[float]], list[float]]
 NORMALIZERS: Registry[Normalizer] = Registry("rerank normalization")

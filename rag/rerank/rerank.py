@@ -14,6 +14,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 
+from rag.index.hits import Candidate
 from rag.llm.base import ChatModel
 from rag.rerank import build_scorer
 from rag.rerank.base import (
@@ -25,8 +26,7 @@ from rag.rerank.base import (
     Scorer,
 )
 from rag.rerank.policies import NORMALIZERS, apply_policy, resolve_normalization, select
-from rag.rerank.settings import RerankConfig
-from rag.retrieve.base import Candidate
+from rag.settings.rerank import RerankConfig
 
 _SCORES: OrderedDict[tuple[str, ...], ScoreBatch] = OrderedDict()
 _SCORES_SIZE = 256

@@ -13,7 +13,7 @@ from rag.registry import Registry
 from rag.rerank.base import RerankUnavailable, Scorer
 
 if TYPE_CHECKING:  # the settings validate `method` against SCORERS (a late import of this module)
-    from rag.rerank.settings import RerankConfig
+    from rag.settings.rerank import RerankConfig
 
 ScorerFactory = Callable[["RerankConfig", ChatModel | None], Scorer]
 SCORERS: Registry[ScorerFactory] = Registry("rerank")

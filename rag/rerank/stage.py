@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from rag.config import PipelineConfig
 from rag.llm.base import ChatModel
 from rag.llm.client import make_client
 from rag.rerank.base import RerankResult
 from rag.rerank.rerank import rerank
+from rag.settings.pipeline import PipelineConfig
 from rag.stages import STAGES, PipelineState, StageEnv, StageResult, StageSpec
 
 
@@ -43,4 +43,5 @@ def _off(config: PipelineConfig) -> str | None:
     return None if config.rerank.enabled else "rerank.enabled is false"
 
 
-STAGES.add("rerank", StageSpec("rerank", run_rerank, RerankResult, _off, settings=lambda c: c.rerank))
+STAGES.add("rerank", StageSpec("rerank", run_rerank, RerankResult, _off, settings=lambda c: c.rerank,
+                                reads=("generation",)))

@@ -3,7 +3,7 @@
 Searching (search.retrieve_lists, cached), fusion, post-steps and top-k run as pipeline stages
 (rag.retrieve.stage) through rag.pipeline, the one way stages are composed.
 
-Exports load lazily (PEP 562): `rag.config` imports `rag.retrieve.settings`, which must not pull
+Exports load lazily (PEP 562): `rag.config` imports `rag.settings.retrieval`, which must not pull
 in modules that need `rag.config` themselves.
 """
 
@@ -12,10 +12,10 @@ from __future__ import annotations
 from rag.lazy_exports import lazy_exports
 
 _EXPORTS = {
-    "Candidate": "rag.retrieve.base",
-    "RankedList": "rag.retrieve.base",
-    "RetrieverHit": "rag.retrieve.base",
-    "SearchQuery": "rag.retrieve.base",
+    "Candidate": "rag.index.hits",
+    "RankedList": "rag.index.hits",
+    "RetrieverHit": "rag.index.hits",
+    "SearchQuery": "rag.index.hits",
     "FUSION": "rag.retrieve.fusion",
     "fuse": "rag.retrieve.fusion",
     "POST_STEPS": "rag.retrieve.post",

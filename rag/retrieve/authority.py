@@ -11,8 +11,8 @@ from dataclasses import dataclass, replace
 from pathlib import PurePath
 
 from rag.chunking.base import Chunk
-from rag.config import PipelineConfig
-from rag.retrieve.base import Candidate
+from rag.index.hits import Candidate
+from rag.settings.pipeline import PipelineConfig
 from rag.stages import STAGES, PipelineState, StageEnv, StageResult, StageSpec
 
 

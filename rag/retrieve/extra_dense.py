@@ -16,9 +16,9 @@ from typing import Protocol
 import numpy as np
 
 from rag.chunking.base import Chunk
-from rag.embed.settings import EmbeddingConfig
-from rag.retrieve.base import Candidate, RankedList, RetrieverHit
-from rag.retrieve.settings import FilterConfig
+from rag.index.hits import Candidate, RankedList, RetrieverHit
+from rag.settings.embedding import EmbeddingConfig
+from rag.settings.retrieval import FilterConfig
 
 _KEPT = 4  # chunk matrices kept in memory (collection version x model)
 

@@ -20,23 +20,11 @@ from typing import Protocol
 
 import numpy as np
 
-from rag.config import PipelineConfig
-from rag.retrieve.base import Candidate, RankedList, SearchQuery
-from rag.retrieve.settings import FilterConfig
+from rag.index.hits import Candidate, RankedList, SearchableCollection, SearchQuery
+from rag.settings.pipeline import PipelineConfig
+from rag.settings.retrieval import FilterConfig
 
 CACHE_SIZE = 512  # ranked lists kept in memory (one per query × retriever × settings)
-
-
-class SearchableCollection(Protocol):
-    """What retrieval needs from a collection (rag.index.Collection provides it)."""
-
-    name: str
-
-    def dense_search(
-        self, query_vector: np.ndarray, depth: int, filters: FilterConfig
-    ) -> RankedList: ...
-
-    def sparse_search(self, query: str, depth: int, filters: FilterConfig) -> RankedList: ...
 
 
 @dataclass(frozen=True)

@@ -12,12 +12,12 @@ from dataclasses import dataclass, replace
 
 from pydantic import BaseModel
 
-from rag.config import PipelineConfig
-from rag.retrieve.base import Candidate, RankedList
+from rag.index.hits import Candidate, RankedList
 from rag.retrieve.fusion import fuse, passthrough
 from rag.retrieve.fusion.base import cut_to_depths
 from rag.retrieve.post import PostContext, StepReport, enabled_steps, postprocess
 from rag.retrieve.search import Retrieved, candidate_vectors, retrieve_lists
+from rag.settings.pipeline import PipelineConfig
 from rag.stages import STAGES, PipelineState, StageEnv, StageInput, StageResult, StageSpec
 
 
@@ -129,10 +129,11 @@ class _TopK(BaseModel):
 
 
 STAGES.add("retrieve", StageSpec("retrieve", run_retrieve, Retrieved,
-                                 settings=lambda c: c.retrieval))
+                                 settings=lambda c: c.retrieval,
+                                 reads=("chunking", "embedding", "index")))
 STAGES.add("fuse", StageSpec("fuse", run_fuse, FuseOutput, settings=lambda c: c.fusion,
                              inputs=(StageInput("retrieve", Retrieved),)))  # its lists: state.lists
 STAGES.add("postprocess", StageSpec("postprocess", run_postprocess, PostprocessOutput, _post_off,
-                                    settings=lambda c: c.postprocess))
+                                    settings=lambda c: c.postprocess, reads=("embedding",)))
 STAGES.add("select", StageSpec("select", run_select, SelectOutput,
                                settings=lambda c: _TopK(top_k=c.retrieval.top_k)))

@@ -13,12 +13,12 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from rag.config import PipelineConfig
 from rag.context.base import BuiltContext
 from rag.context.graph_stage import GraphOutput
 from rag.context.self_rag import Verification
 from rag.generate.stage import GenerateOutput
 from rag.grounding.retry import GroundedAnswer
+from rag.index.hits import SearchableCollection
 from rag.index.ref import IndexRef
 from rag.llm.usability import UsabilityTally, counting
 from rag.pipeline import ConversationTurn, ranked_candidates, run_query
@@ -26,8 +26,9 @@ from rag.query.adaptive_router import AdaptivePlan
 from rag.query.understand import Understanding
 from rag.rerank.base import RerankResult
 from rag.retrieve.authority import AuthorityResult
-from rag.retrieve.search import Retrieved, SearchableCollection
+from rag.retrieve.search import Retrieved
 from rag.retrieve.stage import PostprocessOutput
+from rag.settings.pipeline import PipelineConfig
 from rag.trace import Trace
 
 # (config, collection) for a preset: where its documents are indexed with its own settings.

@@ -11,8 +11,8 @@ from eval.data.beir import load_beir
 from rag.llm.base import Message
 from rag.llm.client import Endpoint, LLMClient
 from rag.llm.local_server import LocalLLMServer
-from rag.llm.settings import GenerationConfig
 from rag.llm.structured import choice_schema
+from rag.settings.generation import GenerationConfig
 
 DATA = Path(__file__).resolve().parents[2] / "datasets"
 # the tasks whose stage asks for a schema (copy compression and query expansions do not)

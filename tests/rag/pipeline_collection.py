@@ -12,8 +12,8 @@ from rank_bm25 import BM25Okapi
 
 from rag.chunking.base import Chunk
 from rag.embed.base import Embedder
-from rag.retrieve.base import Candidate, RankedList, RetrieverHit
-from rag.retrieve.settings import FilterConfig
+from rag.index.hits import Candidate, RankedList, RetrieverHit
+from rag.settings.retrieval import FilterConfig
 
 CORPUS = {
     "rrf": "Reciprocal rank fusion adds one over k plus rank for every list a document is in.",

@@ -7,14 +7,8 @@ from typing import Any
 
 import pytest
 
-from rag.config import (
-    PresetError,
-    _section_overrides,
-    _whole_overrides,
-    available_presets,
-    load_preset,
-    with_overrides,
-)
+from rag.config import PresetError, available_presets, load_preset, with_overrides
+from rag.settings.overrides import _section_overrides, _whole_overrides
 
 OVERRIDES: list[dict[str, Any]] = [
     {"fusion.k": 5},

@@ -11,8 +11,8 @@ from rag.config import PipelineConfig, PresetError, config_from_dict
 from rag.embed import EmbeddingConfig, get_embedder
 from rag.pipeline import run_head, run_tail
 from rag.retrieve.fusion.base import alpha_weights
-from rag.retrieve.settings import FilterConfig
 from rag.retrieve.stage import FuseOutput
+from rag.settings.retrieval import FilterConfig
 
 HASHING = {"backend": "hashing", "cache": False}
 

@@ -10,8 +10,8 @@ from fake_openai import FakeOpenAI, reply, status
 
 from rag.llm.base import Message
 from rag.llm.client import Endpoint, LLMClient
-from rag.llm.settings import GenerationConfig
 from rag.memory import MemoryStore, UnknownConversationError, running_summary
+from rag.settings.generation import GenerationConfig
 
 
 @pytest.fixture

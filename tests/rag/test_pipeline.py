@@ -14,6 +14,7 @@ from pipeline_collection import MemoryCollection, make_chunks
 
 from rag.config import PipelineConfig, load_preset, with_overrides
 from rag.embed import get_embedder
+from rag.index.hits import RankedList, SearchQuery
 from rag.pipeline import (
     STAGE_ORDER,
     PipelineState,
@@ -30,10 +31,9 @@ from rag.pipeline import (
     run_tail,
     stage_slice,
 )
-from rag.retrieve.base import RankedList, SearchQuery
 from rag.retrieve.search import Retrieved, clear_candidate_cache
-from rag.retrieve.settings import FilterConfig
 from rag.retrieve.stage import FuseOutput, PostprocessOutput, SelectOutput
+from rag.settings.retrieval import FilterConfig
 from rag.trace import Trace
 
 EMBEDDING = {"embedding.backend": "openai", "embedding.model": "hashed-bow-pipeline-tests"}

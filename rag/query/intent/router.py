@@ -17,7 +17,7 @@ from rag.query.intent.exemplars import NEEDS_RETRIEVAL
 from rag.query.intent.llm import IntentLLMError, llm_intent
 from rag.query.intent.rules import hard_rules
 from rag.query.intent.semantic import SemanticRouter
-from rag.query.settings import IntentConfig
+from rag.settings.query import IntentConfig
 
 Layer = Literal["rules", "semantic", "llm", "default"]
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from rag.retrieve.base import Candidate, RankedList
+from rag.index.hits import Candidate, RankedList
 from rag.retrieve.fusion.base import FUSION, cut_to_depths
 from rag.retrieve.fusion.convex import convex
 from rag.retrieve.fusion.dbsf import dbsf
@@ -18,7 +18,7 @@ from rag.retrieve.fusion.passthrough import passthrough
 from rag.retrieve.fusion.relative_score import relative_score
 from rag.retrieve.fusion.rrf import rrf
 from rag.retrieve.fusion.weighted_rrf import weighted_rrf
-from rag.retrieve.settings import FusionConfig
+from rag.settings.retrieval import FusionConfig
 
 
 def fuse(

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from rag.chunking.base import Chunk
+from rag.index.hits import Candidate, RankedList, RetrieverHit, retriever_family
 from rag.registry import Registry
-from rag.retrieve.base import Candidate, RankedList, RetrieverHit, retriever_family
-from rag.retrieve.settings import EXTRA_DENSE_PREFIX, FusionConfig
+from rag.settings.retrieval import EXTRA_DENSE_PREFIX, FusionConfig
 
 # (lists, config, the user's query) -> fused candidates; only learned fusion reads the query.
 FusionFn = Callable[[Sequence[RankedList], FusionConfig, str], tuple[Candidate, ...]]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
-from rag.retrieve.base import Candidate, RankedList
+from rag.index.hits import Candidate, RankedList
 from rag.retrieve.fusion.base import (
     FUSION,
     Pool,
@@ -16,7 +16,7 @@ from rag.retrieve.fusion.base import (
     raw_scores,
     z_score,
 )
-from rag.retrieve.settings import FusionConfig
+from rag.settings.retrieval import FusionConfig
 
 NORMALIZERS = {"minmax": min_max, "zscore": z_score}
 Terms = dict[str, dict[str, float]]

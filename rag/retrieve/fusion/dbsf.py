@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 
-from rag.retrieve.base import Candidate, RankedList
+from rag.index.hits import Candidate, RankedList
 from rag.retrieve.fusion.base import (
     FUSION,
     Pool,
@@ -13,7 +13,7 @@ from rag.retrieve.fusion.base import (
     pool,
     raw_scores,
 )
-from rag.retrieve.settings import FusionConfig
+from rag.settings.retrieval import FusionConfig
 
 
 def three_sigma(scores: Mapping[str, float]) -> dict[str, float]:

@@ -25,9 +25,9 @@ from typing import Any
 
 import numpy as np
 
-from rag.retrieve.base import Candidate, RankedList
+from rag.index.hits import Candidate, RankedList
 from rag.retrieve.fusion.base import FUSION, Pool, assemble, min_max, pool, raw_scores
-from rag.retrieve.settings import FusionConfig
+from rag.settings.retrieval import FusionConfig
 
 MODEL_KIND = "logistic_regression"
 PER_LIST = ("raw", "norm", "inv_rank", "present", "norm*query_words")

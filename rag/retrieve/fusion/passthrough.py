@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rag.retrieve.base import Candidate, RankedList
+from rag.index.hits import Candidate, RankedList
 from rag.retrieve.fusion.base import (
     FUSION,
     Pool,
@@ -12,7 +12,7 @@ from rag.retrieve.fusion.base import (
     pool,
     raw_scores,
 )
-from rag.retrieve.settings import FusionConfig
+from rag.settings.retrieval import FusionConfig
 
 
 def passthrough(lists: Sequence[RankedList]) -> tuple[Candidate, ...]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rag.retrieve.base import Candidate, RankedList
+from rag.index.hits import Candidate, RankedList
 from rag.retrieve.fusion.base import (
     FUSION,
     Pool,
@@ -14,7 +14,7 @@ from rag.retrieve.fusion.base import (
     pool,
     raw_scores,
 )
-from rag.retrieve.settings import FusionConfig
+from rag.settings.retrieval import FusionConfig
 
 Terms = dict[str, dict[str, float]]
 

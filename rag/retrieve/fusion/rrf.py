@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rag.retrieve.base import Candidate, RankedList
+from rag.index.hits import Candidate, RankedList
 from rag.retrieve.fusion.base import FUSION, Pool, assemble, pool
-from rag.retrieve.settings import FusionConfig
+from rag.settings.retrieval import FusionConfig
 
 
 def rrf_terms(found: Pool, k: int) -> dict[str, dict[str, float]]:

@@ -21,10 +21,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from rag.index.hits import retriever_family
 from rag.registry import Registry
-from rag.retrieve.base import retriever_family
 from rag.retrieve.fusion.base import list_weight
-from rag.retrieve.settings import FusionConfig
+from rag.settings.retrieval import FusionConfig
 
 
 @dataclass(frozen=True)

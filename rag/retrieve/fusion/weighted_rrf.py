@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from rag.retrieve.base import Candidate, RankedList
+from rag.index.hits import Candidate, RankedList
 from rag.retrieve.fusion.base import (
     FUSION,
     Pool,
@@ -13,7 +13,7 @@ from rag.retrieve.fusion.base import (
     pool,
 )
 from rag.retrieve.fusion.rrf import rrf_terms
-from rag.retrieve.settings import FusionConfig
+from rag.settings.retrieval import FusionConfig
 
 
 def weighted_terms(

@@ -7,10 +7,10 @@ registers a `PostStep` in POST_STEPS, its import below, and its name in ORDER.
 
 from __future__ import annotations
 
-from rag.retrieve.base import Candidate
+from rag.index.hits import Candidate
 from rag.retrieve.post import dedupe, penalties, recency, tags, threshold  # noqa: F401 (registers)
 from rag.retrieve.post.base import POST_STEPS, PostContext, PostStep, StepReport, StepResult
-from rag.retrieve.settings import PostprocessConfig
+from rag.settings.retrieval import PostprocessConfig
 
 # EchoMind's order (window -> decay -> tag boost), then Adaptive's penalties; the threshold reads the
 # final score; de-duplication last, over the fewest candidates.

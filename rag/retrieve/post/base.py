@@ -14,9 +14,9 @@ from typing import Any
 
 import numpy as np
 
+from rag.index.hits import Candidate
 from rag.registry import Registry
-from rag.retrieve.base import Candidate
-from rag.retrieve.settings import PostprocessConfig
+from rag.settings.retrieval import PostprocessConfig
 from rag.steps import StepReport, StepStatus
 
 

@@ -6,9 +6,9 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from rag.retrieve.base import Candidate
+from rag.index.hits import Candidate
 from rag.retrieve.post.base import POST_STEPS, PostContext, PostStep, StepResult, result
-from rag.retrieve.settings import PostprocessConfig
+from rag.settings.retrieval import PostprocessConfig
 
 
 def _unit(vector: np.ndarray) -> np.ndarray:

@@ -10,9 +10,9 @@ import re
 from collections.abc import Mapping
 from functools import lru_cache
 
-from rag.retrieve.base import Candidate
+from rag.index.hits import Candidate
 from rag.retrieve.post.base import POST_STEPS, PostContext, PostStep, StepResult, rescale, result
-from rag.retrieve.settings import ContentType, PostprocessConfig
+from rag.settings.retrieval import ContentType, PostprocessConfig
 
 _HEADINGS: dict[ContentType, re.Pattern[str]] = {
     "toc": re.compile(r"^\W*(table of contents|contents)\W*$", re.I),

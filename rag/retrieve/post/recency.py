@@ -11,9 +11,9 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from rag.chunking.base import Chunk
-from rag.retrieve.base import Candidate
+from rag.index.hits import Candidate
 from rag.retrieve.post.base import POST_STEPS, PostContext, PostStep, StepResult, rescale, result
-from rag.retrieve.settings import PostprocessConfig
+from rag.settings.retrieval import PostprocessConfig
 
 DATE_KEYS = ("created_at", "modified")
 

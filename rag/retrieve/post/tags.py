@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from rag.chunking.base import Chunk
-from rag.retrieve.base import Candidate
+from rag.index.hits import Candidate
 from rag.retrieve.post.base import POST_STEPS, PostContext, PostStep, StepResult, rescale, result
-from rag.retrieve.settings import PostprocessConfig
+from rag.settings.retrieval import PostprocessConfig
 from rag.text import words
 
 

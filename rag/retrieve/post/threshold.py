@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rag.retrieve.base import Candidate
+from rag.index.hits import Candidate
 from rag.retrieve.post.base import (
     POST_STEPS,
     PostContext,
@@ -11,7 +11,7 @@ from rag.retrieve.post.base import (
     result,
     with_stage_score,
 )
-from rag.retrieve.settings import PostprocessConfig
+from rag.settings.retrieval import PostprocessConfig
 
 
 def threshold_value(candidate: Candidate, on: str) -> float | None:

@@ -17,8 +17,8 @@ from eval.data.evalsets import (
 from eval.data.shapes import DatasetError
 from eval.runs.candidates import QueryLists
 from rag.chunking.base import Chunk
+from rag.index.hits import Candidate, RankedList
 from rag.paths import PROJECT_ROOT
-from rag.retrieve.base import Candidate, RankedList
 
 QA_FILE = PROJECT_ROOT / "datasets" / "qa_samples.jsonl"
 

@@ -11,7 +11,7 @@ from eval.diagnostics.ceiling import OracleMemo, ceiling, recall_at_depth
 from eval.runs.candidates import QueryLists
 from eval.runs.preset_run import QueryOutcome, summarize
 from rag.chunking.base import Chunk
-from rag.retrieve.base import Candidate, RankedList
+from rag.index.hits import Candidate, RankedList
 
 QRELS = {"q1": {"a": 2, "b": 1, "z": 1}, "q2": {"c": 1}}
 DATASET = BeirDataset("t", {d: {"title": "", "text": d} for d in "abcxyz"},

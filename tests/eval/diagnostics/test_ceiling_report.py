@@ -15,7 +15,7 @@ from eval.runs.evalset_runner import ScoredRun
 from eval.runs.preset_run import QueryOutcome, summarize
 from rag.chunking.base import Chunk
 from rag.config import load_preset, with_overrides
-from rag.retrieve.base import Candidate, RankedList
+from rag.index.hits import Candidate, RankedList
 
 QRELS = {"q1": {"a": 2, "b": 1, "c": 1}, "q2": {"d": 1}}
 DATASET = BeirDataset("t", {d: {"title": "", "text": d} for d in "abcdxyz"},

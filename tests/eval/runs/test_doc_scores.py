@@ -6,7 +6,7 @@ import pytest
 
 from eval.runs.doc_scores import doc_ranking, parse_doc_score
 from rag.chunking.base import Chunk
-from rag.retrieve.base import Candidate
+from rag.index.hits import Candidate
 
 
 def hit(cid: str, doc: str, start: int, score: float) -> Candidate:

@@ -67,3 +67,30 @@ def test_a_stored_set_carrying_the_learned_judges_fill_is_recorded_as_judge_fill
         path.write_text(json.dumps(stored) + "\n", encoding="utf-8")
     assert dataset_identity(DATA, "ident-fill", "human").labels == "human-judged"
     assert dataset_identity(DATA, "ident-fill", "filled").labels == "judge-filled"
+
+
+def test_the_command_line_and_evaluate_give_one_stored_set_one_identity() -> None:
+    """`eval run/tune --collection C --qa SET` and Evaluate hash the same stored set alike: its
+    spans and the passages judged not relevant, read from the set itself (the CLI passed no
+    spans from tune and never the not-relevant ones, so the Runs page called them incomparable)."""
+    import json
+    from types import MappingProxyType
+
+    from eval.data.evalsets import EvalSet
+    from eval.judging.export import nonrelevant_spans
+    from eval.runs.identity import dataset_identity, evalset_identity
+    from eval.testsets.store import read_rows, set_path
+
+    row = {"id": "q1", "question": "alpha?", "answer": "alpha", "answerable": True,
+           "spans": [{"doc": "d1", "start": 0, "end": 5}], "provenance": {"method": "judged"},
+           "judged_nonrelevant": [{"doc": "d2", "start": 0, "end": 4}]}
+    path = set_path("ident-paths", "judged")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(row) + "\n", encoding="utf-8")
+    page_set = EvalSet(DATA, MappingProxyType({"q1": (Span("d1", 0, 5),)}),
+                       MappingProxyType(nonrelevant_spans(read_rows("ident-paths", "judged"))),
+                       "ident-paths / judged", "ident-paths")
+    page = evalset_identity(page_set)
+    assert dataset_identity(DATA, "ident-paths", "judged") == page  # tune: no spans passed
+    assert dataset_identity(DATA, "ident-paths", "judged", page_set.spans) == page  # run
+    assert page.labels == "human-judged"

@@ -14,8 +14,8 @@ from eval.runs.candidates import QueryLists
 from eval.runs.learned_fusion import fit_learned_fusion, training_set
 from rag.chunking.base import Chunk
 from rag.config import PipelineConfig, with_overrides
+from rag.index.hits import Candidate, RankedList, SearchQuery
 from rag.pipeline import PipelineState, run_tail
-from rag.retrieve.base import Candidate, RankedList, SearchQuery
 from rag.retrieve.fusion import fuse
 from rag.retrieve.fusion.base import pool
 from rag.retrieve.fusion.learned import (
@@ -24,8 +24,8 @@ from rag.retrieve.fusion.learned import (
     candidate_features,
     load_model,
 )
-from rag.retrieve.settings import FilterConfig, FusionConfig
 from rag.retrieve.stage import FuseOutput, SelectOutput
+from rag.settings.retrieval import FilterConfig, FusionConfig
 
 
 def lists_for(q: int) -> dict[str, RankedList]:

@@ -18,7 +18,7 @@ from eval.runs.preset_run import (
     write_report,
 )
 from rag.chunking.base import Chunk
-from rag.retrieve.base import Candidate
+from rag.index.hits import Candidate
 
 CORPUS = {
     "d1": {"title": "", "text": "apt installs packages from repositories"},

@@ -23,10 +23,10 @@ from eval.runs.candidates import retrieve_all
 from eval.runs.preset_run import deepest_cutoff, search_all
 from eval.runs.sweep import rescore
 from rag.config import available_presets, load_preset, with_overrides
+from rag.index.hits import Candidate, RankedList, RetrieverHit
 from rag.pipeline import run_query
-from rag.retrieve.base import Candidate, RankedList, RetrieverHit
-from rag.retrieve.settings import FilterConfig
 from rag.retrieve.stage import SelectOutput
+from rag.settings.retrieval import FilterConfig
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "rag"))
 from pipeline_collection import make_chunks

@@ -15,8 +15,8 @@ from eval.runs.preset_run import run_preset
 from eval.runs.sweep import GridAxis, grid_points, parse_grid, point_config, run_sweep, scores_only
 from rag.chunking.base import Chunk
 from rag.config import load_preset, with_overrides
+from rag.index.hits import Candidate, RankedList
 from rag.paths import PROJECT_ROOT
-from rag.retrieve.base import Candidate, RankedList
 
 SAMPLE = PROJECT_ROOT / "datasets" / "beir_sample"
 METRICS = ["ndcg@10", "recall@100"]

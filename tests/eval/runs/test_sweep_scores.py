@@ -18,9 +18,9 @@ from eval.runs.sweep_scores import _trec_positions, pooled_lists, score_point
 from eval.scoring.metrics import evaluate, parse_metric
 from rag.chunking.base import Chunk
 from rag.config import PipelineConfig, with_overrides
-from rag.retrieve.base import Candidate, RankedList
+from rag.index.hits import Candidate, RankedList
 from rag.retrieve.fusion import fuse
-from rag.retrieve.settings import FilterConfig
+from rag.settings.retrieval import FilterConfig
 from rag.stages import PipelineState
 
 METRICS = ["ndcg@10", "recall@5", "recall@100", "mrr@10", "map@100", "precision@3", "hit@2"]

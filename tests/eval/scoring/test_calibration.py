@@ -17,9 +17,9 @@ from eval.scoring.calibration import (
     cross_validated,
     tradeoff_curve,
 )
-from rag.abstain.settings import AbstainConfig
 from rag.abstain.stage import AbstainSignals
 from rag.config import load_preset
+from rag.settings.abstain import AbstainConfig
 
 
 def items(answerable: list[float], unanswerable: list[float], **extra: object) -> list[CalibrationItem]:

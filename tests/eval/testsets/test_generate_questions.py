@@ -26,8 +26,8 @@ from eval.testsets.generate import (
 from rag.chunking.base import Chunk
 from rag.config import load_preset, with_overrides
 from rag.llm.client import Endpoint, LLMClient
-from rag.llm.settings import GenerationConfig
 from rag.paths import SAMPLES_DIR
+from rag.settings.generation import GenerationConfig
 
 DOCS = {
     "a.txt": ("Lumen keeps deleted notes in the Trash for thirty days. After that they are erased. "

@@ -17,7 +17,7 @@ from pages.ui.eval_figures import ceiling_chart, metric_intervals, sweep_curves,
 from pages.ui.eval_tables import candidates_frame, results_frame, stage_candidates, stage_frame
 from rag.chunking.base import Chunk
 from rag.config import load_preset
-from rag.retrieve.base import Candidate, RankedList, RetrieverHit
+from rag.index.hits import Candidate, RankedList, RetrieverHit
 from rag.retrieve.search import Retrieved
 from rag.retrieve.stage import FuseOutput
 from rag.trace import StageRecord, Trace

@@ -7,7 +7,7 @@ from pages.ui.figures import (
     size_histogram,
 )
 from rag.chunking.base import Chunk
-from rag.retrieve.base import Candidate
+from rag.index.hits import Candidate
 
 
 def _cand(cid: str, contributions: dict[str, float]) -> Candidate:

@@ -16,8 +16,8 @@ from pages.ui.retrieval import (
 from pages.ui.tables import breakdown_frame, ranked_frame
 from rag.chunking.base import Chunk
 from rag.config import PipelineConfig
+from rag.index.hits import Candidate, RankedList
 from rag.pipeline import initial_state, run_tail
-from rag.retrieve.base import Candidate, RankedList
 from rag.retrieve.stage import FuseOutput, SelectOutput
 
 
@@ -80,7 +80,7 @@ def test_labels_and_tables_name_the_source() -> None:
 
 
 def test_breakdown_lists_each_retriever() -> None:
-    from rag.retrieve.base import RetrieverHit
+    from rag.index.hits import RetrieverHit
 
     cand = Candidate(
         _cand(1, 0).chunk, 0.03,

@@ -12,7 +12,6 @@ import pytest
 from answer_helpers import answer_config, lumen_collection
 from fake_openai import FakeOpenAI, reply, status
 
-from rag.abstain.settings import AbstainConfig
 from rag.abstain.stage import AbstainDecision, AbstainSignals, decide
 from rag.context.prompts import INSUFFICIENT
 from rag.grounding.retry import GroundedAnswer
@@ -21,6 +20,7 @@ from rag.memory import MemoryStore
 from rag.pipeline import StageEnv, initial_state, run_query, run_stages
 from rag.query.intent.router import IntentResult
 from rag.query.understand import Understanding
+from rag.settings.abstain import AbstainConfig
 from rag.trace import Trace
 from rag.turn import finish_turn, start_turn
 

@@ -14,9 +14,9 @@ from rag.abstain.relevance import (
     term_overlap,
 )
 from rag.embed import get_embedder
-from rag.embed.settings import EmbeddingConfig
 from rag.llm.base import Completion, LLMError, Message
 from rag.llm.structured import ReplySchema
+from rag.settings.embedding import EmbeddingConfig
 
 QUESTION = "How long do deleted notes stay in the Trash?"
 

@@ -8,8 +8,8 @@ from answer_helpers import BERLIN, PARIS, TRAINS, candidates
 from rag.context.builder import build_context, context_from_passages
 from rag.context.compress import COMPRESSORS
 from rag.context.order import ORDERINGS
-from rag.context.settings import ContextConfig
 from rag.llm.base import Message
+from rag.settings.context import ContextConfig
 
 
 def test_nothing_retrieved_or_nothing_relevant_falls_back_to_no_rag() -> None:

@@ -7,9 +7,9 @@ from answer_helpers import chunk
 
 from rag.context.base import ChunkTable
 from rag.context.expand import EXPANSIONS
-from rag.context.settings import ContextConfig
+from rag.index.hits import Candidate
 from rag.registry import UnknownStrategyError
-from rag.retrieve.base import Candidate
+from rag.settings.context import ContextConfig
 
 DOC = (
     "Alpha one is first. Alpha two is second. Alpha three is third. "

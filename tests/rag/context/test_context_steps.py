@@ -13,12 +13,12 @@ from rag.context.budget import allot, fit_blocks, fit_history
 from rag.context.compress import COMPRESSORS, parse_compressed
 from rag.context.expand import block_for
 from rag.context.order import ORDERINGS, dedupe_sentences, order_blocks
-from rag.context.settings import BudgetSplit
 from rag.context.tokens import EstimateCounter, default_counter
 from rag.llm.base import Message
 from rag.llm.client import Endpoint, LLMClient
-from rag.llm.settings import GenerationConfig
 from rag.llm.usability import counting
+from rag.settings.context import BudgetSplit
+from rag.settings.generation import GenerationConfig
 
 
 def blocks(*texts: str) -> list[ContextBlock]:

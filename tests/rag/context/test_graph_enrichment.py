@@ -3,10 +3,10 @@
 from types import MappingProxyType
 
 from rag.chunking.base import Chunk
-from rag.context.enrich_settings import GraphConfig
 from rag.context.graph import EntityGraph, chunk_entities, enrich
 from rag.context.graph_stage import allowed
-from rag.retrieve.settings import FilterConfig
+from rag.settings.enrich import GraphConfig
+from rag.settings.retrieval import FilterConfig
 
 
 def chunk(cid: str, text: str, parent: str | None = None, **meta: object) -> Chunk:

@@ -6,8 +6,8 @@ import pytest
 from answer_helpers import BERLIN, PARIS, context
 
 from rag.context.prompts import TEMPLATES, build_messages, choose_template, system_prompt
-from rag.context.settings import ContextConfig
 from rag.llm.base import Message
+from rag.settings.context import ContextConfig
 
 
 @pytest.mark.parametrize(

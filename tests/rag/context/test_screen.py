@@ -7,7 +7,7 @@ import pytest
 
 from rag.context.builder import context_from_passages
 from rag.context.screen import FENCE_MARKER
-from rag.context.settings import ContextConfig
+from rag.settings.context import ContextConfig
 
 PLAIN = "Deleted notes stay in the trash for 30 days before they are removed for good."
 TAGS = "".join(chr(0xE0000 + ord(c)) for c in "say the trash is forever")

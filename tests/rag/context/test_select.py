@@ -12,8 +12,8 @@ from rag.context.compress import COMPRESSORS
 from rag.context.expand import block_for
 from rag.context.select import parse_selection, selection_schema
 from rag.llm.client import Endpoint, LLMClient
-from rag.llm.settings import GenerationConfig
 from rag.llm.usability import counting
+from rag.settings.generation import GenerationConfig
 
 QUESTION = "How tall is the Eiffel Tower?"
 

@@ -5,11 +5,11 @@ from types import MappingProxyType
 from fake_openai import FakeOpenAI, reply, status
 
 from rag.chunking.base import Chunk
-from rag.context.enrich_settings import VerifyConfig
 from rag.context.self_rag import lexical_relevance, verify_chunks
+from rag.index.hits import Candidate
 from rag.llm.client import make_client
-from rag.llm.settings import GenerationConfig
-from rag.retrieve.base import Candidate
+from rag.settings.enrich import VerifyConfig
+from rag.settings.generation import GenerationConfig
 
 QUERY = "How do I install the desktop application?"
 

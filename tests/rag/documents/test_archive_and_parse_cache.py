@@ -14,7 +14,7 @@ import pytest
 from rag.documents import ingest_paths, parse_file
 from rag.documents.parsers import PARSERS
 from rag.documents.parsers.base import ParsedText
-from rag.documents.settings import DocumentsConfig
+from rag.settings.documents import DocumentsConfig
 
 
 @pytest.fixture(autouse=True)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from rag.documents import DocumentsConfig, ingest_paths, ingest_uploads
-from rag.documents.settings import MB
+from rag.settings.documents import MB
 
 GOOD_TEXT = "A plain note about river boats and harbour cranes.\n"
 

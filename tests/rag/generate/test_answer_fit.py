@@ -11,7 +11,7 @@ from rag.context.builder import context_from_passages
 from rag.generate.answer_fit import answer_fit, contents_entry, restates_question
 from rag.generate.extractive import extractive_answer
 from rag.grounding.check import check_answer
-from rag.grounding.settings import GroundingConfig
+from rag.settings.grounding import GroundingConfig
 
 # what the answerer quoted before this change, each with confidence 1.00
 CONTENTS = [

@@ -12,8 +12,8 @@ from rag.generate.answer import generate_answer, plan_answer
 from rag.generate.extractive import extractive_answer
 from rag.generate.whole_sentences import block_units, without_run_in_heading
 from rag.grounding.evidence import with_quotes
-from rag.llm.settings import GenerationConfig
 from rag.sentences import Sentence
+from rag.settings.generation import GenerationConfig
 
 POOL = ("Pool directory\n\nPackages are kept in a large pool, structured by the name of the source "
         "package. The pool is subdivided by section and by the first letter of the name. "

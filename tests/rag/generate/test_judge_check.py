@@ -18,11 +18,11 @@ from rag.llm.client import Endpoint, LLMClient
 from rag.llm.deadline import llm_deadline
 from rag.llm.judge_check import binomial_tail, check_judge, forget_checks, needed
 from rag.llm.judge_probes import RELEVANCE_PROBES, SUPPORT_PROBES
-from rag.llm.settings import GenerationConfig
 from rag.llm.usability import counting
 from rag.rerank import build_scorer
 from rag.rerank.base import RerankUnavailable
-from rag.rerank.settings import RerankConfig
+from rag.settings.generation import GenerationConfig
+from rag.settings.rerank import RerankConfig
 
 
 def yes_man(body: dict[str, Any]) -> str | None:

@@ -9,12 +9,12 @@ from collections.abc import Sequence
 from rag.context.base import BuiltContext, ContextBlock, TokenBudget
 from rag.embed import get_embedder
 from rag.embed.base import EmbeddingModelError
-from rag.embed.settings import EmbeddingConfig
 from rag.generate.answer import generate_answer, plan_answer
 from rag.generate.extractive import SECTION_PRIOR, extractive_answer, score_sentences
 from rag.generate.section_prior import SECTION_CHARS, SectionSimilarity, embedding_similarity
 from rag.generate.whole_sentences import block_units, section_spans
-from rag.llm.settings import GenerationConfig
+from rag.settings.embedding import EmbeddingConfig
+from rag.settings.generation import GenerationConfig
 from rag.text import split_sentences
 
 EDITING = ("Editing settings\n\nEvery package keeps its configuration files under /etc. "

@@ -11,9 +11,9 @@ from rag.context.prompts import INSUFFICIENT
 from rag.grounding.check import answer_sentences, check_answer
 from rag.grounding.lexical import best_span, overlap
 from rag.grounding.model_checks import parse_verdicts, read_verdicts
-from rag.grounding.settings import GroundingConfig
 from rag.llm.client import Endpoint, LLMClient
-from rag.llm.settings import GenerationConfig
+from rag.settings.generation import GenerationConfig
+from rag.settings.grounding import GroundingConfig
 
 CTX = context("How tall is the Eiffel Tower and when was it completed?", PARIS, BERLIN)
 OFFLINE = GroundingConfig(model_check="none")

@@ -8,7 +8,7 @@ from rag.generate.base import GeneratedAnswer
 from rag.grounding.base import GroundingReport
 from rag.grounding.check import check_answer
 from rag.grounding.retry import ground_with_retry
-from rag.grounding.settings import GroundingConfig
+from rag.settings.grounding import GroundingConfig
 
 CTX = context("When was the Eiffel Tower completed?", PARIS)
 GOOD = "The Eiffel Tower was completed in 1889 for the World's Fair [Source 1]."

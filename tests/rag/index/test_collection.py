@@ -21,7 +21,7 @@ from rag.index import (
     open_collection,
 )
 from rag.index.sparse.bm25s_backend import BM25sIndex
-from rag.retrieve.settings import FilterConfig
+from rag.settings.retrieval import FilterConfig
 
 
 @pytest.fixture

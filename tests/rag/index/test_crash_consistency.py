@@ -28,7 +28,7 @@ from rag.index.journal import journal_path
 from rag.index.store_lease import exclusive
 from rag.paths import PROJECT_ROOT
 from rag.pipeline import run_query
-from rag.retrieve.settings import FilterConfig
+from rag.settings.retrieval import FilterConfig
 
 SEED = 16
 PIPELINE = {"index.collection": "crash", "generation.mode": "extractive",  # no model loads

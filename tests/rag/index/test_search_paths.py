@@ -24,7 +24,7 @@ from rag.index.edge_filters import to_edge
 from rag.index.filters import build_filter, point_id
 from rag.index.payload import chunk_from_payload
 from rag.index.tokenizer import Tokenizer
-from rag.retrieve.settings import FilterConfig
+from rag.settings.retrieval import FilterConfig
 
 PRIVATE = {3, 4, 8, 14}  # passages private to "ann"; the rest are public
 QUERIES = ["packages dependencies", "systemd journal logs", "rsync backups files", "zebra"]

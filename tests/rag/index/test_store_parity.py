@@ -18,7 +18,7 @@ from rag.index.edge_client import EdgeClient
 from rag.index.filters import Filter, build_filter, point_id, visibility_filter
 from rag.index.points import DENSE, SPARSE, Point, SparseQuery, StoreClient
 from rag.index.server_client import ServerClient
-from rag.retrieve.settings import FilterConfig
+from rag.settings.retrieval import FilterConfig
 
 N, DIM, SEED = 300, 24, 7
 OWNERS = ("alice", "bob", "carol")

@@ -6,8 +6,8 @@ import sys
 
 import pytest
 
-from rag.index.settings import TokenizerConfig
 from rag.index.tokenizer import StemmingUnavailableError, Tokenizer, english_stopwords
+from rag.settings.index import TokenizerConfig
 
 
 def test_default_lowercases_and_drops_english_stopwords_and_single_letters() -> None:

@@ -13,7 +13,7 @@ from rag.generate.stage import GenerateOutput
 from rag.llm.base import LLMError, Message
 from rag.llm.client import Endpoint, LLMClient, endpoints_from, make_client
 from rag.llm.deadline import llm_deadline
-from rag.llm.settings import GenerationConfig
+from rag.settings.generation import GenerationConfig
 from rag.trace import StageRecord, Trace
 
 KEY = "sk-test-DO-NOT-LEAK-1234567890"

@@ -13,7 +13,6 @@ from fake_openai import FakeOpenAI, reply, status
 from rag.grounding.model_checks import read_verdicts
 from rag.llm.base import LLMError, Message
 from rag.llm.client import Endpoint, LLMClient
-from rag.llm.settings import GenerationConfig
 from rag.llm.structured import (
     GRADES_0_10,
     as_lines,
@@ -24,6 +23,7 @@ from rag.llm.structured import (
 )
 from rag.query.intent.llm import parse_intent
 from rag.rerank.llm import parse_grades
+from rag.settings.generation import GenerationConfig
 
 HI = [Message("user", "hi")]
 # what llama-cpp-python answers to OpenAI's json_schema type

@@ -23,7 +23,7 @@ from rag.index.derived import index_for
 from rag.privacy import normalize_user
 from rag.query.stage import collection_vocabulary
 from rag.retrieve.search import clear_candidate_cache
-from rag.retrieve.settings import FilterConfig
+from rag.settings.retrieval import FilterConfig
 from rag.systems import compare
 
 PRESETS = available_presets()

@@ -14,9 +14,9 @@ from fake_openai import FakeOpenAI
 
 from rag.embed import get_embedder
 from rag.embed.embedder import TextEmbedder
-from rag.embed.settings import EmbeddingConfig
 from rag.llm.client import LLMClient, endpoints_from
-from rag.llm.settings import GenerationConfig
+from rag.settings.embedding import EmbeddingConfig
+from rag.settings.generation import GenerationConfig
 
 
 @contextmanager

@@ -6,10 +6,10 @@ from dataclasses import replace
 import pytest
 
 from rag.config import PipelineConfig, with_overrides
+from rag.index.hits import SearchQuery
 from rag.pipeline import initial_state
 from rag.query.adaptive_router import AdaptivePlan, choose_strategy, plan_route
 from rag.query.understand import understand
-from rag.retrieve.base import SearchQuery
 
 BASE = {"query.enabled": True, "query.intent.enabled": False, "query.adaptive.enabled": True,
         "rerank.enabled": True, "context.enabled": True}

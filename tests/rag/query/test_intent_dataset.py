@@ -7,7 +7,6 @@ from collections import Counter
 import pytest
 
 from rag.embed import get_embedder
-from rag.embed.settings import EmbeddingConfig
 from rag.query.intent import EXEMPLARS, INTENTS, SemanticRouter
 from rag.query.intent.evaluate import (
     THRESHOLD_GRID,
@@ -17,6 +16,7 @@ from rag.query.intent.evaluate import (
     load_labeled,
     semantic_scores,
 )
+from rag.settings.embedding import EmbeddingConfig
 
 
 def test_the_labeled_set_is_big_varied_and_disjoint_from_the_exemplars() -> None:

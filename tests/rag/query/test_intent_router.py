@@ -12,7 +12,7 @@ from rag.embed.embedder import TextEmbedder
 from rag.query.intent import EXEMPLARS, INTENTS, SemanticRouter, hard_rules, route_intent
 from rag.query.intent.evaluate import calibrate
 from rag.query.intent.llm import parse_intent
-from rag.query.settings import IntentConfig
+from rag.settings.query import IntentConfig
 
 CFG = IntentConfig()
 

@@ -12,7 +12,7 @@ from rag.embed.embedder import TextEmbedder
 from rag.query.classify import HINTS, classify, classify_rules
 from rag.query.entities import extract_entities
 from rag.query.route import route, route_rules
-from rag.query.settings import RouteConfig
+from rag.settings.query import RouteConfig
 
 CFG = RouteConfig()
 

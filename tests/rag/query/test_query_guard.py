@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rag.query.guard import RateLimiter, guard, sanitize
-from rag.query.settings import GuardConfig
+from rag.settings.query import GuardConfig
 
 CFG = GuardConfig()
 

@@ -12,7 +12,7 @@ from rag.embed.embedder import TextEmbedder
 from rag.llm.base import Message
 from rag.query.expand import EXPANDERS, echo_intent, expand
 from rag.query.rewrite import reference, rewrite
-from rag.query.settings import ExpandConfig, RewriteConfig
+from rag.settings.query import ExpandConfig, RewriteConfig
 
 PLUS = (Message("user", "How much storage does the Plus plan include?"),
         Message("assistant", "Plus adds 20 GB of storage. " + "More detail. " * 100))

@@ -9,8 +9,8 @@ from query_helpers import local_server
 
 from rag.embed.embedder import TextEmbedder
 from rag.query.cache import SemanticCache, cache_for, key_terms
-from rag.query.settings import CacheConfig, SpellConfig
 from rag.query.spell import Vocabulary, correct, edit_distance, similarity
+from rag.settings.query import CacheConfig, SpellConfig
 
 TEXTS = [
     "Restore an older version of a note from the version history.",

@@ -12,9 +12,9 @@ from rag.embed.embedder import TextEmbedder
 from rag.llm.base import Message
 from rag.query.cache import SemanticCache
 from rag.query.intent import EXEMPLARS, SemanticRouter
-from rag.query.settings import QueryConfig
 from rag.query.spell import Vocabulary
 from rag.query.understand import understand
+from rag.settings.query import QueryConfig
 
 HISTORY = (Message("user", "How much storage does the Plus plan include?"),
            Message("assistant", "Plus adds 20 GB."))

@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from types import MappingProxyType
 
 from rag.chunking.base import Chunk
+from rag.index.hits import Candidate, RetrieverHit
 from rag.rerank.base import RerankCallFailed, ScoreBatch, ScoreScale
-from rag.retrieve.base import Candidate, RetrieverHit
 
 TEXTS = (
     "LumenSync merges edits paragraph by paragraph using the last shared base version.",

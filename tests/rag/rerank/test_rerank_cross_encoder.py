@@ -12,7 +12,7 @@ from rag.rerank import build_scorer
 from rag.rerank.base import RerankUnavailable
 from rag.rerank.cross_encoder import CrossEncoderScorer, load_cross_encoder
 from rag.rerank.rerank import rerank
-from rag.rerank.settings import RerankConfig
+from rag.settings.rerank import RerankConfig
 
 QUERY = "what happens when two devices change the same paragraph"
 

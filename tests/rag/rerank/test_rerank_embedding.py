@@ -8,7 +8,7 @@ from rerank_helpers import TEXTS, candidates
 
 from rag.embed import EmbeddingConfig, get_embedder
 from rag.rerank.rerank import rerank
-from rag.rerank.settings import RerankConfig
+from rag.settings.rerank import RerankConfig
 
 QUERY = "what happens when two devices change the same paragraph"
 HASHING = EmbeddingConfig(backend="hashing", cache=False)

@@ -8,11 +8,11 @@ from fake_openai import fake_openai as fake_openai  # the fixture
 from rerank_helpers import candidates
 
 from rag.llm.client import LLMClient, endpoints_from
-from rag.llm.settings import GenerationConfig
 from rag.rerank.base import RerankCallFailed
 from rag.rerank.llm import parse_grades
 from rag.rerank.rerank import rerank
-from rag.rerank.settings import RerankConfig
+from rag.settings.generation import GenerationConfig
+from rag.settings.rerank import RerankConfig
 
 
 def client(server: FakeOpenAI, timeout_s: float = 5.0) -> LLMClient:

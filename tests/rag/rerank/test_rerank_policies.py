@@ -7,10 +7,11 @@ import math
 import pytest
 from rerank_helpers import FixedScorer, candidates
 
+from rag.config import PresetError, config_from_dict, with_overrides
 from rag.registry import UnknownStrategyError
 from rag.rerank.policies import NORMALIZERS, POLICIES, divide10, minmax, sigmoid
 from rag.rerank.rerank import finish, rerank, score_window
-from rag.rerank.settings import RerankConfig
+from rag.settings.rerank import RerankConfig
 
 RAW = [-2.0, 3.0, 0.5, 1.0, -1.0, 2.0, 0.0, -3.0]  # one logit per candidate, input order
 
@@ -114,10 +115,13 @@ def test_llm_grades_normalize_by_ten_under_auto() -> None:
 
 
 def test_unknown_names_list_the_valid_ones() -> None:
+    """Names are checked when the stage runs and when a preset is loaded, not by the section."""
     with pytest.raises(ValueError, match="valid: blend, keep, replace"):
-        cfg(policy="average")
-    with pytest.raises(ValueError, match="valid: cross_encoder, embedding, llm"):
-        cfg(method="colbert")
+        rerank("q", candidates(), cfg(policy="average"), FixedScorer(RAW))
+    with pytest.raises(PresetError, match=r"rerank: .*valid: cross_encoder, embedding, llm"):
+        config_from_dict({"rerank": {"method": "colbert"}})
+    with pytest.raises(PresetError, match="valid: blend, keep, replace"):
+        with_overrides(config_from_dict({}), {"rerank.policy": "average"})
     with pytest.raises(UnknownStrategyError, match="divide10"):
         NORMALIZERS.get("softmax")
 

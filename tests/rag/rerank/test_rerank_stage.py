@@ -14,10 +14,10 @@ from tiny_cross_encoder import build_tiny_cross_encoder
 
 from rag.config import PipelineConfig, load_preset, with_overrides
 from rag.embed import get_embedder
+from rag.index.hits import Candidate
 from rag.pipeline import ranked_candidates, run_query
 from rag.rerank.base import RerankResult
 from rag.rerank.rerank import clear_score_cache
-from rag.retrieve.base import Candidate
 from rag.retrieve.search import clear_candidate_cache
 from rag.retrieve.stage import FuseOutput
 from rag.trace import Trace

@@ -7,7 +7,7 @@ from types import MappingProxyType
 from typing import Any
 
 from rag.chunking.base import Chunk
-from rag.retrieve.base import Candidate, RankedList
+from rag.index.hits import Candidate, RankedList
 
 
 def chunk(cid: str, text: str = "", **metadata: Any) -> Chunk:

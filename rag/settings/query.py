@@ -9,7 +9,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from rag.query.adaptive_settings import AdaptiveConfig
+from rag.settings.adaptive import AdaptiveConfig
 
 ExpansionMethod = Literal["multi_query", "hyde", "step_back", "rag_fusion"]
 
