@@ -12,13 +12,13 @@ import pytest
 from answer_helpers import context
 
 from rag.abstain.relevance import AnswerRelevance
-from rag.abstain.settings import AbstainConfig
 from rag.abstain.stage import AbstainSignals, decide
 from rag.generate.answer_fit import SHAPE_CAP, answer_fit
 from rag.generate.answer_rank import e5_similarity, support
 from rag.generate.extractive import extractive_answer
 from rag.grounding.check import check_answer
-from rag.grounding.settings import GroundingConfig
+from rag.settings.abstain import AbstainConfig
+from rag.settings.grounding import GroundingConfig
 
 HIGH = 0.8  # the confidence the goal is stated at
 
