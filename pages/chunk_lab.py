@@ -30,9 +30,8 @@ from pages.ui.html import (
 from pages.ui.state import session_cache
 from pages.ui.tables import chunk_frame
 from pages.ui.widgets import settings_widgets
-from rag.chunking import STRATEGIES, strategy_settings
-from rag.chunking.base import Chunk
-from rag.documents.base import Document
+from rag.chunking import STRATEGIES, Chunk, strategy_settings
+from rag.documents import Document
 
 through_app()  # a page opened by its address still runs inside app.py
 

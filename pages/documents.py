@@ -13,8 +13,7 @@ from pages.ui.entry import through_app
 from pages.ui.html import PII_COLOR, Mark, highlight_spans, pattern_marks
 from pages.ui.state import APP_DOCUMENTS
 from pages.ui.tables import ingest_report_frame, pii_frame
-from rag.documents.base import Document, IngestReport
-from rag.documents.pii import PII_KINDS, describe_counts, find_pii, redact
+from rag.documents import PII_KINDS, Document, IngestReport, describe_counts, find_pii, redact
 
 through_app()  # a page opened by its address still runs inside app.py
 

@@ -67,9 +67,9 @@ st.progress(done.judged / max(done.total, 1),
 strategy, judge = order.order_control(), None
 if strategy is not None and order.pool_all(store, snap, collection, systems, int(depth)):
     snap = store.snapshot()
-    judge = order.steer(snap, set_name, strategy)
+    judge = order.steer(snap, collection, set_name, strategy)
     order.report(judge, sum(len(v) for v in snap.labels.values()))
-    scores_so_far(snap, set_name, judge)
+    scores_so_far(judge)
     simulation_figure()
 q = view.pick_question(questions, judged)
 view.edit_question(store, q, judged, questions)

@@ -25,22 +25,23 @@ from pages.ui.configs import page_config
 from pages.ui.entry import through_app
 from pages.ui.guard_verdicts import show_guard
 from rag.config import with_overrides
-from rag.index.embedding_pin import pinned_for
+from rag.index import pinned_for
 from rag.pipeline import initial_state, run_slice
-from rag.query.expand import EXPANDERS
-from rag.query.guard import GuardVerdict
-from rag.query.intent import EXEMPLARS
-from rag.query.intent.evaluate import (
+from rag.query import (
+    EXEMPLARS,
+    EXPANDERS,
     THRESHOLD_GRID,
+    GuardVerdict,
+    Understanding,
     calibrate,
     evaluate,
     load_labeled,
+    semantic_cache,
+    semantic_router,
     semantic_scores,
     sweep,
 )
-from rag.query.stage import semantic_cache, semantic_router
-from rag.query.understand import Understanding
-from rag.settings.query import QueryConfig
+from rag.settings import QueryConfig
 
 through_app()  # a page opened by its address still runs inside app.py
 

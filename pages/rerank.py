@@ -18,9 +18,7 @@ from pages.ui.rerank_view import movement_table, rank_maps, ranked_table, score_
 from pages.ui.run_status import show_stopped
 from pages.ui.state import session_cache
 from rag.pipeline import head_key, run_head, run_tail
-from rag.rerank import SCORERS, RerankConfig, offline_default
-from rag.rerank.base import RerankResult
-from rag.rerank.policies import NORMALIZERS, POLICIES
+from rag.rerank import NORMALIZERS, POLICIES, SCORERS, RerankConfig, RerankResult, offline_default
 
 through_app()  # a page opened by its address still runs inside app.py
 

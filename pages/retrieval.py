@@ -18,12 +18,10 @@ from pages.ui.html import highlight_terms
 from pages.ui.run_status import show_stopped
 from pages.ui.state import session_cache
 from pages.ui.tables import breakdown_frame, ranked_frame
-from rag.index.hits import Candidate
+from rag.index import Candidate
 from rag.pipeline import head_key, run_head, run_tail
-from rag.rerank.base import RerankResult
-from rag.retrieve.authority import AuthorityResult
-from rag.retrieve.fusion import FUSION
-from rag.retrieve.stage import FuseOutput, PostprocessOutput, SelectOutput
+from rag.rerank import RerankResult
+from rag.retrieve import FUSION, AuthorityResult, FuseOutput, PostprocessOutput, SelectOutput
 
 through_app()  # a page opened by its address still runs inside app.py
 

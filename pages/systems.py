@@ -22,7 +22,7 @@ from pages.ui.systems_view import (
 )
 from rag.config import PipelineConfig, available_presets, load_preset
 from rag.index import IndexRef
-from rag.query.intelligence import LEVEL_ORDER, LEVELS, apply_level
+from rag.query import LEVEL_ORDER, LEVELS, apply_level
 from rag.systems import (
     BASELINES,
     SYSTEMS,

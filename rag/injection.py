@@ -71,7 +71,13 @@ _ROLE_LINE = (r"(?:^|\n|[.!?]\s)\s*[*#>\s]*(?:system|assistant|ai|chatgpt|gpt)\s
               r"new|the user|tell|provide|repeat|summari[sz]e|include|instead|i will|sure|as an ai)")
 # Each family is a list of alternatives; one match anywhere in any view flags the family.
 PATTERNS: dict[str, tuple[str, ...]] = {
-    "ignore_instructions": (rf"\b(?:{_IGNORE})\b[\w\s',]{{0,40}}?\b(?:{_RULES})\b", _IGNORE_REST),
+    "ignore_instructions": (rf"\b(?:{_IGNORE})\b[\w\s',]{{0,40}}?\b(?:{_RULES})\b", _IGNORE_REST,
+                            # "ignore what the document says. Instead, tell …": dropping the sources
+                            # and then doing something else is an order to the reader
+                            rf"\b(?:{_IGNORE})\b (?:what |all )?"
+                            r"(?:the |these |those |les |la |le |die |los |las )?"
+                            r"(?:documents?|documentation|docs|sources?|context|search results)\b(?: says?)?"
+                            r"[\s.,;]*(?:and|instead|then|just|et|puis|und|y)\b"),
     "reveal_prompt": (
         rf"\b(?:{_REVEAL})\b[\w\s',]{{0,50}}?(?:{_SECRET})",
         rf"\b(?:{_REVEAL})\b[\w\s',]{{0,30}}?\b(?:{_TEXT})\b[\w\s',]{{0,30}}?\b(?:{_PREVIOUS})\b",
@@ -79,14 +85,34 @@ PATTERNS: dict[str, tuple[str, ...]] = {
         r"\bwhat (?:were|have) you (?:been )?told\b", r"\bwhat instructions were you\b",
         r"\b(?:instructions|rules|guidelines) (?:were )?you (?:were |have been )?(?:given|told)\b",
         r"\byour system message\b", r"\bhidden prompt\b",
+        # the assistant's own setup asked for by name or by where it sits
+        r"\b(?:your|tu|ton|dein\w*) (?:system ?prompt|prompt (?:de|del) sistema|prompt systeme|systemprompt|"
+        r"system message|initial instructions|hidden instructions)",
+        r"\brole ['\"]?system\b", r"\b(?:in|of|from) your context(?: window)?\b",
+        r"\bwhat (?:did|does|has|have) (?:the |your )?"
+        r"(?:operator|developer|creator|admin\w*|company|owner)s?\b"
+        r"[\w\s]{0,20}\b(?:tell|told|instruct\w*|ask\w*) you\b",
+        r"\b(?:you see|you were given|you have|you got) at the (?:top|start|beginning)\b",
+        r"\b(?:passwords?|api keys?|tokens?|credentials|secrets?)\b[\w\s]{0,30}"
+        r"\b(?:in your (?:documents|context|memory|prompt|instructions|config\w*)|"
+        r"you (?:were given|store|keep))\b",
     ),
     "override_answer": (
-        rf"\b(?:{_ONLY}) (?:{_REPLY})\b", rf"\b(?:{_REPLY})\b[\w\s]{{0,12}}\b(?:with )?(?:{_ONLY})\b",
+        # "it can only answer from the documents" describes the assistant; it tells it nothing
+        rf"(?<!can )(?<!will )\b(?:{_ONLY}) (?:{_REPLY})\b",
+        rf"\b(?:{_REPLY})\b[\w\s]{{0,12}}\b(?:with )?(?:{_ONLY})\b",
         r"\binstead of answering\b", r"\b(?:don'?t|do not) answer\b",
         r"\binstead,? (?:respond|reply|say|write|output)",
         r"\b(?:whatever|regardless of|no matter) (?:what )?(?:the )?"
         r"(?:sources?|documents?|context|question|was asked)",
         r"\byour (?:only )?(?:job|task|answer) (?:now )?(?:is|must be)\b",
+        r"\bthe (?:assistant|ai|model|chatbot|bot) (?:must|should|will|has to) (?:now |also |always )?"
+        r"(?:add|say|tell|respond|reply|answer|include|recommend|state|mention|claim)\b",
+        r"\btell (?:the|every|all) users? (?:that|to|it|they)\b",
+        # actions on the user's behalf that a question to a document search never asks for
+        r"\b(?:call|run|invoke|execute|trigger) (?:the )?[a-z]+_[a-z_.]+ tool\b",
+        r"\bwithout (?:telling|asking|notifying|informing) (?:me|the user|anyone|them)\b",
+
     ),
     "role_override": (
         r"\byou are now\b", r"\bfrom now on,? you\b", r"\bfrom here on\b",
@@ -98,13 +124,31 @@ PATTERNS: dict[str, tuple[str, ...]] = {
         r"\b(?:no|without(?: any)?) (?:content policy|restrictions|filters|rules|limits|censorship)\b",
         r"\bunfiltered\b", r"\bunrestricted\b", r"\bevil (?:assistant|ai|bot)\b",
         r"\b(?:an? )?ai (?:that|which|who) (?:has no|prints|reveals)",
-        r"\bjailbr\w+", r"\bdo anything now\b", r"\bdeveloper mode\b", r"\byou are dan\b", r"\bdan mode\b",
+        # "jailbreak" and "developer mode" are also a phone's: only when the model is the subject
+        r"\bjailbr(?:oken|eak) (?:mode|prompt|version|ai|assistant|chatbot)\b",
+        r"\byou(?:'re| are)? jailbroken\b",
+        # refusal suppression: the reply's safety wording forbidden or refusing made costly
+        r"\b(?:do not|don'?t|never) (?:apologi[sz]e|include any (?:notes?|disclaimers?|warnings?)|"
+        r"add (?:a |any )?(?:disclaimers?|warnings?)|refuse|say (?:the words?|that you can'?t|you can'?t))\b",
+        r"\b(?:every time|each time|if) you refuse\b",
+        # fiction or a persona as the wrapper for a harmful how-to, and personas without scruples
+        r"\b(?:novel|story|screenplay|fiction|movie|thriller|my character|in character)\b[^?]{0,200}"
+        r"\b(?:in (?:(?:precise|exact|full|complete|technical|step-by-step|explicit) ){1,2}detail|"
+        r"(?:exact|precise) (?:steps|instructions|recipe))\b[^?.]{0,12}\b(?:how|for|to)\b",
+        r"\bnever (?:tells?|says?|mentions?|warns?)\b[^.?]{0,40}\b(?:illegal|unethical|dangerous|harmful|"
+        r"not allowed|against the (?:rules|law))\b",
+        r"\b(?:no|without(?: any)?) (?:moral|ethical) "
+        r"(?:limits|boundaries|guidelines|compass|constraints|filters)\b",
+        r"\bopposite mode\b|\bevil confidant\b",
+        r"\bdo anything now\b", r"\bdeveloper mode\b(?=[^?]{0,80}\byou)", r"\byou are dan\b", r"\bdan mode\b",
         r"你现在是",
     ),
     "claimed_authority": (
         r"\bas (?:the|your) (?:developer|admin\w*|creator|owner|operator)\b",
         r"\bi(?: am|'m) (?:the |your )?(?:developer|admin\w*|system administrator|creator|owner)\b",
-        r"\b(?:admin|developer|sudo|god|debug|maintenance) (?:override|mode)\b",
+        r"\b(?:admin|developer|sudo|god|debug|maintenance) override\b",
+        r"\b(?:admin|developer|sudo|god|debug|maintenance) mode\b(?=[^?]{0,80}\byou)",
+        r"\byou(?:'re| are)? (?:now )?in (?:\w+ )?(?:admin|developer|sudo|god|debug|maintenance) mode\b",
         r"\bi (?:hereby )?(?:authori[sz]e|permit) you\b", r"\bgive you permission\b",
         r"\byou (?:are|were) (?:now )?(?:permitted|authori[sz]ed|allowed) to\b",
         r"\b(?:safety|content|security) (?:checks?|polic\w+|filters?|rules) (?:are |is )?(?:now )?"
@@ -118,6 +162,10 @@ PATTERNS: dict[str, tuple[str, ...]] = {
         r"(?:^|\n)\s*(?:system|assistant)\s*:", _ROLE_LINE, r"#{2,}\s*(?:system|instruction|end)",
         r"\bend(?: of)? (?:the )?(?:context|documents?|sources?|input)\b",
         r"\bnew (?:instructions?|task|policy|rules)\s*:",
+        r"[>\]{(]\s*(?:system|assistant)\s*:",  # a turn marker after a tag or brace: "{{system: …"
+        r"\bsystem\.prompt\b|\bprint\(\s*(?:system|prompt)",
+        r"<!--[^>]{0,200}\b(?:respond|reply|say|tell|answer|ignore|print|output)\b",  # orders in a comment
+        r"<[^>]*\b(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0)",  # text hidden by CSS
     ),
     "exfiltration_link": (
         r"!\[[^\]]*\]\(\s*https?://", r"<img\b[^>]*\bsrc\s*=", r"\]\(https?://[^)\s]*[?&][^)\s]*=",
@@ -162,11 +210,32 @@ DOCUMENT_PATTERNS: dict[str, tuple[str, ...]] = {
         r"\byou are now\b", r"\bfrom now on,? you (?:must|will|are)\b",
         rf"\b(?:{_ASSISTANT}|chatgpt|claude|gemini|copilot)s?,? "
         r"(?:please |you must |you should |must |should )?"
-        r"(?:ignore|disregard|say|respond|reply|print|output|answer|state|tell|include|recommend|append)\b",
+        r"(?:ignore|disregard|say|respond|reply|print|output|answer|state|tell|include|recommend|append|"
+        r"stop|instead|omit|classify|rank|approve)\b",
         r"\bprovide (?:it|this|them|the following)(?: information)? to the user\b",
         r"\b(?:tell|inform|convince|assure) the user (?:that|to ignore)\b",
         r"\b(?:respond|reply|answer) (?:only |just )?with (?:exactly|only|nothing but)\b",
         r"\bwhen (?:asked|you are asked|questioned) about\b[^.]{0,60}\b(?:say|answer|reply|respond|state)\b",
+        # a note addressed to a machine reader: "Note for the AI summarizer", "P.S. for any AI
+        # reading this", "INSTRUCTION TO THE SUPPORT BOT", "[AI instruction]"
+        r"(?:\b(?:note|message|instructions?|reminder)\b|\bp\.?s\b\.?)[\w\s]{0,10}?\b(?:to|for) "
+        r"(?:the |any |all |an? )?"
+        r"(?:[\w-]+ ){0,2}(?:ai|llm|bots?|assistants?|(?:language )?models?|summari[sz]ers?|agents?)\b",
+        r"\[(?:ai|llm|assistant|bot)[ _-]?(?:instructions?|notes?|only)\]",
+        # "Translator AI: do not translate", "Agent AI: Ignore …", "AI coding assistants: also add …"
+        r"\b(?:ai|llm|bots?|assistants?|agents?)\s*:\s*(?:do not|don'?t|ignore|disregard|also|always|never|"
+        r"stop|instead|reply|respond|say|write|add|change|report|omit|describe|classify|rank|approve)\b",
+        # "AI systems processing this document must …", "AI summarizers should …"
+        r"\b(?:ai|llm)s? (?:[\w-]+ )?"
+        r"(?:systems?|summari[sz]ers?|assistants?|models?|agents?|tools?|readers?)\b"
+        r"[\w\s]{0,30}?\b(?:must|should|shall|need to|are required to)\b",
+        r"\bif (?:an? |the |any )?(?:ai|llm|assistant|language model|bot|chatbot)\b[\w\s]{0,20}?"
+        r"\b(?:reading|summari[sz]ing|processing|analy[sz]ing|reviewing)\b",
+        r"\bnew system (?:prompt|instructions?|message)\b",
+        r"(?:^|\n)\s*instructions?\s*:\s*(?:ignore|disregard|you|always|never|tell|say|report|reply)\b",
+        r"\bsystem\s*:\s*the (?:[\w-]+ )?(?:assistant|ai|model|bot|chatbot)\b",
+        r"\b(?:ignore|disregard|forget)\b (?:the |this |your )?(?:[\w-]+ )?(?:task|assignment|request)\b"
+        r"[\s.,;]*(?:and |instead)",
     ),
     "fake_delimiter": (r"<\|[a-z_]+\|>", r"\[/?inst\]", r"</\s*(?:context|sources?)\s*>"),
     "exfiltration_link": (r"!\[[^\]]*\]\(\s*https?://[^)\s]*[?&][^)\s]*=", r"<img\b[^>]*\bsrc\s*=",
@@ -208,6 +277,8 @@ class Finding:
 
 
 _HIDDEN_KINDS = ("decoded", "hidden")
+_WORDS = re.compile(r"[^\W\d_]{2,}")
+_MIN_MESSAGE_WORDS = 3
 _MIN_MIXED_WORDS = 2  # words mixing scripts (Latin with Cyrillic/Greek look-alikes: TR39) in a question
 
 
@@ -254,13 +325,16 @@ def hidden_findings(decoded: tuple[Decoded, ...], documents: bool = False) -> tu
         if item.kind not in _HIDDEN_KINDS or (documents and item.kind == "decoded"):
             continue
         family = "encoded_text" if item.kind == "decoded" else "hidden_text"
-        if family not in found and (item.kind == "hidden" or readable(item.text)):
+        # a message is a few words; "hello world" in a base64 tutorial is not one
+        message = readable(item.text) and len(_WORDS.findall(item.text)) >= _MIN_MESSAGE_WORDS
+        if family not in found and (item.kind == "hidden" or message):
             found[family] = Finding(family, item.view, f"{item.note}: {item.text[:60]!r}")
     return tuple(found.values())
 
 
-def _scan(text: str, patterns: dict[str, re.Pattern[str]], disguises: bool) -> tuple[Finding, ...]:
-    decoded = decoded_views(text, disguises)
+def _scan(text: str, patterns: dict[str, re.Pattern[str]], disguises: bool,
+          extra: tuple[Decoded, ...] = ()) -> tuple[Finding, ...]:
+    decoded = decoded_views(text, disguises) + extra
     found: dict[str, Finding] = {f.family: f for f in hidden_findings(decoded, documents=not disguises)}
     mixed = mixed_script_words(fold(text)) if disguises and not text.isascii() else []
     if len(mixed) >= _MIN_MIXED_WORDS:  # one brand name may mix scripts; a sentence of them is a disguise
@@ -280,9 +354,10 @@ def _scan(text: str, patterns: dict[str, re.Pattern[str]], disguises: bool) -> t
     return tuple(found.values())
 
 
-def detect(text: str) -> tuple[str, ...]:
-    """Names of the injection families found in a query (with the view that revealed each)."""
-    return tuple(f.label for f in _scan(text, _COMPILED, disguises=True))
+def detect(text: str, extra: tuple[Decoded, ...] = ()) -> tuple[str, ...]:
+    """Names of the injection families found in a query (with the view that revealed each);
+    `extra`: views the caller already has (what the edge's strip of hidden characters found)."""
+    return tuple(f.label for f in _scan(text, _COMPILED, disguises=True, extra=extra))
 
 
 def detect_in_document(text: str) -> tuple[Finding, ...]:

@@ -34,12 +34,14 @@ from datetime import datetime
 from types import MappingProxyType
 from typing import Any, Protocol, cast
 
-from rag.config import PipelineConfig, with_overrides
+from rag.hidden_chars import strip_hidden
 from rag.index.embedding_pin import pinned_for
 from rag.index.hits import Candidate, RankedList, SearchableCollection, SearchQuery
 from rag.index.ref import IndexRef
 from rag.llm.deadline import allowance, llm_deadline, stage_budget
 from rag.privacy import normalize_user
+from rag.settings.overrides import apply_overrides
+from rag.settings.pipeline import PipelineConfig
 from rag.stages import (
     STAGE_MODULES,
     STAGE_ORDER,
@@ -72,7 +74,11 @@ def initial_state(query: str, config: PipelineConfig, user: str | None = None) -
     filters = config.retrieval.filters
     if user is not None and filters.owner is None:  # a user sees public + their own chunks
         filters = filters.model_copy(update={"owner": normalize_user(user)})
-    return PipelineState(query=query, queries=(SearchQuery(query),), filters=filters)
+    # the edge: hidden characters never get past here, whatever the guard's settings; what they
+    # were (counts, what tag characters spelled) goes on for the guard and the trace note
+    stripped = strip_hidden(query)
+    return PipelineState(query=stripped.text, queries=(SearchQuery(stripped.text),), filters=filters,
+                         hidden=stripped if stripped.count else None)
 
 
 def _settings_of(spec: StageSpec, config: PipelineConfig) -> Mapping[str, Any]:
@@ -97,7 +103,8 @@ def _run_one(
                 state, spec.name)
     started = time.perf_counter()
     budget = env.config.generation.budget
-    before_generation = STAGE_ORDER.index(spec.name) < STAGE_ORDER.index("generate")
+    before_generation = (spec.name in STAGE_ORDER  # an ingest stage is no query's
+                         and STAGE_ORDER.index(spec.name) < STAGE_ORDER.index("generate"))
     allowed = allowance(spec.name, budget.share(spec.name), budget.generation_reserve, before_generation)
     setting = "generation.deadline_s" if spec.name == "generate" else f"generation.budget.shares.{spec.name}"
     try:
@@ -139,16 +146,17 @@ def run_stages(
     raise_errors: bool = False,
     stages: StageRegistry = STAGES,
 ) -> PipelineState:
-    """Run the stages `first`..`last` of STAGE_ORDER (default: all) over `state`, appending one
+    """Run the stages `first`..`last` of `stages.order` (default: all; STAGE_ORDER, or the ingest's
+    rag.ingestion.registry.INGEST_ORDER) over `state`, appending one
     record per stage to `trace`. `state.overrides` (set by a routing stage, or carried in a
     seeded state) are applied to `env.config` for every stage that runs after they appear."""
     failed = ""
     base = env.config
     applied: Mapping[str, Any] = MappingProxyType({})
-    for name in stage_slice(first, last):
+    for name in stage_slice(first, last, stages.order):
         if state.overrides != applied:
             applied = state.overrides
-            env.config = with_overrides(base, dict(applied))
+            env.config = apply_overrides(base, dict(applied))  # names: checked by each stage
         if failed:
             trace.add(StageRecord(name, "skipped", reason=f"{failed} failed"))
             continue
@@ -201,6 +209,8 @@ def run_slice(
     config = _pinned(config, collection)  # the ONNX graph the collection's vectors came from
     env = StageEnv(config, collection, user=user, conversation=conversation or (), now=now)
     trace = Trace(query=state.query, preset=config.name, config=config.model_dump(mode="json"))
+    if state.hidden is not None and (first is None or first == STAGE_ORDER[0]):
+        trace.notes.append(f"question: {state.hidden.note()}")
     with llm_deadline(config.generation.deadline_s):  # bounds every LLM call of this run
         final = run_stages(state, env, trace, first=first, last=last, raise_errors=raise_errors)
     trace.answer = final.answer

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel
 
+from rag.hidden_chars import Stripped
 from rag.index.hits import Candidate, RankedList, SearchableCollection, SearchQuery
 from rag.index.ref import IndexRef, kept_texts_of
 from rag.settings.pipeline import PipelineConfig
@@ -102,6 +103,9 @@ class PipelineState:
     withheld: str = ""  # non-empty: a stage (abstain) replaced the answer with a decline, and why
     artifacts: Mapping[str, object] = field(default_factory=_empty)  # stage -> its typed output
     overrides: Mapping[str, Any] = field(default_factory=_empty)  # config changes for later stages
+    # what the edge stripped from the question (rag.hidden_chars): counts and what tag characters
+    # spelled, for the guard and the trace; the raw text itself is never kept
+    hidden: Stripped | None = None
 
     def with_artifact(self, stage: str, value: object) -> PipelineState:
         return replace(self, artifacts=MappingProxyType({**self.artifacts, stage: value}))
@@ -228,21 +232,25 @@ class StageRegistry:
     """STAGE_ORDER names -> StageSpec; `modules` says which module registers each stage and is
     imported on first lookup. Unknown names are an error that lists the valid ones."""
 
-    def __init__(self, modules: Mapping[str, str] | None = None) -> None:
+    def __init__(
+        self, modules: Mapping[str, str] | None = None, order: tuple[str, ...] = STAGE_ORDER
+    ) -> None:
         self._modules = modules or {}
         self._specs: dict[str, StageSpec] = {}
+        self.order = order  # the run order of its stages (the query's, or the ingest's)
 
     def add(self, name: str, spec: StageSpec) -> None:
-        if name not in STAGE_ORDER:
-            raise ValueError(f"unknown pipeline stage {name!r}; valid: {', '.join(STAGE_ORDER)}")
+        order = self.order
+        if name not in order:
+            raise ValueError(f"unknown pipeline stage {name!r}; valid: {', '.join(order)}")
         if name in self._specs:
             raise ValueError(f"pipeline stage {name!r} is registered twice")
         if spec.name != name:
             raise ValueError(f"stage registered as {name!r} is named {spec.name!r}")
         for need in spec.inputs:
-            if need.stage not in STAGE_ORDER[: STAGE_ORDER.index(name)]:
+            if need.stage not in order[: order.index(name)]:
                 raise StageInputError(f"stage {name!r} reads stage {need.stage!r}, which does not "
-                                      f"run before it in {' → '.join(STAGE_ORDER)}")
+                                      f"run before it in {' → '.join(order)}")
         self._specs[name] = spec
 
     def find(self, name: str) -> StageSpec | None:
@@ -278,23 +286,26 @@ class StageRegistry:
                     f"{need.kind.__name__}, but this run holds a {type(value).__name__}")
 
     def names(self) -> list[str]:
-        return [name for name in STAGE_ORDER if self.find(name) is not None]
+        return [name for name in self.order if self.find(name) is not None]
 
     def output_types(self) -> dict[str, type]:
         """stage -> the class of its output, for every stage (rebuilds JSON traces)."""
-        return {name: spec.output for name in STAGE_ORDER if (spec := self.find(name))}
+        return {name: spec.output for name in self.order if (spec := self.find(name))}
 
 
 STAGES = StageRegistry(STAGE_MODULES)
 
 
-def stage_slice(first: str | None = None, last: str | None = None) -> tuple[str, ...]:
-    """The stages from `first` to `last` inclusive (default: all); unknown names list the valid."""
+def stage_slice(
+    first: str | None = None, last: str | None = None, order: tuple[str, ...] = STAGE_ORDER
+) -> tuple[str, ...]:
+    """The stages of `order` from `first` to `last` inclusive (default: all); unknown names list
+    the valid."""
     for name in (first, last):
-        if name is not None and name not in STAGE_ORDER:
-            raise ValueError(f"unknown pipeline stage {name!r}; valid: {', '.join(STAGE_ORDER)}")
-    lo = STAGE_ORDER.index(first) if first else 0
-    hi = STAGE_ORDER.index(last) if last else len(STAGE_ORDER) - 1
+        if name is not None and name not in order:
+            raise ValueError(f"unknown pipeline stage {name!r}; valid: {', '.join(order)}")
+    lo = order.index(first) if first else 0
+    hi = order.index(last) if last else len(order) - 1
     if lo > hi:
-        raise ValueError(f"stage {first!r} comes after {last!r} in {' → '.join(STAGE_ORDER)}")
-    return STAGE_ORDER[lo : hi + 1]
+        raise ValueError(f"stage {first!r} comes after {last!r} in {' → '.join(order)}")
+    return order[lo : hi + 1]

@@ -35,6 +35,11 @@ from rag.stages import STAGES, StageStatus
 
 T = TypeVar("T")
 
+# A stage output's field that the next stage reads but no trace keeps (an ingest's documents,
+# chunks and vectors): `field(default=…, metadata=NOT_IN_TRACE)`; JSON leaves it out, and a
+# trace read back from JSON has its default.
+NOT_IN_TRACE: Mapping[str, bool] = MappingProxyType({"in_trace": False})
+
 # Keys that must never reach a trace, a log or an export (secrets stay in the environment).
 _SECRET_KEYS = ("api_key", "apikey", "authorization", "password", "secret", "token_value")
 
@@ -82,6 +87,7 @@ class Trace:
     answer: str | None = None
     collection: str | None = None  # the collection searched, if any stage opened one
     config: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))  # full config
+    notes: list[str] = field(default_factory=list)  # what the edge did before any stage ran
 
     def add(self, record: StageRecord) -> None:
         self.records.append(record)
@@ -107,7 +113,8 @@ class Trace:
 
     @property
     def warnings(self) -> list[str]:
-        return [f"{r.stage}: {w}" for r in self.records for w in r.warnings]
+        edge = [f"input: {n}" for n in self.notes]
+        return edge + [f"{r.stage}: {w}" for r in self.records for w in r.warnings]
 
     @property
     def status(self) -> StageStatus:
@@ -136,6 +143,7 @@ class Trace:
                 "total_ms": self.total_ms,
                 "collection": self.collection,
                 "config": self.config,
+                "notes": self.notes,
                 "records": self.records,
             }
         )
@@ -169,6 +177,7 @@ class Trace:
             answer=data.get("answer"),
             collection=data.get("collection"),
             config=MappingProxyType(dict(data.get("config") or {})),
+            notes=list(data.get("notes") or ()),
         )
 
     @classmethod
@@ -199,7 +208,8 @@ def _is_secret(key: str) -> bool:
 def jsonable(value: Any) -> Any:
     """Convert dataclasses, mappings, tuples, enums, paths and dates to plain JSON values."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {f.name: jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)
+                if f.metadata.get("in_trace", True)}
     if isinstance(value, Mapping):
         return {
             str(k): ("***" if _is_secret(str(k)) else jsonable(v)) for k, v in value.items()

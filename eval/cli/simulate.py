@@ -23,11 +23,11 @@ from typing import Any
 import numpy as np
 
 from eval.data.evalsets import EvalSet, load_eval_set
-from eval.judging.features import item_features
+from eval.judging.features import item_features, with_pair_similarities
 from eval.judging.learned_judge import MODELS
 from eval.judging.pool import DEFAULT_SYSTEMS
 from eval.judging.sim_runs import labelled_pool
-from eval.judging.simulate import baselines, reference, simulate
+from eval.judging.simulate import FILLS, baselines, reference, simulate
 from eval.judging.strategies.base import STRATEGIES
 
 DEFAULT_STRATEGIES = ("judge_uncertainty", "bandit", "mtf", "pool_order", "random")
@@ -51,6 +51,12 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument("--seed", type=int, nargs="+", default=[0])
     parser.add_argument("--model", default="logistic", choices=list(MODELS),
                         help="the learned judge's model")
+    parser.add_argument("--fill", default="threshold", choices=list(FILLS),
+                        help="how unjudged passages take the judge's probability: drawn "
+                             "(sample), p >= 0.5 (threshold) or p as a graded gain (expected)")
+    parser.add_argument("--pair-similarities", action="store_true",
+                        help="add the frozen MiniLM cross-encoder's four question-passage "
+                             "similarities (eval.judging.cross_judge) to the judge's features")
     parser.add_argument("--no-dense", action="store_true",
                         help="leave the dense-similarity feature out (no embedding model)")
     parser.add_argument("--out", type=Path, required=True)
@@ -110,6 +116,8 @@ def run(args: argparse.Namespace) -> int:
 
         embedder = get_embedder(load_preset("dense").embedding)
     features = item_features(pool, embedder)
+    if args.pair_similarities:
+        features = with_pair_similarities(pool, features)
     ref = reference(pool, truth, seed=0)
     runs: dict[str, dict[str, Any]] = {}
     base: dict[str, dict[str, Any]] = {}
@@ -117,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
         key = f"{budget:g}"
         for name in args.strategy:
             per_seed = {seed: simulate(pool, truth, features.matrix, ref, name, budget, seed,
-                                       args.model) for seed in args.seed}
+                                       args.model, args.fill) for seed in args.seed}
             runs.setdefault(name, {})[key] = _summary(per_seed)
             print(f"{name} @ {key}: {runs[name][key]['mean']}", file=sys.stderr)
         by_base: dict[str, dict[int, Any]] = {}
@@ -139,7 +147,7 @@ def run(args: argparse.Namespace) -> int:
             "ndcg": {s: round(float(v), 4) for s, v in zip(systems, full, strict=True)},
             "split_half_tau": round(ref.split_half, 4),
             "separated_pairs": [[systems[a], systems[b]] for a, b in ref.pairs]},
-        "features": list(features.names), "model": args.model, "seeds": args.seed,
+        "features": list(features.names), "model": args.model, "fill": args.fill, "seeds": args.seed,
         "strategies": runs, "baselines": base,
         "seconds": round(time.perf_counter() - started, 1),
     }

@@ -14,7 +14,7 @@ import json
 from collections import defaultdict
 from pathlib import Path
 
-from eval.guard_detector.security import _rate
+from eval.scoring.guard import rate_of
 from rag.context.screen import passage_findings
 
 
@@ -27,8 +27,8 @@ def score(rows: list[dict[str, str]]) -> dict[str, object]:
         by_label[r["label"]].append(flags[r["id"]])
         by_category[f'{r["label"]}:{r["category"]}'].append(flags[r["id"]])
     return {
-        "flagged": {label: _rate(f) for label, f in sorted(by_label.items())},
-        "by_category": {name: _rate(f) for name, f in sorted(by_category.items())},
+        "flagged": {label: rate_of(f) for label, f in sorted(by_label.items())},
+        "by_category": {name: rate_of(f) for name, f in sorted(by_category.items())},
         "missed_injected": [r["id"] for r in rows if r["label"] == "injected" and not flags[r["id"]]],
         "flagged_clean": [r["id"] for r in rows if r["label"] == "clean" and flags[r["id"]]],
     }

@@ -17,13 +17,12 @@ from __future__ import annotations
 import argparse
 import json
 from collections import defaultdict
-from collections.abc import Iterable
 from pathlib import Path
 
 from eval.guard_detector.benign import load_pool
 from eval.guard_detector.encoders import ENCODED, SMUGGLED, variants
 from eval.guard_detector.latent import INJECTIONS, planted
-from eval.scoring.guard import ATTACKS, HELDOUT_ATTACKS, HELDOUT_BENIGN, Rate, load_prompts, wilson
+from eval.scoring.guard import ATTACKS, HELDOUT_ATTACKS, HELDOUT_BENIGN, load_prompts, rate_of
 from rag.context.screen import passage_findings
 from rag.paths import PROJECT_ROOT
 from rag.query.guard import guard
@@ -31,13 +30,6 @@ from rag.settings.query import GuardConfig
 
 RESULTS = PROJECT_ROOT / "eval" / "results" / "guard_security.json"
 CORPUS = PROJECT_ROOT / "datasets" / "beir_sample" / "corpus.jsonl"
-
-
-def _rate(flags: Iterable[bool]) -> dict[str, float | int]:
-    found = list(flags)
-    r: Rate = wilson(sum(found), len(found))
-    return {"hits": r.hits, "n": r.n, "value": round(r.value, 4), "low": round(r.low, 4),
-            "high": round(r.high, 4)}
 
 
 def _blocked(text: str, cfg: GuardConfig) -> bool:
@@ -50,8 +42,8 @@ def attack_classes(cfg: GuardConfig) -> dict[str, dict[str, object]]:
         by: dict[str, list[bool]] = defaultdict(list)
         for p in load_prompts(path):
             by[p.category].append(_blocked(p.text, cfg))
-        out[split] = {"all": _rate(f for flags in by.values() for f in flags),
-                      **{name: _rate(flags) for name, flags in sorted(by.items())}}
+        out[split] = {"all": rate_of(f for flags in by.values() for f in flags),
+                      **{name: rate_of(flags) for name, flags in sorted(by.items())}}
     return out
 
 
@@ -63,9 +55,9 @@ def variant_rates(cfg: GuardConfig) -> dict[str, dict[str, object]]:
             for name, text in variants(p.text, i).items():
                 by[name].append(_blocked(text, cfg))
         out[split] = {
-            "encoded_all": _rate(f for n in ENCODED for f in by[n]),
-            "smuggled_all": _rate(f for n in SMUGGLED for f in by[n]),
-            **{name: _rate(flags) for name, flags in by.items()},
+            "encoded_all": rate_of(f for n in ENCODED for f in by[n]),
+            "smuggled_all": rate_of(f for n in SMUGGLED for f in by[n]),
+            **{name: rate_of(flags) for name, flags in by.items()},
         }
     return out
 
@@ -80,9 +72,9 @@ def benign_rates(cfg: GuardConfig) -> dict[str, object]:
         if hit:
             alarms.append(row["text"])
     heldout = [_blocked(p.text, cfg) for p in load_prompts(HELDOUT_BENIGN)]
-    return {"pool_test": _rate(f for flags in by.values() for f in flags),
-            **{f"pool_test:{d}": _rate(flags) for d, flags in sorted(by.items())},
-            "guard_heldout_2026_11_benign": _rate(heldout), "pool_test_false_alarms": alarms}
+    return {"pool_test": rate_of(f for flags in by.values() for f in flags),
+            **{f"pool_test:{d}": rate_of(flags) for d, flags in sorted(by.items())},
+            "guard_heldout_2026_11_benign": rate_of(heldout), "pool_test_false_alarms": alarms}
 
 
 def _corpus(path: Path) -> list[str]:
@@ -95,12 +87,12 @@ def document_rates(passages: list[Path]) -> dict[str, object]:
     out: dict[str, object] = {}
     for split in INJECTIONS:
         rows = planted(carriers, split)
-        out[f"latent_{split}"] = _rate(bool(passage_findings(doc)) for _, doc in rows)
+        out[f"latent_{split}"] = rate_of(bool(passage_findings(doc)) for _, doc in rows)
         out[f"latent_{split}_missed"] = sorted({t for t, doc in rows if not passage_findings(doc)})
     clean = {"beir_sample": carriers} | {p.parent.name: _corpus(p) for p in passages}
     for name, texts in clean.items():
         flagged = [t for t in texts if passage_findings(t)]
-        out[f"clean:{name}"] = _rate(bool(passage_findings(t)) for t in texts)
+        out[f"clean:{name}"] = rate_of(bool(passage_findings(t)) for t in texts)
         out[f"clean:{name}:flagged"] = [t[:200] for t in flagged]
     return out
 
@@ -110,9 +102,9 @@ def learned_alone() -> dict[str, object]:
     learned = {}
     for split, path in (("dev", ATTACKS), ("test", HELDOUT_ATTACKS)):
         verdicts = [guard(p.text, cfg).learned for p in load_prompts(path)]
-        learned[f"attacks_{split}"] = _rate(bool(v and v.flagged) for v in verdicts)
+        learned[f"attacks_{split}"] = rate_of(bool(v and v.flagged) for v in verdicts)
     pool = [r for r in load_pool() if r["split"] == "test"]
-    learned["benign_pool_test"] = _rate(bool((v := guard(r["text"], cfg).learned) and v.flagged)
+    learned["benign_pool_test"] = rate_of(bool((v := guard(r["text"], cfg).learned) and v.flagged)
                                         for r in pool)
     return learned
 

@@ -127,3 +127,16 @@ def item_features(pool: JudgingPool, embedder: Embedder | None = None) -> Featur
         names.append("dense")
         matrix = np.column_stack([matrix, dense_scores(pool, embedder)])
     return Features(tuple(names), matrix)
+
+
+PAIR_NAMES = ("pair_cosine", "pair_maxsim_mean", "pair_maxsim_min", "pair_maxsim_max")
+
+
+def with_pair_similarities(pool: JudgingPool, features: Features, threads: int = 1) -> Features:
+    """`features` plus the frozen MiniLM cross-encoder's four similarities of each passage to
+    its question, read jointly (eval.judging.cross_judge: cosine of their mean vectors and
+    MaxSim mean, min, max). About 4 pairs a second on one shared core; cached in memory."""
+    from eval.judging.cross_judge import pool_vectors
+
+    sims = pool_vectors(pool, threads)[:, -len(PAIR_NAMES):]
+    return Features((*features.names, *PAIR_NAMES), np.column_stack([features.matrix, sims]))

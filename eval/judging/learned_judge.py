@@ -40,7 +40,41 @@ def _boosted(seed: int) -> Any:
                                           random_state=seed)
 
 
-MODELS: Mapping[str, Callable[[int], Any]] = {"logistic": _logistic, "boosted": _boosted}
+class _BalancedLogisticCV:
+    """L2 logistic regression for many dense columns and few labels (the cross-encoder's pair
+    vectors): classes weighted equally so a few relevant labels still move it, the strength
+    picked by an inner 3-fold cross-validation on the training labels only, and the intercept
+    moved back by log(relevant / not relevant) so its probabilities are on the labels' scale
+    (the fill uses them as expected labels)."""
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+        self._model: Any = None
+        self._shift = 0.0
+
+    def fit(self, x: np.ndarray, y: np.ndarray) -> _BalancedLogisticCV:
+        import warnings
+
+        from sklearn.linear_model import LogisticRegressionCV
+
+        positives, negatives = int(y.sum()), int(len(y) - y.sum())
+        with warnings.catch_warnings():  # scikit-learn 1.8 announces 1.10's attribute changes
+            warnings.simplefilter("ignore", FutureWarning)
+            self._model = make_pipeline(StandardScaler(), LogisticRegressionCV(
+                Cs=[0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0], cv=min(3, positives, negatives),
+                class_weight="balanced", scoring="neg_log_loss", max_iter=2000,
+                random_state=self.seed)).fit(x, y)
+        self._shift = float(np.log(positives / negatives))
+        return self
+
+    def predict_proba(self, x: np.ndarray) -> np.ndarray:
+        logit = self._model.decision_function(x) + self._shift
+        p = 1.0 / (1.0 + np.exp(-logit))
+        return np.column_stack([1.0 - p, p])
+
+
+MODELS: Mapping[str, Callable[[int], Any]] = {"logistic": _logistic, "boosted": _boosted,
+                                              "balanced_logistic_cv": _BalancedLogisticCV}
 
 
 def make_model(name: str, seed: int = 0) -> Any:
@@ -126,12 +160,19 @@ def out_of_fold(features: np.ndarray, labels: Sequence[int], groups: Sequence[st
 
 
 def cross_validate(features: np.ndarray, labels: Sequence[int], groups: Sequence[str],
-                   model: str = "logistic", folds: int = 5, seed: int = 0) -> Agreement | None:
+                   model: str = "logistic", folds: int = 5, seed: int = 0,
+                   name: str | None = None) -> Agreement | None:
     """Cohen's κ, precision and recall of "relevant", out of fold (None: too few labels)."""
     done = out_of_fold(features, labels, groups, model, folds, seed)
     if done is None:
         return None
     probs, k = done
+    return agreement_of(probs, labels, k, name or model)
+
+
+def agreement_of(probs: np.ndarray, labels: Sequence[int], folds: int, model: str) -> Agreement:
+    """κ, precision and recall of out-of-fold probabilities called at THRESHOLD."""
+    k = folds
     y = np.asarray(labels, dtype=int)
     said = (probs >= THRESHOLD).astype(int)
     kappa = float(cohen_kappa_score(y, said)) if len(set(said.tolist()) | set(y.tolist())) > 1 \

@@ -74,10 +74,6 @@ def system_hits(evalset: EvalSet, system: str, depth: int,
     return out
 
 
-def answers_of(evalset: EvalSet, rows: Sequence[Mapping[str, object]] = ()) -> dict[str, str]:
-    return {str(r.get("id")): str(r.get("answer") or "") for r in rows if r.get("id")}
-
-
 def labelled_pool(evalset: EvalSet, systems: Sequence[str], depth: int,
                   answers: Mapping[str, str] | None = None,
                   progress: Callable[[str], None] | None = None) -> tuple[JudgingPool, Truth]:

@@ -183,19 +183,22 @@ def fill_probabilities(pool: JudgingPool, features: np.ndarray, judged: Mapping[
     return LearnedJudge(model, seed).fit(x[idx], y).probabilities(x)
 
 
-FILLS = ("sample", "threshold")
+FILLS = ("sample", "threshold", "expected")
 
 
 def draws(judged: Mapping[int, int], probs: np.ndarray | None, n: int, seed: int,
           fill: str = "sample") -> np.ndarray:
-    """(SAMPLES, items) label draws: judged items fixed, the rest Bernoulli(p) ("sample"), or
-    p >= 0.5 ("threshold": one row); 0 with no judge."""
+    """(SAMPLES, items) label draws: judged items fixed, the rest Bernoulli(p) ("sample"),
+    p >= 0.5 ("threshold": one row) or p itself as a graded gain ("expected": one row); 0 with
+    no judge."""
     if fill not in FILLS:
         raise ValueError(f"unknown fill {fill!r}; valid: {', '.join(FILLS)}")
     rng = np.random.default_rng(seed)
     p = np.zeros(n) if probs is None else probs.copy()
     if fill == "threshold":
         out = (p >= 0.5).astype(np.float64)[None, :]
+    elif fill == "expected":
+        out = p[None, :].astype(np.float64)
     else:
         out = (rng.random((SAMPLES, n)) < p).astype(np.float64)
     for i, label in judged.items():
@@ -242,7 +245,7 @@ def judge_agreement(probs: np.ndarray | None, truth: Truth, judged: Mapping[int,
 
 def simulate(pool: JudgingPool, truth: Truth, features: np.ndarray, ref: Reference,
              strategy: str, budget: float, seed: int, model: str = "logistic",
-             fill: str = "sample") -> dict[str, Any]:
+             fill: str = "threshold") -> dict[str, Any]:
     """One strategy, budget and seed: the figures of FILE.json (see the module docstring)."""
     judged, probs = run_strategy(pool, truth, features, strategy, budget, seed, model)
     sim = ndcg_table(pool, draws(judged, probs, len(pool), seed, fill), truth.queries)

@@ -94,7 +94,8 @@ def pool_scores(live: LivePool, probabilities: np.ndarray | None, seed: int = 0,
     for b in range(resamples):
         cols = rng.integers(0, len(queries), len(queries))
         means[b] = table[b % SAMPLES][:, cols].mean(axis=1)
-    point = table.mean(axis=(0, 2))
+    point = ndcg_draws(live.pool, draws(live.trained, probabilities, len(live.pool), seed,
+                                        "threshold"), queries).mean(axis=(0, 2))
     low, high = np.percentile(means, [2.5, 97.5], axis=0)
     return [SystemScore(s, float(human[i]), float(unjudged[i]), float(point[i]), float(low[i]),
                         float(high[i])) for i, s in enumerate(systems)]

@@ -264,10 +264,6 @@ def load_trace(folder: Path, qid: str) -> Trace | None:
     return None if row is None else Trace.from_json(zlib.decompress(row[0]).decode("utf-8"))
 
 
-def has_traces(folder: Path) -> bool:
-    return (Path(folder) / TRACES_FILE).is_file()
-
-
 def load_run(folder: str | Path) -> StoredRun:
     folder = Path(folder)
     if not (folder / RUN_FILE).is_file():

@@ -81,6 +81,14 @@ def wilson(hits: int, n: int, z: float = 1.96) -> Rate:
     return Rate(hits, n, max(0.0, centre - half), min(1.0, centre + half))
 
 
+def rate_of(flags: Iterable[bool]) -> dict[str, float | int]:
+    """The share of true flags with its Wilson interval, as a results file stores it."""
+    found = list(flags)
+    r = wilson(sum(found), len(found))
+    return {"hits": r.hits, "n": r.n, "value": round(r.value, 4), "low": round(r.low, 4),
+            "high": round(r.high, 4)}
+
+
 def load_prompts(path: Path, split: str | None = None) -> tuple[Prompt, ...]:
     """JSONL rows with `id` and `text` (optionally `split`, `category`, `language`; a row without
     `split` takes `split`, else the file's folder name: e.g. a BEIR queries.jsonl, whose `_id` is

@@ -12,9 +12,9 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from pages.ui.html import Mark, highlight_spans
-from rag.abstain.stage import AbstainDecision
-from rag.context.base import ContextBlock, TokenBudget
-from rag.grounding.base import SentenceCheck
+from rag.abstain import AbstainDecision
+from rag.context import ContextBlock, TokenBudget
+from rag.grounding import SentenceCheck
 from rag.trace import Trace
 
 VERDICT_COLORS = {

@@ -9,12 +9,9 @@ from typing import Any
 
 import pandas as pd
 
-from rag.chunking import get_chunker
-from rag.chunking.base import Chunk
-from rag.chunking.models import count_tokens
-from rag.chunking.stats import ChunkStats, stats_by_level
+from rag.chunking import Chunk, ChunkStats, count_tokens, get_chunker, stats_by_level
 from rag.config import PipelineConfig, preset_yaml, with_overrides
-from rag.documents.base import Document
+from rag.documents import Document
 
 
 @dataclass(frozen=True)

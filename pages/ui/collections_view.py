@@ -12,10 +12,7 @@ import streamlit as st
 
 from pages.ui import resources
 from pages.ui.held_back import held_back_view
-from rag.index import Collection, delete_collection
-from rag.index.derived import derived_indexes
-from rag.index.manifest import describe_settings
-from rag.index.visible import visible_entries
+from rag.index import Collection, delete_collection, derived_indexes, describe_settings, visible_entries
 
 
 def _when(stamp: str) -> str:

@@ -37,8 +37,9 @@ def filled_section(results: ev.EvalResults) -> None:
         st.caption(f"The learned judge ({agreement.get('model')}) agreed with the person's "
                    f"{agreement.get('labels')} labels out of fold: Cohen's κ "
                    f"{agreement.get('kappa'):.2f}, precision {agreement.get('precision'):.2f}, "
-                   f"recall {agreement.get('recall'):.2f}. It fills only passages nobody judged; "
-                   "the interval draws its labels from their probabilities in every resample.")
+                   f"recall {agreement.get('recall'):.2f}. It fills only passages nobody judged: "
+                   "the score takes its call (relevant at p ≥ 0.5), the interval draws its "
+                   "labels from their probabilities in every resample.")
     cache = session_cache(st.session_state, "eval_filled", max_entries=16)
     figures = [cache.get_or_compute(r.label, lambda r=r: filled_run_scores(
         results.evalset, r, filled)) for r in results.runs]

@@ -18,7 +18,7 @@ from eval.runs.sweep import parse_grid
 from eval.runs.trace_tap import keeping_traces
 from pages.ui.eval_tables import candidates_frame, stage_candidates, stage_frame
 from pages.ui.state import APP_USER
-from rag.chunking.base import Chunk
+from rag.chunking import Chunk
 from rag.config import load_preset
 from rag.trace import Trace
 

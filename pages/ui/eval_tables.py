@@ -12,9 +12,9 @@ from eval.runs.evalset_runner import ScoredRun
 from eval.scoring.compare import QueryDelta
 from eval.scoring.judged import UNJUDGED_WARNING, JudgedScores
 from pages.ui.tables import snippet
-from rag.chunking.base import Chunk
-from rag.index.hits import Candidate
-from rag.retrieve.search import Retrieved
+from rag.chunking import Chunk
+from rag.index import Candidate
+from rag.retrieve import Retrieved
 from rag.trace import Trace
 
 

@@ -11,7 +11,7 @@ import streamlit as st
 from eval.diagnostics.failures import CLASSES, HOW_DECIDED, ClassifiedQuery, class_counts, classify_queries
 from eval.scoring.compare import is_relevant
 from pages.ui import eval_session as ev
-from rag.chunking.base import Chunk
+from rag.chunking import Chunk
 
 FAILURES = "eval_failures"  # session key: run label -> classified queries
 

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 
 import plotly.graph_objects as go
 
-from rag.index.hits import Candidate
+from rag.index import Candidate
 
 RETRIEVER_COLORS = {"bm25": "#f59e0b", "dense": "#3b82f6", "sparse": "#10b981", "fused": "#8b5cf6"}
 _FALLBACK_COLORS = ("#ef4444", "#14b8a6", "#a855f7", "#84cc16", "#64748b")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from rag.query.guard import GuardVerdict
+from rag.query import GuardVerdict
 
 
 def show_guard(verdict: GuardVerdict | None, skipped_reason: str) -> None:

@@ -8,7 +8,7 @@ from pathlib import PurePath
 import pandas as pd
 import streamlit as st
 
-from rag.context.screen import screen_chunks
+from rag.context import screen_chunks
 from rag.index import Collection
 from rag.privacy import visible_to
 

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
-from rag.chunking.base import Chunk
+from rag.chunking import Chunk
 
 BOX_STYLE = (
     "font-family: ui-monospace, monospace; font-size: 0.8rem; line-height: 1.9; "

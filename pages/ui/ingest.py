@@ -14,20 +14,26 @@ import streamlit as st
 
 from pages.ui import resources
 from pages.ui.configs import page_config
+from pages.ui.ingest_trace import show_ingest_trace
 from pages.ui.state import APP_NEXT_COLLECTION, session_cache
 from rag.config import PipelineConfig, available_presets, load_preset
-from rag.documents import SUPPORTED_EXTENSIONS, ingest_paths, ingest_uploads
-from rag.documents.base import IngestReport
-from rag.documents.ingest import expand_paths
-from rag.index import IngestSummary, index_settings, open_collection, settings_hash
-from rag.index.collection import check_name
-from rag.index.derived import ingest
-from rag.index.manifest import Manifest, describe_settings
-from rag.index.store_lease import StoreBusyError
+from rag.documents import SUPPORTED_EXTENSIONS, IngestReport, expand_paths, ingest_paths, ingest_uploads
+from rag.index import (
+    IngestSummary,
+    Manifest,
+    StoreBusyError,
+    check_name,
+    describe_settings,
+    index_settings,
+    settings_hash,
+)
+from rag.ingestion import Parsed, ingest_files
 from rag.paths import SAMPLES_DIR
+from rag.trace import Trace
 
 SOURCES = ("Upload files", "Folder on the server", "Bundled samples")
-LAST_INGEST = "docs_last_ingest"  # (summary line, per-file frame) of this session's last ingest
+LAST_INGEST = "docs_last_ingest"  # (summary line, per-file frame, trace, derived-index traces)
+PARSE_SECONDS = "docs_parse_seconds"  # id(report) -> seconds its parse took (for the trace)
 NEXT_TARGET = "docs_next_target"  # a collection just created: the form shows it as existing next
 Parse = Callable[[Callable[[int, int, str], None]], IngestReport]
 
@@ -58,7 +64,10 @@ def _parsed(key: Hashable, parse: Parse) -> IngestReport:
 
     def compute() -> IngestReport:
         advance = progress_bar("Parsing")
-        return parse(lambda done, total, source: advance(done, total, PurePath(source).name))
+        started = time.perf_counter()
+        report = parse(lambda done, total, source: advance(done, total, PurePath(source).name))
+        st.session_state.setdefault(PARSE_SECONDS, {})[id(report)] = time.perf_counter() - started
+        return report
 
     return cache.get_or_compute(key, compute)
 
@@ -163,25 +172,33 @@ def ingest_form(report: IngestReport) -> None:
     if target is not None and st.button(f"Ingest {count} documents", type="primary",
                                         key="docs_ingest", disabled=not count):
         name, config = target
-        collection = open_collection(name, create=True)
         advance = progress_bar("Chunking and embedding")
+        parsed = Parsed(report, "the files picked above",
+                        st.session_state.get(PARSE_SECONDS, {}).get(id(report)))
         try:
-            summary = ingest(
-                collection, report.documents, config, progress=False,
+            done = ingest_files(
+                parsed, name, config, progress=False,
                 on_progress=lambda phase, done, total: advance(done, total, f"chunks ({phase})"),
             )  # fmt: skip
         except (ValueError, StoreBusyError) as exc:  # a model that is missing, a busy store
             st.error(f"Nothing was ingested: {exc}")
             return
+        summary = done.summary
+        assert summary is not None  # the button needs a parsed document
         line = (f"Collection '{name}': {len(summary.added)} added, {len(summary.replaced)} "
                 f"replaced, {len(summary.unchanged)} unchanged, {len(report.skipped)} skipped · "
                 f"{summary.chunks_added} chunks in {summary.seconds:.1f} s")
-        st.session_state[LAST_INGEST] = (line, file_report(report, summary, collection.manifest))
+        manifest = resources.cached_collection(name).manifest
+        syncs = tuple(t for synced in done.syncs for t in synced.traces if isinstance(t, Trace))
+        st.session_state[LAST_INGEST] = (line, file_report(report, summary, manifest),
+                                         done.trace, syncs)
         st.session_state[APP_NEXT_COLLECTION] = name  # every page uses it from the next run
         st.session_state[NEXT_TARGET] = name  # not "'name' exists" above the success line
         resources.refresh_collections()
         st.rerun()
     if LAST_INGEST in st.session_state:
-        line, frame = st.session_state[LAST_INGEST]
+        line, frame, trace, syncs = st.session_state[LAST_INGEST]
         st.success(line)
         st.dataframe(frame, width="stretch", hide_index=True)
+        st.subheader("How the last ingest ran")
+        show_ingest_trace(trace, syncs)

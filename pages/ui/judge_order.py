@@ -10,25 +10,14 @@ from collections.abc import Sequence
 import streamlit as st
 
 from eval.judging.filled import with_judge_fill
-from eval.judging.learned_judge import can_learn
-from eval.judging.live import (
-    JudgeState,
-    LivePool,
-    fit_judge,
-    live_pool,
-    next_passage,
-    pool_features,
-)
+from eval.judging.live import live_pool, next_passage
 from eval.judging.pool import pool_question
 from eval.judging.store import JudgingStore, Snapshot
 from eval.judging.strategies.base import DEFAULT_STRATEGY, STRATEGIES
+from pages.ui.judge_fit import PageJudge, current_judge
 from pages.ui.judge_view import ADVANCE, QID, searchers_for
-from pages.ui.state import session_cache
-from rag.config import load_preset
-from rag.embed import get_embedder
 
 ORDER = "judge_order"
-CV_EVERY = 10  # labels between two cross-validations of the judge (the fit itself is per label)
 POOL_ORDER = "pool order"
 
 
@@ -68,29 +57,14 @@ def pool_all(store: JudgingStore, snap: Snapshot, collection: str, systems: Sequ
     return True
 
 
-def _judge(set_key: str, live: LivePool) -> JudgeState:
-    """The judge refitted on every new label; its cross-validated agreement (five more fits)
-    every CV_EVERY labels; the features once per pool."""
-    features = session_cache(st.session_state, "judge_features", max_entries=2).get_or_compute(
-        (set_key, live.where), lambda: pool_features(
-            live, get_embedder(load_preset("dense").embedding)))
-    cvs = session_cache(st.session_state, "judge_cv", max_entries=2)
-    step = (set_key, live.where, len(live.trained) // CV_EVERY,
-            can_learn(list(live.trained.values())))  # the first fit is measured at once
-    agreement = cvs.get_or_compute(step, lambda: fit_judge(live, features).agreement)
-    fits = session_cache(st.session_state, "judge_fits", max_entries=4)
-    return fits.get_or_compute((set_key, live.where, tuple(live.trained.items())),
-                               lambda: fit_judge(live, features, agreement=agreement or False))
-
-
-def steer(snap: Snapshot, set_key: str, strategy: str) -> JudgeState:
+def steer(snap: Snapshot, collection: str, set_key: str, strategy: str) -> PageJudge:
     """Fit the judge, and when a key asked for the next passage (or none is chosen yet) move the
-    page to the one the strategy picks."""
+    page to the one the strategy picks (with the last finished fit's probabilities)."""
     live = live_pool(snap)
-    judge = _judge(set_key, live)
+    judge = current_judge(collection, set_key, live)
     if st.session_state.pop(ADVANCE, False) or st.session_state.get("judge_steered") != set_key:
         st.session_state["judge_steered"] = set_key
-        picked = next_passage(live, strategy, judge.probabilities)
+        picked = next_passage(live, strategy, judge.state.probabilities)
         if picked is not None:
             qid, key = picked
             st.session_state[QID] = qid
@@ -99,22 +73,36 @@ def steer(snap: Snapshot, set_key: str, strategy: str) -> JudgeState:
     return judge
 
 
-def report(judge: JudgeState, live_labels: int) -> None:
-    """The judge's out-of-fold agreement with the person, or what it still needs."""
-    a = judge.agreement
+def report(judge: PageJudge, live_labels: int) -> None:
+    """The judge's out-of-fold agreement with the person, or what it still needs; whether a
+    refit is running (the page uses the last finished one meanwhile)."""
+    a = judge.state.agreement
+    status = ""
+    if judge.busy:
+        status = (" · judge refitting… (the order and fill use the fit on "
+                  f"{judge.fit.labels if judge.fit else 0} labels until it finishes)")
+    if judge.error:
+        st.warning(f"The last refit failed ({judge.error}); the previous fit is used.")
+    if judge.choice is not None:
+        st.caption(judge.choice.describe() + (" · comparing again…" if judge.comparing else ""))
+    elif judge.comparing:
+        st.caption("Comparing the feature judge with the MiniLM cross-encoder on your labels "
+                   "(in the background; the cross-encoder reads each pooled pair once)…")
     if a is None:
         st.caption(f"Learned judge: not yet — it needs a few relevant and a few not-relevant "
-                   f"labels ({live_labels} so far); until then the bandit picks.")
+                   f"labels ({live_labels} so far); until then the bandit picks.{status}")
         return
-    st.caption(f"Learned judge ({a.model}, {len(judge.features)} features) agrees with your "
-               f"{a.labels} labels out of fold ({a.folds} folds by question): Cohen's κ "
+    st.caption(f"Learned judge ({a.model}, {len(judge.state.features)} features) agrees with "
+               f"your {a.labels} labels out of fold ({a.folds} folds by question): Cohen's κ "
                f"{a.kappa:.2f}, precision {a.precision:.2f}, recall {a.recall:.2f} of "
-               f"\"relevant\". It fills only passages nobody judged.")
+               f"\"relevant\". It fills only passages nobody judged.{status}")
 
 
-def judge_fill(snap: Snapshot, judge: JudgeState | None):  # noqa: ANN201
-    """What "Save" adds: the judge's probability for every unjudged pooled passage."""
-    if judge is None or judge.probabilities is None:
+def judge_fill(snap: Snapshot, judge: PageJudge | None):  # noqa: ANN201
+    """What "Save" adds: the judge's probability for every unjudged pooled passage, from the
+    last finished fit (the export is drawn on every run, so it never waits for a refit; a
+    passage labelled since is the person's, never filled)."""
+    if judge is None or judge.state.probabilities is None:
         return None
     live = live_pool(snap)
-    return lambda rows: with_judge_fill(rows, live, judge)
+    return lambda rows: with_judge_fill(rows, live, judge.state)

@@ -9,25 +9,20 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
-from eval.judging.live import JudgeState, live_pool
-from eval.judging.stopping import pool_scores, stopping
-from eval.judging.store import Snapshot
-from pages.ui.state import session_cache
+from eval.judging.stopping import Stopping
+from pages.ui.judge_fit import EVERY, LAST, PageJudge
 from rag.paths import PROJECT_ROOT
 
 RESULTS = PROJECT_ROOT / "benchmarks" / "results" / "judging"
 
-LAST = 20  # judgments the "did the ranking move" check leaves out
-EVERY = 10  # labels between two computations (they take a few hundred ms under load)
-
-
-def scores_so_far(snap: Snapshot, set_key: str, judge: JudgeState) -> None:
-    live = live_pool(snap)
-    cache = session_cache(st.session_state, "judge_scores", max_entries=2)
-    version = (set_key, live.where, len(live.trained) // EVERY, judge.probabilities is None)
-    labels, scores, stop = cache.get_or_compute(version, lambda: (
-        len(live.trained), pool_scores(live, judge.probabilities),
-        stopping(live, judge.probabilities, LAST)))
+def scores_so_far(judge: PageJudge) -> None:
+    """The scores and the stopping check of the last finished fit (they are computed with it,
+    off the script thread, every EVERY labels)."""
+    fit = judge.fit
+    if fit is None:
+        st.info(Stopping(None, LAST, None, None).describe())
+        return
+    stop, scores = fit.stop, fit.scores
     (st.success if stop.moved is False and (stop.expected_relevant_unjudged or 0) < 1
      else st.info)(stop.describe())
     with st.expander("Scores so far (nDCG@10 over the pooled passages)"):
@@ -36,10 +31,11 @@ def scores_so_far(snap: Snapshot, set_key: str, judge: JudgeState) -> None:
             "unjudged share of top 10": s.unjudged, "yours + judge-filled": s.filled,
             "95% CI (judge's doubt included)": "" if s.low is None else
             f"[{s.low:.3f}, {s.high:.3f}]"} for s in scores]), width="stretch", hide_index=True)
-        st.caption(f"As of {labels} labels (recomputed every {EVERY}). Filled: every passage "
-                   "nobody judged takes the learned judge's probability; the interval resamples "
-                   "questions and draws the filled labels in each resample. Evaluate scores the "
-                   "saved set chunk by chunk.")
+        st.caption(f"As of {fit.scored_labels} labels (recomputed every {EVERY}). Filled: every "
+                   "passage nobody judged takes the learned judge's call (relevant at p ≥ 0.5); the "
+                   "interval resamples questions and draws the filled labels from p in each "
+                   "resample. Evaluate "
+                   "scores the saved set chunk by chunk.")
 
 
 @st.cache_resource(max_entries=1)
@@ -52,7 +48,7 @@ def _figure(files: tuple[tuple[str, int], ...]):  # noqa: ANN202 -- a plotly Fig
 def simulation_figure() -> None:
     """How far a share of the pool goes, measured on fully labelled sets (if the results are
     here): τ and the largest nDCG@10 error against the budget per strategy and baseline."""
-    paths = sorted(RESULTS.glob("simulate_*.json"))
+    paths = sorted(p for p in RESULTS.glob("simulate_*.json") if "_fill_" not in p.stem)
     if not paths:
         return
     if st.toggle("How far a fifth of the pool goes: judging simulated on fully labelled sets",

@@ -7,7 +7,7 @@ import os
 
 import streamlit as st
 
-from rag.llm.local_server import ConnectedLLM, connected_llm
+from rag.llm import ConnectedLLM, connected_llm
 
 
 @st.cache_data(ttl=30, show_spinner=False)  # one /models call per endpoint per 30 s

@@ -10,11 +10,8 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from eval.scoring.guard import GuardScore
-from rag.llm.base import Message
-from rag.query.intent import INTENTS, IntentResult
-from rag.query.intent.evaluate import IntentEvaluation
-from rag.query.spell import SpellResult
-from rag.query.understand import Understanding
+from rag.llm import Message
+from rag.query import INTENTS, IntentEvaluation, IntentResult, SpellResult, Understanding
 
 _SPEAKER = re.compile(r"^\s*(user|assistant|u|a)\s*:\s*(.*)$", re.I)
 

@@ -11,8 +11,8 @@ from collections.abc import Mapping, Sequence
 import pandas as pd
 import plotly.graph_objects as go
 
-from rag.index.hits import Candidate
-from rag.rerank.base import RerankResult
+from rag.index import Candidate
+from rag.rerank import RerankResult
 
 _SCORES = ("rerank", "rerank_raw", "hybrid", "prior_norm", "passed_threshold")
 

@@ -36,6 +36,7 @@ from rag.index import (
     resolve,
     visible_kept_documents,
 )
+from rag.ingestion import FilePaths, ingest_files
 from rag.paths import SAMPLES_DIR, collections_root
 from rag.privacy import normalize_user
 
@@ -174,13 +175,15 @@ def build_sample_collection(config: PipelineConfig) -> IngestSummary:
         def parsed(done: int, total: int, source: str) -> None:
             bar.progress(done / total, text=f"Parsed {done}/{total}: {Path(source).name}")
 
-        report = ingest_paths([SAMPLES_DIR], progress=parsed)
-        for line in report.skipped:
+        st.write(f"Parsing, chunking and embedding with preset '{config.name}' (the first run "
+                 "loads the embedding model)…")
+        done = ingest_files(FilePaths((SAMPLES_DIR,), progress=parsed), SAMPLE_COLLECTION, config,
+                            progress=False)  # the ingest stages, as the Documents page runs them
+        for line in done.report.skipped:
             st.warning(f"Skipped {line.source}: {line.problem}")
-        st.write(f"Chunking and embedding {len(report.documents)} documents with preset "
-                 f"'{config.name}' (the first run loads the embedding model)…")
-        collection = open_collection(SAMPLE_COLLECTION, create=True)
-        summary = collection.add_documents(report.documents, config, progress=False)
+        if done.summary is None:
+            raise ValueError(f"no sample in {SAMPLES_DIR} could be parsed")
+        summary = done.summary
         _open.clear()
         status.update(
             label=f"Collection '{SAMPLE_COLLECTION}': {summary.chunks_added} chunks from "

@@ -15,9 +15,8 @@ from typing import Any
 
 from pages.ui.configs import page_config
 from rag.config import PipelineConfig, with_overrides
-from rag.index.hits import Candidate
-from rag.index.tokenizer import Tokenizer
-from rag.settings.index import TokenizerConfig
+from rag.index import Candidate, Tokenizer
+from rag.settings import TokenizerConfig
 
 USES_K = ("rrf", "weighted_rrf")  # fusion methods each control applies to
 USES_ALPHA = ("relative_score", "convex")

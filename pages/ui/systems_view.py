@@ -8,7 +8,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from pages.ui.tables import snippet
-from rag.abstain.stage import AbstainDecision
+from rag.abstain import AbstainDecision
 from rag.pipeline import STAGE_ORDER
 from rag.systems import FeatureMatrix, SystemRun
 

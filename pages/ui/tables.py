@@ -7,10 +7,9 @@ from pathlib import PurePath
 
 import pandas as pd
 
-from rag.chunking.base import Chunk
-from rag.documents.base import IngestReport
-from rag.documents.pii import PiiMatch
-from rag.index.hits import Candidate
+from rag.chunking import Chunk
+from rag.documents import IngestReport, PiiMatch
+from rag.index import Candidate
 
 
 def snippet(text: str, width: int = 160) -> str:

@@ -19,5 +19,16 @@ from rag.chunking import (  # noqa: F401
 )
 from rag.chunking.base import Chunk, Chunker
 from rag.chunking.registry import STRATEGIES, get_chunker, strategy_settings
+from rag.lazy_exports import lazy_exports
 
 __all__ = ["STRATEGIES", "Chunk", "Chunker", "get_chunker", "strategy_settings"]
+
+_EXPORTS = {  # what pages and eval read from this package, loaded on first use
+    "ChunkStats": "rag.chunking.stats",
+    "count_tokens": "rag.chunking.models",
+    "stats_by_level": "rag.chunking.stats",
+}
+
+__getattr__ = lazy_exports(__name__, _EXPORTS)
+
+__all__ += sorted(_EXPORTS)

@@ -10,10 +10,9 @@ from typing import Any
 from tqdm.auto import tqdm
 
 from rag.config import PipelineConfig, load_preset
-from rag.documents import IngestReport, ingest_paths
-from rag.index import Access, IngestSummary, open_collection
+from rag.documents import IngestReport
+from rag.index import Access, IngestSummary
 from rag.index.collection import check_name
-from rag.index.derived import ingest
 
 
 def add_parser(subparsers: Any) -> None:
@@ -26,6 +25,9 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--owner", help="user the documents belong to")
     parser.add_argument("--private", action="store_true", help="only --owner may see them")
     parser.add_argument("--tag", action="append", default=[], help="tag every chunk (repeatable)")
+    parser.add_argument("--trace", type=Path, metavar="FILE",
+                        help="write the ingest's stage trace (JSON: per stage its time, counts, "
+                             "skipped files) to FILE")
 
 
 def printable(text: str) -> str:
@@ -66,20 +68,27 @@ def run(args: argparse.Namespace) -> int:
         owner=args.owner, visibility="private" if args.private else "public", tags=tuple(args.tag)
     )
     check_name(args.collection)  # a bad name fails before any parsing
+    # late, as the dispatcher loads this module: the ingest pipeline sits on the runner, a floor
+    # above the modules the other commands' parsers need (tests/test_rag_floors.py)
+    from rag.ingestion import FilePaths, ingest_files
+
     with tqdm(desc="parsing", unit="file") as bar:
 
         def advance(done: int, total: int, source: str) -> None:
             bar.total = total
             bar.update(done - bar.n)
+            if done == total:
+                bar.close()  # parsed: the embedding's bar follows
 
-        report = ingest_paths(args.paths, progress=advance, workers=os.cpu_count() or 1)
-    if not report.lines:
+        files = FilePaths(tuple(args.paths), workers=os.cpu_count() or 1, progress=advance)
+        done = ingest_files(files, args.collection, config, access=access,
+                            on_sync=lambda synced: print(synced.describe()))
+    if args.trace is not None:
+        args.trace.write_text(done.trace.to_json(), encoding="utf-8")
+    if not done.report.lines:
         raise ValueError(f"no files found under: {', '.join(printable(str(p)) for p in args.paths)}")
-    if not report.documents:  # a new collection is not created empty, an old one is untouched
-        print(format_report(None, report, args.collection))
+    if done.summary is None:  # a new collection is not created empty, an old one is untouched
+        print(format_report(None, done.report, args.collection))
         return 1
-    collection = open_collection(args.collection, create=True)
-    summary = ingest(collection, report.documents, config, access=access,
-                     on_sync=lambda done: print(done.describe()))  # the preset's own index
-    print(format_report(summary, report))
+    print(format_report(done.summary, done.report))
     return 0

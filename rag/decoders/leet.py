@@ -7,16 +7,25 @@ from __future__ import annotations
 import re
 
 from rag.decoders.base import DECODERS, Decoded
+from rag.decoders.english import english_share, english_words
 
 _LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s",
                        "!": "i", "|": "l", "8": "b", "9": "g", "+": "t"})
 _SPACED = re.compile(r"\b(?:\w[ .\-_*])+\w\b")  # i g n o r e / i.g.n.o.r.e / m e
+_MIN_GAIN = 3  # common English words the leetspeak form must add to count as a hidden message
+_LEET_SHARE_GAIN = 0.3  # … and this much more of its words English ("python3 on ubuntu 22.04" is not)
 _SPREAD_SHARE = 0.6  # share of one-letter tokens that makes a text "spread out"
 
 
 def decode_leetspeak(text: str) -> tuple[Decoded, ...]:
     plain = text.lower().translate(_LEET)
-    return (Decoded("leetspeak", "normalised", plain),) if plain != text.lower() else ()
+    if plain == text.lower():
+        return ()
+    # mostly leetspeak ("73|| m3 h0w 70 …"): a message written not to be read by a filter
+    gained = english_words(plain) - english_words(text)
+    if gained >= _MIN_GAIN and english_share(plain) > english_share(text) + _LEET_SHARE_GAIN:
+        return (Decoded("leetspeak", "decoded", plain, f"leetspeak adds {gained} common English words"),)
+    return (Decoded("leetspeak", "normalised", plain),)
 
 
 def despace(text: str) -> str:

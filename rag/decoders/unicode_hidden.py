@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from rag.decoders.base import DECODERS, Decoded
+from rag.hidden_chars import Stripped
 
 _TAGS = re.compile(r"[\U000e0020-\U000e007e]+")
 _BIDI = re.compile(r"[\u202a-\u202e\u2066-\u2069]")
@@ -53,3 +54,19 @@ def decode_zero_width(text: str) -> tuple[Decoded, ...]:
 DECODERS.add("tags", decode_tags)
 DECODERS.add("bidi", decode_bidi)
 DECODERS.add("zero_width", decode_zero_width)
+
+
+def stripped_views(stripped: Stripped) -> tuple[Decoded, ...]:
+    """The hidden views of a text that was already stripped at the edge (rag.hidden_chars): the
+    same findings the decoders above make on the raw text, from what the strip recorded."""
+    found: list[Decoded] = []
+    if stripped.tag_text.strip():
+        found.append(Decoded("tags", "hidden", stripped.tag_text,
+                             f"{stripped.removed.get('tag', 0)} Unicode tag characters"))
+    if stripped.reordering:
+        found.append(Decoded("bidi", "hidden", stripped.text,
+                             f"{stripped.removed.get('bidi', 0)} bidi override/isolate controls"))
+    if stripped.zero_width_splits >= _MIN_SPLITS:
+        found.append(Decoded("zero_width", "hidden", stripped.text,
+                             f"{stripped.zero_width_splits} words split by zero-width characters"))
+    return tuple(found)

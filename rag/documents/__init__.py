@@ -29,6 +29,8 @@ _EXPORTS = {
     "find_pii": "rag.documents.pii",
     "redact": "rag.documents.pii",
     "DocumentsConfig": "rag.settings.documents",
+    "describe_counts": "rag.documents.pii",
+    "expand_paths": "rag.documents.ingest",
 }
 
 __all__ = sorted(_EXPORTS)

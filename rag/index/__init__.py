@@ -1,7 +1,7 @@
 """Indexes: Qdrant dense + sparse vectors, BM25 backends, and collections with a manifest.
 
-Exports load lazily (PEP 562): `rag.config` imports `rag.settings.index`, and that must not pull
-in Qdrant or the collection code (which itself needs `rag.config`).
+Exports load lazily (PEP 562): importing the package (e.g. for the ranked-list types in
+hits.py) must not pull in Qdrant or the collection code.
 """
 
 from __future__ import annotations
@@ -34,6 +34,12 @@ _EXPORTS = {
     "settings_hash": "rag.index.manifest",
     "get_client": "rag.index.qdrant_store",
     "Tokenizer": "rag.index.tokenizer",
+    "Candidate": "rag.index.hits",
+    "StoreBusyError": "rag.index.store_lease",
+    "check_name": "rag.index.collection",
+    "derived_indexes": "rag.index.derived",
+    "pinned_for": "rag.index.embedding_pin",
+    "visible_entries": "rag.index.visible",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -10,7 +10,8 @@ settings. Which of the two a caller holds is its type, never its name or attribu
 - the catalogue (rag.index.catalogue): what it holds, its settings and dates, read-only;
 - the writer (rag.index.writer): the write lock, the write-ahead journal and reconcile;
 - search (rag.index.search): dense and BM25 ranked lists under filters;
-- ingest (rag.index.ingest): redaction, chunking and embedding feeding the writer.
+- ingest (rag.index.ingest): redaction, chunking and embedding feeding the writer, run as the
+  ingest pipeline's stages (rag.ingestion).
 Derived indexes and deleting a collection with them live in rag.index.derived.
 """
 
@@ -78,10 +79,12 @@ class Index(Catalogue):
         embedder: Embedder | None = None,
         progress: bool = True,
         on_progress: OnProgress | None = None,
+        what: str = "",
     ) -> IngestSummary:
-        """Chunk, embed and index new or changed documents (rag.index.ingest.add_documents)."""
+        """Chunk, embed and index new or changed documents by the ingest pipeline's stages
+        (rag.index.ingest.add_documents; `what`: where the documents came from, for its trace)."""
         return add_documents(self.writer, documents, config, access=access, embedder=embedder,
-                             progress=progress, on_progress=on_progress)
+                             progress=progress, on_progress=on_progress, what=what)
 
     def remove_document(self, source: str) -> int:
         """Take one document (by source) and all of its chunks out; returns the chunks removed."""

@@ -2,8 +2,9 @@
 
 The collection's own index is the one its first ingest built. Any other chunking / embedding /
 index setting gets a derived index in `<collection>/indexes/<settings hash>/`, built on first use
-from the parsed text the collection keeps (document_texts.py) — no file is parsed again and the
-embedding cache serves every vector it already holds — and brought up to date with the
+from the parsed text the collection keeps (document_texts.py) by the ingest pipeline's stages
+(rag.ingestion: redact → chunk → embed → write, through `Index.add_documents`) — no file is
+parsed again and the embedding cache serves every vector it already holds — and brought up to date with the
 collection's documents (added, changed, removed, access changed) whenever it is used afterwards.
 """
 
@@ -12,8 +13,8 @@ from __future__ import annotations
 import shutil
 import time
 from collections import defaultdict
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -22,7 +23,6 @@ from rag.index.catalogue import INDEX_MARK
 from rag.index.collection import Collection, Index, open_collection
 from rag.index.document_texts import DocumentTexts
 from rag.index.embedding_pin import pinned
-from rag.index.ingest import IngestSummary
 from rag.index.manifest import IncompatibleConfigError, Manifest, index_settings, settings_hash
 from rag.index.payload import Access
 from rag.index.ref import IndexRef, stand_in
@@ -51,6 +51,7 @@ class IndexSync:
     removed: int
     chunks: int
     seconds: float
+    traces: tuple[object, ...] = field(default=(), compare=False)  # its ingest runs' rag.trace.Trace
 
     def describe(self) -> str:
         return (f"index {self.index}: {self.added} documents indexed, {self.removed} removed, "
@@ -212,31 +213,14 @@ def _sync(
     by_access: dict[Access, list[Document]] = defaultdict(list)
     for stored in texts.get(todo):
         by_access[stored.access].append(stored.document)
-    chunks = 0
-    for access, documents in by_access.items():
+    chunks, traces = 0, []
+    for access, documents in by_access.items():  # the ingest pipeline, from the kept text
         summary = index.add_documents(
-            documents, config, access=access, progress=False, on_progress=on_progress
-        )
+            documents, config, access=access, progress=False, on_progress=on_progress,
+            what=f"the kept text of collection {collection.name!r} ({len(documents)} documents)",
+        )  # fmt: skip
         chunks += summary.chunks_added
+        traces += [summary.trace] if summary.trace is not None else []
     (index.directory / _SYNCED).write_text(marker)
-    return IndexSync(index.name, len(todo), len(stale), chunks, time.perf_counter() - started)
-
-
-def ingest(
-    collection: Collection,
-    documents: Sequence[Document],
-    config: PipelineConfig,
-    *,
-    access: Access | None = None,
-    progress: bool = True,
-    on_progress: OnProgress | None = None,
-    on_sync: OnSync | None = None,
-) -> IngestSummary:
-    """Add documents to the collection (its own index, with the settings it was built with) and,
-    when `config` asks for other settings, bring that index up to date too."""
-    summary = collection.add_documents(
-        documents, own_settings_config(collection, config), access=access,
-        progress=progress, on_progress=on_progress,
-    )  # fmt: skip
-    resolve(collection, config, on_progress, on_sync)
-    return summary
+    return IndexSync(index.name, len(todo), len(stale), chunks, time.perf_counter() - started,
+                     tuple(traces))

@@ -1,16 +1,16 @@
-"""Ingest into one collection: parsed Documents → (redaction) → chunks → vectors → the writer.
+"""Ingest into one index: parsed Documents → (redaction) → chunks → vectors → the writer.
 
-Only new or changed documents are chunked and embedded: one with the same source, content hash
-and owner/visibility/tags as the listed copy adds nothing. The steps here know nothing of locks
-or journals; rag.index.writer makes the result durable.
+The steps (redact, chunk, embed) are the ingest stages' work (rag.ingestion); `add_documents`
+runs those stages. Only new or changed documents are chunked and embedded: one with the same
+source, content hash and owner/visibility/tags as the listed copy adds nothing. The steps here
+know nothing of locks or journals; rag.index.writer makes the result durable.
 """
 
 from __future__ import annotations
 
-import time
+import importlib
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -27,6 +27,11 @@ from rag.index.writer import CollectionWriter, OnProgress
 if TYPE_CHECKING:
     from rag.settings.pipeline import PipelineConfig
 
+# The ingest pipeline's stages sit above rag.index (they run on rag.pipeline's runner, which
+# reads indexes), so the index names the module that runs them and imports it on first use,
+# as rag.stages.STAGE_MODULES does for the query's stages.
+INGEST_PIPELINE = "rag.ingestion.run"
+
 _EMBED_SLICE = 64  # chunks per progress step while embedding
 
 
@@ -42,17 +47,30 @@ class IngestSummary:
     chunks_removed: int
     seconds: float
     repair: Repair | None = None  # what an earlier, interrupted write left and this one fixed
+    # the rag.trace.Trace of the ingest stages that did it (rag.trace sits above rag.index)
+    trace: object | None = field(default=None, compare=False)
+
+
+def redact_documents(documents: Sequence[Document], config: PipelineConfig) -> list[Document]:
+    """The documents as the collection keeps them: PII redacted when the config says so."""
+    if config.documents.redact_pii:
+        return [redact_document(d, config.documents) for d in documents]
+    return list(documents)
+
+
+def chunk_pairs(documents: Sequence[Document], config: PipelineConfig) -> list[tuple[Document, Chunk]]:
+    """Each document with each of its chunks, by the config's chunking strategy."""
+    chunker = get_chunker(config.chunking.strategy, config.chunking.params)
+    return [(doc, chunk) for doc in documents for chunk in chunker.chunk(doc)]
 
 
 def chunk_documents(
     documents: Sequence[Document], config: PipelineConfig
 ) -> tuple[list[Document], list[tuple[Document, Chunk]]]:
     """The documents as the collection keeps them (PII redacted when the config says so), and
-    each of them with each of its chunks."""
-    if config.documents.redact_pii:
-        documents = [redact_document(d, config.documents) for d in documents]
-    chunker = get_chunker(config.chunking.strategy, config.chunking.params)
-    return list(documents), [(doc, chunk) for doc in documents for chunk in chunker.chunk(doc)]
+    each of them with each of its chunks (the redact and chunk stages' work, in one call)."""
+    kept = redact_documents(documents, config)
+    return kept, chunk_pairs(kept, config)
 
 
 def embed_texts(
@@ -90,43 +108,14 @@ def add_documents(
     embedder: Embedder | None = None,
     progress: bool = True,
     on_progress: OnProgress | None = None,
+    what: str = "",
 ) -> IngestSummary:
     """Chunk, embed and index new or changed documents; a changed one replaces all of its old
-    chunks. `on_progress(phase, done, total)` follows "embedding" and "indexing" chunk by chunk."""
-    catalogue = writer.catalogue
-    access = access or Access()
-    with writer.writing():
-        started = time.perf_counter()
-        config = catalogue.pinned(config)  # the graph recorded (or, when new, chosen) embeds
-        catalogue.check_compatible(config)
-        known = catalogue.manifest.documents
-        by_source = {d.metadata.source: d for d in documents}  # the last copy of a source wins
-        unchanged = tuple(  # same content and same owner/visibility/tags: nothing to write
-            s
-            for s, d in by_source.items()
-            if s in known
-            and known[s].content_hash == d.metadata.content_hash
-            and known[s].access == access.key
-        )
-        todo = [d for s, d in by_source.items() if s not in unchanged]
-        if not catalogue.manifest.settings:
-            catalogue.fix_settings(config)
-        todo, pairs = chunk_documents(todo, config)
-        texts = [chunk.text for _, chunk in pairs]
-        # BM25 vectors and payloads are made in a second thread while this one embeds (the
-        # model's threads leave the interpreter free); progress reports stay on this thread
-        with ThreadPoolExecutor(1, thread_name_prefix="ingest-prepare") as pool:
-            prepared = pool.submit(writer.prepare, pairs, access)
-            vectors = embed_texts(texts, config, embedder, progress, on_progress) if pairs else None
-            written = writer.write(todo, prepared.result(), vectors, access, progress=progress,
-                                   on_progress=on_progress)
-    return IngestSummary(
-        collection=catalogue.name,
-        added=tuple(d.metadata.source for d in todo if d.metadata.source not in known),
-        replaced=tuple(d.metadata.source for d in todo if d.metadata.source in known),
-        unchanged=unchanged,
-        chunks_added=written.chunks_added,
-        chunks_removed=written.chunks_removed,
-        seconds=time.perf_counter() - started,
-        repair=writer.last_repair,
-    )
+    chunks. `on_progress(phase, done, total)` follows "embedding" and "indexing" chunk by chunk.
+    The work runs as the ingest pipeline's stages (rag.ingestion.run.write_documents; `what`
+    says where the documents came from); the summary carries their trace."""
+    pipeline = importlib.import_module(INGEST_PIPELINE)
+    summary: IngestSummary = pipeline.write_documents(
+        writer, documents, config, access=access, embedder=embedder, progress=progress,
+        on_progress=on_progress, what=what)
+    return summary

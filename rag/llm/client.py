@@ -17,6 +17,7 @@ if TYPE_CHECKING:  # the SDK (and its transport, httpx2) take long to import: lo
     import openai
     import openai.types.chat
 
+from rag.hidden_chars import clean
 from rag.llm import read_speed
 from rag.llm.base import Attempt, Completion, FailureKind, LLMError, Message
 from rag.llm.breaker import CircuitBreaker, breaker_for
@@ -187,7 +188,9 @@ class LLMStream:
         self._client = client
         self._schema = schema
         self.reply_format: ReplyFormat = "text"
-        self._messages = [m.as_dict() for m in messages]
+        # the last edge before the wire: no hidden character leaves the process, whichever stage
+        # or setting built the prompt (the question and passages were stripped earlier already)
+        self._messages = [{**m.as_dict(), "content": clean(m.content)} for m in messages]
         # generation.max_tokens caps every call: a stage may ask for fewer, never for more
         self._max_tokens = min(max_tokens or client.settings.max_tokens, client.settings.max_tokens)
         self._streaming = streaming

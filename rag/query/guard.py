@@ -24,8 +24,11 @@ from collections import deque
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from rag.decoders.base import Decoded
 from rag.decoders.confusables import skeleton
+from rag.decoders.unicode_hidden import stripped_views
 from rag.guard_model.detector import load_model
+from rag.hidden_chars import Stripped, strip_hidden
 from rag.injection import decoded_views, detect, views
 from rag.settings.query import GuardConfig
 from rag.text import mixed_script_words, scripts
@@ -114,19 +117,27 @@ class RateLimiter:
 
 def guard(
     query: str, cfg: GuardConfig, user: str | None = None, limiter: RateLimiter | None = None,
-    now: float | None = None,
+    now: float | None = None, hidden: Stripped | None = None,
 ) -> GuardVerdict:
-    """Sanitize `query` and decide whether it may go on; rate-limits only when `user` is given."""
+    """Sanitize `query` and decide whether it may go on; rate-limits only when `user` is given.
+    `hidden`: what the pipeline's edge already stripped from `query` (rag.hidden_chars); a raw
+    text passed directly is stripped here the same way, so both paths judge the same views."""
+    stripped = strip_hidden(query)
+    hidden = stripped if hidden is None or stripped.count else hidden
+    original = len(query) + (hidden.count if hidden is not stripped else 0)
+    query = stripped.text
+    extra = stripped_views(hidden)
     sanitized, removed = sanitize(query)
+    removed += hidden.count
     text = _unmix(sanitized)
-    ok = GuardVerdict(True, "ok", text, original_chars=len(query), removed_chars=removed,
+    ok = GuardVerdict(True, "ok", text, original_chars=original, removed_chars=removed,
                       scripts=tuple(sorted(scripts(text))), unmixed=tuple(mixed_script_words(sanitized)))
     if not cfg.enabled:
         return replace(ok, reason="guard disabled")
     if not text:
-        hidden = f" after removing {removed} control characters" if removed else ""
+        gone = f" after removing {removed} control/hidden characters" if removed else ""
         return replace(ok, allowed=False, verdict="empty",
-                       reason=f"the query is empty{hidden}: type a question")
+                       reason=f"the query is empty{gone}: type a question")
     if len(text) > cfg.max_chars:
         if cfg.on_too_long == "block":
             return replace(ok, allowed=False, verdict="too_long", text="",
@@ -135,9 +146,11 @@ def guard(
         cut = text[: cfg.max_chars]
         ok = replace(ok, text=cut.rsplit(" ", 1)[0] if " " in cut else cut, truncated=True)
     custom = tuple(f"custom:{p}" for p in cfg.extra_patterns if re.search(p, ok.text, re.I))
-    # the raw text: its decoders see what sanitizing drops (tag characters) or hides (encodings)
-    learned = _learned(query, cfg)
-    matched = detect(query) + custom + ((learned.label,) if learned is not None and learned.flagged else ())
+    # the unsanitized text: its decoders see what sanitizing hides (encodings, spacing); the
+    # hidden characters' views come from the strip
+    learned = _learned(query, cfg, extra)
+    flagged = (learned.label,) if learned is not None and learned.flagged else ()
+    matched = detect(query, extra) + custom + flagged
     ok = replace(ok, matched_patterns=matched, learned=learned)
     if matched and cfg.block_injection:
         return replace(ok, allowed=False, verdict="injection",
@@ -152,7 +165,7 @@ def guard(
     return replace(ok, warnings=_warnings(ok))
 
 
-def _learned(query: str, cfg: GuardConfig) -> LearnedVerdict | None:
+def _learned(query: str, cfg: GuardConfig, extra: tuple[Decoded, ...] = ()) -> LearnedVerdict | None:
     """The learned detector over the text and its decoded views (the patterns' views)."""
     model = load_model() if cfg.learned_detector else None
     if model is None:
@@ -160,7 +173,7 @@ def _learned(query: str, cfg: GuardConfig) -> LearnedVerdict | None:
     threshold = cfg.learned_threshold if cfg.learned_threshold is not None else model.threshold
     # a cipher's form of plain text is gibberish, which a model of n-grams scores as odd: the
     # detector reads cipher forms only when they decoded to readable English (kind "decoded")
-    decoded = decoded_views(query)
+    decoded = decoded_views(query) + extra
     kept = tuple(d for d in decoded if not (d.view in _CIPHERS and d.kind == "normalised"))
     best = max(((model.probability(text), name) for name, text in views(query, decoded=kept).items()),
                default=(0.0, "text"))

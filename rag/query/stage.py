@@ -108,14 +108,17 @@ def semantic_cache(config: PipelineConfig, user: str | None) -> SemanticCache | 
 # -- guard -------------------------------------------------------------------------------------
 def run_guard(state: PipelineState, env: StageEnv) -> StageResult:
     cfg = env.config.query.guard
-    verdict = guard(state.query, cfg, user=env.user, limiter=limiter_for(cfg))
-    inputs = {"chars": len(state.query), "user": env.user}
+    # state.query was stripped of hidden characters at the edge (rag.pipeline.initial_state);
+    # what they were (tag text, reordering, split words) comes as state.hidden
+    verdict = guard(state.query, cfg, user=env.user, limiter=limiter_for(cfg), hidden=state.hidden)
+    inputs = {"chars": len(state.query), "user": env.user,
+              "hidden_removed": state.hidden.count if state.hidden else 0}
     if not verdict.allowed:
         halted = replace(state, halted=f"guard blocked the query: {verdict.reason}",
                          answer=f"Your message was not processed: {verdict.reason}.")
         return StageResult(halted, verdict, inputs, "blocked", (), verdict.reason)
-    # Every later stage reads the clean text: the raw one (hidden tag characters, bidi controls,
-    # homoglyphs) leaves the state here, so no stage, generation included, can put it in a prompt.
+    # Every later stage reads the clean text: hidden characters left at the edge, homoglyph
+    # words are spelled out here, so no stage, generation included, can put them in a prompt.
     queries = (SearchQuery(verdict.text), *state.queries[1:])
     return StageResult(replace(state, query=verdict.text, queries=queries), verdict, inputs, "ok",
                        verdict.warnings)

@@ -3,8 +3,8 @@
 Searching (search.retrieve_lists, cached), fusion, post-steps and top-k run as pipeline stages
 (rag.retrieve.stage) through rag.pipeline, the one way stages are composed.
 
-Exports load lazily (PEP 562): `rag.config` imports `rag.settings.retrieval`, which must not pull
-in modules that need `rag.config` themselves.
+Exports load lazily (PEP 562): importing the package stays cheap, and a name loads its module
+(fusion, search, the stages) on first use.
 """
 
 from __future__ import annotations
@@ -23,6 +23,11 @@ _EXPORTS = {
     "clear_candidate_cache": "rag.retrieve.search",
     "candidate_vectors": "rag.retrieve.search",
     "retrieve_lists": "rag.retrieve.search",
+    "AuthorityResult": "rag.retrieve.authority",
+    "FuseOutput": "rag.retrieve.stage",
+    "PostprocessOutput": "rag.retrieve.stage",
+    "Retrieved": "rag.retrieve.search",
+    "SelectOutput": "rag.retrieve.stage",
 }
 
 __all__ = sorted(_EXPORTS)

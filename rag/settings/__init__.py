@@ -4,4 +4,18 @@ retrieval) and the composite PipelineConfig (pipeline.py). Sections import nothi
 each other and rag.privacy; names they hold are checked against registries when a stage is
 built and when a preset is loaded (rag.config), never by a section's validator.
 
-This package exports nothing itself so that importing one section loads only that section."""
+The few names pages read from here load on first use, so importing one section loads only it."""
+
+from __future__ import annotations
+
+from rag.lazy_exports import lazy_exports
+
+_EXPORTS = {  # what pages and eval read from this package, loaded on first use
+    "GenerationMode": "rag.settings.generation",
+    "QueryConfig": "rag.settings.query",
+    "TokenizerConfig": "rag.settings.index",
+}
+
+__getattr__ = lazy_exports(__name__, _EXPORTS)
+
+__all__ = sorted(_EXPORTS)

@@ -15,11 +15,20 @@ from fake_openai import llm as llm
 from own_collection import build_collection
 from streamlit.testing.v1 import AppTest
 
+from eval.judging import background_fit
+from eval.judging.background_fit import SYNC_ENV
 from eval.judging.store import open_judging
 from eval.testsets.store import list_sets, load_set, read_rows, set_path
 from pages.ui.state import APP_COLLECTION
 
 PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "judge.py")
+
+
+@pytest.fixture(autouse=True)
+def _fits_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The judge refits in the background on the page; here each label's fit is done at once
+    (test_the_page_keeps_the_last_fit_while_a_refit_runs turns it off)."""
+    monkeypatch.setenv(SYNC_ENV, "1")
 
 
 def _page(collection: str | None, order: str | None = None) -> AppTest:
@@ -226,6 +235,9 @@ def test_a_made_set_can_carry_questions_the_collection_cannot_answer(tmp_path: P
 
 @pytest.mark.usefixtures("hashing_presets")
 def test_by_default_the_strategy_picks_the_next_passage_across_questions(tmp_path: Path) -> None:
+    from eval.judging.cross_judge import NAME as CROSS
+    from eval.judging.cross_judge import fit_probabilities, pool_vectors
+    from eval.judging.judge_choice import load_choice
     from eval.judging.live import fit_judge, live_pool, next_passage, pool_features
     from rag.config import load_preset
     from rag.embed import get_embedder
@@ -247,7 +259,11 @@ def test_by_default_the_strategy_picks_the_next_passage_across_questions(tmp_pat
         snap = store.snapshot()
         live = live_pool(snap)
         features = pool_features(live, get_embedder(load_preset("dense").embedding))
-        want = next_passage(live, "judge_uncertainty", fit_judge(live, features).probabilities)
+        choice = load_choice(name)  # the judge the comparison kept, once labels allow one
+        probs = fit_probabilities(pool_vectors(live.pool), dict(live.trained)) \
+            if choice is not None and choice.chosen == CROSS else \
+            fit_judge(live, features).probabilities
+        want = next_passage(live, "judge_uncertainty", probs)
         qid = at.selectbox(key="judge_qid").value
         shown = " ".join(m.value for m in at.markdown if "Passage" in m.value)
         assert qid == want[0] and f"characters {want[1][1]}–{want[1][2]}" in shown, (i, want, shown)
@@ -257,6 +273,10 @@ def test_by_default_the_strategy_picks_the_next_passage_across_questions(tmp_pat
     assert len(set(seen)) > 1  # it moved across questions
     assert sum(len(v) for v in store.labels().values()) == 12
     assert any("agrees with your" in c.value and "Cohen's κ" in c.value for c in at.caption)
+    choice = load_choice(name)  # both judges compared on the labels, the better one stored
+    assert choice is not None and set(choice.agreements) == {"logistic", CROSS}
+    assert any(c.value.startswith("Judges compared on your") and f"kept: {choice.chosen}"
+               in c.value for c in at.caption)
     assert any("relevant passages are expected among those nobody judged" in m.value
                for m in [*at.info, *at.success])
     table = at.dataframe[0].value
@@ -295,3 +315,41 @@ def test_by_default_the_strategy_picks_the_next_passage_across_questions(tmp_pat
     evaluate.button(key="eval_run").click().run()
     assert not evaluate.exception, evaluate.exception
     assert filled_ndcg() != before
+
+
+def test_the_page_keeps_the_last_fit_while_a_refit_runs(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """A key never waits for the judge: while the one fit worker is busy the page answers with
+    the last finished fit and says the judge is refitting; once the fit is done the next run
+    uses it."""
+    import threading
+
+    monkeypatch.setenv(SYNC_ENV, "0")
+    name = build_collection(tmp_path)
+    at = _page(name)
+    at.button(key="judge_new_go").click().run()
+    at.button(key="judge_pool_all").click().run()
+    assert not at.exception, at.exception
+    fitter = at.session_state["judge_fitter"]
+    for i in range(8):  # enough labels of each kind for the judge
+        at.button(key="judge_relevant" if i % 2 == 0 else "judge_not_relevant").click().run()
+        fitter.wait(60)
+    at.run()
+    n, cv = fitter.latest.value.labels, fitter.latest.value.judge.agreement.labels
+    assert n == 8 and any(f"agrees with your {cv} labels" in c.value for c in at.caption)
+    started, release = threading.Event(), threading.Event()
+    background_fit._executor().submit(lambda: (started.set(), release.wait(60)))
+    assert started.wait(30)
+    try:
+        at.button(key="judge_not_relevant").click().run()
+        assert not at.exception, at.exception
+        captions = [c.value for c in at.caption]
+        assert any("judge refitting…" in c and f"fit on {n} labels" in c for c in captions)
+        assert any(f"agrees with your {cv} labels" in c for c in captions)  # the last fit
+    finally:
+        release.set()
+    fitter.wait(60)
+    at.run()
+    captions = [c.value for c in at.caption]
+    assert not any("judge refitting…" in c for c in captions), captions
+    assert fitter.latest.value.labels == n + 1

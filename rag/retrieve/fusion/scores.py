@@ -1,15 +1,15 @@
-"""Scores-only fusion: a fused score per chunk id, with no Candidates and no breakdowns.
+"""Rank-position fusion (RRF, weighted RRF) as arrays: the one implementation of their math.
 
 A sweep re-fuses every query's cached lists at every grid point and then reads only the ranking;
-building each fused candidate's hits and contributions (fusion.base.assemble) was most of a
-point's cost. Here the lists of many queries are pooled once into one set of arrays
-(`pool_batch`); a twin then fuses all of them at any depth with a few array operations. Each
-chunk's score comes from the same terms as the full method's, summed as `assemble` sums them
-(math.fsum; where no query has more than two lists, a single IEEE addition, which is correctly
-rounded too), and `best_first` orders each query's chunks as `assemble` does (score descending,
-ties by chunk_id), so a query's ranking equals `fuse(...)`'s for the same lists and config
-(tests/rag/retrieve/test_fusion_scores.py checks it over every registered twin). A method
-without a twin is re-fused in full by its caller.
+building each fused candidate's hits and contributions was most of a point's cost. Here the lists
+of many queries are pooled once into one set of arrays (`pool_batch`); a method in FUSION_SCORES
+then fuses all of them at any depth with a few array operations. A pipeline run's fusion
+(`reciprocal_candidates`, which rrf.py and weighted_rrf.py register in FUSION) is the same arrays
+for one query, with each fused chunk's hits and per-list contributions read off them: a view, not
+a second computation. Scores are summed as math.fsum sums them (where no query has more than two
+lists, a single IEEE addition, which is correctly rounded too), and `best_first` orders chunks by
+score, ties by chunk_id. A method without arrays here (relative score, DBSF, convex, learned) is
+re-fused in full by its caller.
 """
 
 from __future__ import annotations
@@ -17,13 +17,14 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from types import MappingProxyType
 
 import numpy as np
 
-from rag.index.hits import retriever_family
+from rag.index.hits import Candidate, RankedList, RetrieverHit, retriever_family
 from rag.registry import Registry
-from rag.retrieve.fusion.base import list_weight
+from rag.retrieve.fusion.base import list_weight, pool
 from rag.settings.retrieval import FusionConfig
 
 
@@ -83,10 +84,12 @@ def cuts(pooled: PooledIds, depth: int, depths: Mapping[str, int]) -> dict[str, 
 
 @dataclass(frozen=True)
 class Fused:
-    """Scores over the pool; `present` marks the chunks some cut list holds (the fused ones)."""
+    """Scores over the pool; `present` marks the chunks some cut list holds (the fused ones);
+    `terms`: per list, each chunk's additive term (0 where the cut list lacks it)."""
 
     scores: np.ndarray
     present: np.ndarray
+    terms: Mapping[str, np.ndarray] = field(default_factory=dict)
 
 
 # (pooled lists, depth read per list, config) -> fused scores over the pool
@@ -108,13 +111,12 @@ def _summed(columns: Sequence[np.ndarray], size: int, most_lists: int) -> np.nda
 
 def _reciprocal(pooled: PooledIds, read: Mapping[str, int], k: int,
                 weights: Mapping[str, float] | None) -> Fused:
-    """Per list w / (k + rank) (w = 1 without weights), computed as rrf_terms and
-    weighted_terms compute them, summed over lists."""
+    """Per list w / (k + rank) (w = 1 without weights), summed over lists."""
     if k < 1:
         raise ValueError(f"RRF k must be >= 1, got {k}")
     size = len(pooled.ids)
     present = np.zeros(size, dtype=bool)
-    columns = []
+    columns: dict[str, np.ndarray] = {}
     for name, (index, rank) in pooled.lists.items():
         weight = None if weights is None else list_weight(weights, name)
         kept = rank <= read[name]
@@ -122,20 +124,20 @@ def _reciprocal(pooled: PooledIds, read: Mapping[str, int], k: int,
         column = np.zeros(size)
         column[index[kept]] = term if weight is None else weight * term
         present[index[kept]] = True
-        columns.append(column)
-    return Fused(_summed(columns, size, pooled.most_lists), present)
+        columns[name] = column
+    return Fused(_summed(list(columns.values()), size, pooled.most_lists), present, columns)
 
 
 @FUSION_SCORES.register("rrf")
 def rrf_scores(pooled: PooledIds, read: Mapping[str, int], config: FusionConfig) -> Fused:
-    """RRF (Cormack, Clarke & Büttcher 2009) scores, as fusion.rrf computes them."""
+    """RRF (Cormack, Clarke & Büttcher 2009): score(d) = sum over lists of 1 / (k + rank(d))."""
     return _reciprocal(pooled, read, config.k, None)
 
 
 @FUSION_SCORES.register("weighted_rrf")
 def weighted_rrf_scores(pooled: PooledIds, read: Mapping[str, int], config: FusionConfig
                         ) -> Fused:
-    """Weighted RRF scores (per list name or family), as fusion.weighted_rrf computes them."""
+    """Weighted RRF: score(d) = sum of w_list / (k + rank(d)), weights per list name or family."""
     return _reciprocal(pooled, read, config.k, config.weights)
 
 
@@ -149,3 +151,27 @@ def best_first(pooled: PooledIds, fused: Fused, top_k: int | None = None) -> lis
     bounds = np.searchsorted(owners, np.arange(len(pooled.queries) + 1))
     return [ranked[lo:hi if top_k is None else min(hi, lo + top_k)]
             for lo, hi in itertools.pairwise(bounds.tolist())]
+
+
+def reciprocal_candidates(lists: Sequence[RankedList], k: int,
+                          weights: Mapping[str, float] | None = None) -> tuple[Candidate, ...]:
+    """RRF (weights None) or weighted RRF over one query's lists, as Candidates best first: the
+    array scores above, with each chunk's hits (rank, raw score, 1 / (k + rank)) and per-list
+    contributions, which sum to its score, read off them."""
+    found = pool(lists)  # each chunk once with its rank and raw score per list; names unique
+    pooled = pool_ids({ranked.retriever: [c.chunk.chunk_id for c in ranked.candidates]
+                       for ranked in lists})
+    read = {ranked.retriever: len(ranked.candidates) for ranked in lists}
+    fused = _reciprocal(pooled, read, k, weights)
+    (order,) = best_first(pooled, fused)
+    out = []
+    for i in order.tolist():
+        cid = pooled.ids[i]
+        hits = {name: RetrieverHit(name, place[0], place[1], 1.0 / (k + place[0]))
+                for name in found.names if (place := found.placed[name].get(cid)) is not None}
+        score = float(fused.scores[i])
+        out.append(Candidate(
+            chunk=found.chunks[cid], score=score, hits=MappingProxyType(hits),
+            contributions=MappingProxyType({name: float(fused.terms[name][i]) for name in found.names}),
+            stage_scores=MappingProxyType({"fusion": score})))
+    return tuple(out)

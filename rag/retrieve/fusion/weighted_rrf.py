@@ -1,30 +1,13 @@
-"""Weighted reciprocal rank fusion."""
+"""Weighted reciprocal rank fusion: candidates viewed over the array implementation (scores.py)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
 from rag.index.hits import Candidate, RankedList
-from rag.retrieve.fusion.base import (
-    FUSION,
-    Pool,
-    assemble,
-    list_weight,
-    pool,
-)
-from rag.retrieve.fusion.rrf import rrf_terms
+from rag.retrieve.fusion.base import FUSION
+from rag.retrieve.fusion.scores import reciprocal_candidates
 from rag.settings.retrieval import FusionConfig
-
-
-def weighted_terms(
-    found: Pool, reciprocal: Mapping[str, Mapping[str, float]], weights: Mapping[str, float]
-) -> dict[str, dict[str, float]]:
-    """Per list, chunk_id -> w_list / (k + rank)."""
-    terms = {}
-    for name in found.names:
-        weight = list_weight(weights, name)
-        terms[name] = {cid: weight * rr for cid, rr in reciprocal[name].items()}
-    return terms
 
 
 def weighted_rrf(
@@ -32,9 +15,7 @@ def weighted_rrf(
 ) -> tuple[Candidate, ...]:
     """score(d) = sum of w_list / (k + rank(d)) — EchoMind's _weighted_rrf (dense 0.6, sparse 0.4,
     k = 60) over RRF (Cormack et al. 2009). Weights apply per list name or retriever family."""
-    found = pool(lists)
-    normalized = rrf_terms(found, k)
-    return assemble(found, weighted_terms(found, normalized, weights), normalized=normalized)
+    return reciprocal_candidates(lists, k, weights)
 
 
 @FUSION.register("weighted_rrf")

@@ -15,10 +15,10 @@ from rag.index.derived import (
     MissingDocumentTextError,
     derived_indexes,
     index_for,
-    ingest,
     needs_sync,
 )
 from rag.index.document_texts import DocumentTexts
+from rag.ingestion.run import ingest_documents as ingest
 from rag.pipeline import run_query
 from rag.retrieve.stage import SelectOutput
 
