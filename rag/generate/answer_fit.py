@@ -38,6 +38,10 @@ CONTENTS_MAX_WORDS = 14
 # pointer to where the answer is
 _POINTER = re.compile(r",?\s*\b(?:as (?:described|explained|shown|detailed) in|see|refer to|described in)\b",
                       re.I)
+# a running header's or title's label before its words ("Chapter 2: ASN.1 structure handling",
+# "Section 4.2 …", "2.3 …"): not words of its own that would make a restated question an answer
+_LABEL = re.compile(r"^(?:(?:chapter|section|part|appendix)\s+[\dA-Z]+(?:\.\d+)*[.:]?\s+)?"
+                    r"(?:\d+(?:\.\d+)*\.?\s+)?", re.I)
 _CITED = re.compile(r"\s*\[Source \d+(?:\s*,\s*\d+)*\]")
 
 
@@ -69,7 +73,7 @@ def restates_question(question: str, sentence: str) -> bool:
     """The sentence is the question again: it holds most of its words and adds next to none. A
     yes/no question's answer may repeat it as a statement ("C-style comments are not
     supported"), so for those only a question counts."""
-    asked, said = stems(question), stems(sentence)
+    asked, said = stems(question), stems(_LABEL.sub("", sentence.strip()))
     if not asked or not said or sentence.rstrip().endswith("?"):
         return bool(asked and said)
     pointer = _POINTER.search(sentence)

@@ -23,7 +23,7 @@ from typing import Literal
 from rag.context.base import BuiltContext
 from rag.context.screen import passage_findings
 from rag.generate.answer_fit import contents_entry, restates_question
-from rag.generate.answer_rank import AnswerSimilarity, answer_scores
+from rag.generate.answer_rank import SENTENCE_CHARS, AnswerSimilarity, answer_scores, asked_subject
 from rag.generate.answer_rank import support as semantic_support
 from rag.generate.base import Quote
 from rag.generate.section_prior import SECTION_CHARS, SectionSimilarity
@@ -45,9 +45,9 @@ SECTION_PRIOR = 2.0
 # word of a three-word question may be missing, not half of them (issue 39: a compile-option
 # sentence answered a concurrency question while the answering passage was Source 1)
 COVERAGE_SLACK = 0.34
-# with an answer model ranking the candidates, the slack is wider: the model tells the answer
-# from a sentence sharing more words (on the real-PDF development sets, 0.5 put a correct
-# sentence first most often; 0.34 and no limit did worse)
+# with the answer model ranking the candidates (a question asking what something is or does), the
+# slack is wider: the model tells the answer from a sentence sharing more words (on the real-PDF
+# development sets, 0.5 put a correct sentence first most often; 0.34 and no limit did worse)
 MODEL_COVERAGE_SLACK = 0.5
 MIN_RELATIVE_COVERAGE = 0.5  # a sentence sharing one stray word ("notes") with the query stays out
 REDUNDANT_AT = 0.6  # a sentence this Jaccard-similar to one already picked adds nothing
@@ -181,11 +181,15 @@ def pick_sentences(query: str, context: BuiltContext, k: int, max_chars: int = D
     (docs/answers.md, "Third pass"); another section's sentence joins only for a question word
     the answering section lacks (OTHER_SECTION_COVERAGE). "any" takes support from the whole
     context. A note when no sentence shares a word with the query: the top block's first
-    sentence stands in. The answer model and the question's shape re-rank the candidates
-    (rag.generate.answer_rank) before the pick."""
+    sentence stands in. For a question asking what something is or does ("What is X?", "What
+    does X do?", rag.generate.answer_rank.asked_subject) the answer model and the answer-type cue
+    re-rank the candidates before the pick; every other question keeps the key-word order with
+    its section and lead priors: re-ranking them all moved FAQ-style answers off the section's
+    first statement, which answers there (docs/answers.md, "Issue 39, third round")."""
+    reranked = answer_model is not None and asked_subject(query) is not None
     ranked = _best_supported_first(_answer_ranked(query, _reading_as_sentences(
-        score_sentences(query, context, documents, similarity)), answer_model),
-        COVERAGE_SLACK if answer_model is None else MODEL_COVERAGE_SLACK)
+        score_sentences(query, context, documents, similarity)), answer_model if reranked else None),
+        MODEL_COVERAGE_SLACK if reranked else COVERAGE_SLACK)
     query_words = set(content_words(query))
     picked = _pick(ranked, query_words, k, max_chars)
     if picked and support == "section":
@@ -317,7 +321,18 @@ def extractive_answer(query: str, context: BuiltContext, k: int = 3,
     text = " ".join(f"{_closed(s.text)} [Source {s.n}]" for s in picked)
     quotes = tuple(Quote(_closed(s.text), s.n, s.unit.doc_id, s.unit.start, s.unit.end,
                          s.unit.completed, s.unit.located) for s in picked)
-    return ExtractiveAnswer(text, quotes, note, semantic_support(picked[0].cosine) if picked else None)
+    return ExtractiveAnswer(text, quotes, note, _support(query, picked, answer_model))
+
+
+def _support(query: str, picked: list[ScoredSentence], answer_model: AnswerSimilarity | None) -> float | None:
+    """The answering sentence's semantic support: its cosine from the re-ranking, or the model
+    reads it alone (a question that was not re-ranked); None without a model."""
+    if not picked or answer_model is None:
+        return None
+    cosine = picked[0].cosine
+    if cosine is None:
+        cosine = float(answer_model(query, [picked[0].text[:SENTENCE_CHARS]])[0])
+    return semantic_support(cosine)
 
 
 def _closed(sentence: str) -> str:

@@ -116,3 +116,32 @@ def test_weak_passage_evidence_declines_unless_the_answer_model_supports_the_ans
     assert not decide(replace(weak, support=0.8), settings).abstained
     off = AbstainConfig(enabled=True, min_evidence=0.54, evidence_support=None)
     assert decide(replace(weak, support=0.8), off).kind == "weak_evidence"
+
+
+# Debian FAQ, "Choosing a Debian distribution" (the Debian calibration split, a development set):
+# the passage's first statement is the FAQ's answer; the answer model alone prefers a later one
+ADMINISTRATION = ("One of the main reasons why many people choose Debian over other Linux "
+                  "distributions is that it requires very little administration. People want a "
+                  "system that just works. In general one can say that stable requires very little "
+                  "maintenance, while testing and unstable require constant maintenance from the "
+                  "administrator.")
+
+
+def test_a_question_not_asking_what_something_is_keeps_the_sections_first_statement() -> None:
+    question = "From an administrator's point of view, which distribution requires more attention?"
+    ctx = context(question, ADMINISTRATION)
+    found = extractive_answer(question, ctx, k=1, answer_model=e5_similarity())
+    assert found.text.startswith("One of the main reasons")  # re-ranked: "In general one can say …"
+    assert found.support is not None  # the model still reads the answering sentence
+
+
+def test_a_weakly_evidenced_answer_the_model_reads_below_the_bar_is_declined() -> None:
+    # Python FAQ question asked of the Debian corpus (unanswerable; Debian calibration split):
+    # passage evidence 0.32 < 0.54, and the quoted sentence is about Debian's `+=` in shell
+    question = "Why does a_tuple[i] += ['item'] raise an exception when the addition works?"
+    (cosine,) = e5_similarity()(question, ["As for +=, it adds an item to a list."])
+    read = support(cosine)
+    assert read is not None and 0.7 <= read < AbstainConfig().evidence_support
+    weak = AbstainSignals(evidence=0.32, answer_mode="extractive", grounded=True, support=read,
+                          relevance=AnswerRelevance(0.5, "offline", 0.5, 0.5))
+    assert decide(weak, AbstainConfig(enabled=True, min_evidence=0.54)).kind == "weak_evidence"
