@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from rag.decoders.base import DOCUMENT_SKIPS, Decoded, decode_all, readable
 from rag.injection_families import DOCUMENT_MORE, MORE
+from rag.injection_families import OWN_SETUP as _OWN_SETUP
 from rag.text import mixed_script_words
 
 # -- word families (folded: lower case, no accents) --------------------------------------------
@@ -35,13 +36,13 @@ _IGNORE = (r"ignor\w*|disregard\w*|forget\w*|override|bypass|set aside|never min
            r"oublie\w*|ne tiens? pas compte|fais abstraction|vergiss\w*|missacht\w*|uberspring\w*|"
            r"olvida\w*|no hagas caso|haz caso omiso|dimentica\w*|esquec\w*|игнорир\w*|забудь\w*|"
            r"negeer\w*|vergeet|zignoruj\w*|ignoruj\w*|zapomnij|unut\w*|abaikan|ignorera|"
-           r"gormezden gel\w*|yok say\w*")
+           r"gormezden gel\w*|yok say\w*|αγνοησ\w*|αγνοηστε")
 # Nouns that only ever mean the assistant's instructions, and generic ones ("rules", "context")
 # that do so only after a qualifier ("your rules", "the above context", "the question").
 _ORDERS = (r"instructions?|prompts?|directions|guidelines|guidance|everything|(?:the )?above|"
            r"consignes?|\w*anweisung\w*|systemprompt|instrucciones|indicaciones|istruzion\w*|"
            r"instrucoes|инструкц\w*|указани\w*|instructies|instrukcj\w*|instrukc\w*|instruktion\w*|"
-           r"instruksi|talimat\w*|polecen\w*|befehle|ordini|ordres")
+           r"instruksi|talimat\w*|polecen\w*|befehle|ordini|ordres|οδηγι\w*|pokyn\w*|huong dan")
 _QUALIFIED = (r"(?:your|my|all|all the|these|those|previous|prior|earlier|above|the above|original|"
               r"tes|toutes tes|les|deine|alle|tus|todas las|las|le tue|as suas|твои|все)(?: \w+)? "
               r"(?:rules|policy|policies|restrictions|(?:system )?messages?|context|regles|regeln|"
@@ -56,21 +57,6 @@ _REVEAL = (r"repeat\w*|print\w*|output|copy|quote|show|reveal|display|dump|leak|
            r"zeig\w*|gib|verrat\w*|wiederhol\w*|muestra\w*|revela\w*|dime|repite|mostra\w*|"
            r"покажи|выведи|повтори|translate|tradui\w*|ubersetz\w*|traduc\w*|tradu\w*|echo|"
            r"scrivi\w*|escrib\w*|wypisz|pokaz\w*|toon|herhaal|напиши|перечисли")
-# possessive, an adjective, the assistant's setup: "deine ursprunglichen Anweisungen", "your hidden rules"
-_OWN_SETUP = (r"(?:your|tes|tus|deine|tue|tuoi|tuo|teu|tua|suas|твои|твой|свои|свой|ваши|ваш|jouw|je|twoj\w*|"
-              r"senin) "
-              r"(?:\w+ )?(?:hidden|secret|internal|original|initial|system|confidential|ursprunglich\w*|"
-              r"geheim\w*|versteckt\w*|initiales?|originales?|secretas?|ocultas?|nascost\w*|segret\w*|"
-              r"iniziali|исходн\w*|скрыт\w*|секретн\w*|перв\w*) "
-              r"(?:rules|instructions|guidelines|prompt|configuration|regles|consignes|anweisung\w*|regeln|"
-              r"reglas|instrucciones|regole|istruzion\w*|regras|instrucoes|инструкц\w*|правил\w*|указани\w*)"
-              # the adjective after the noun: "le tue istruzioni iniziali", "tus reglas ocultas"
-              r"|(?:tes|tus|tue|tuoi|teus|tuas|suas|twoje) (?:instructions|consignes|regles|reglas|"
-              r"instrucciones|"
-              r"istruzioni|regole|instrucoes|regras|instrukcje|zasady) (?:initiales|originales|secretes|"
-              r"cachees|"
-              r"iniciales|secretas|ocultas|iniziali|originali|segrete|nascoste|iniciais|originais|"
-              r"poczatkowe|ukryte)")
 _SECRET = (r"(?:system|initial|original|hidden|secret|configuration|developer|first|starting) "
            r"(?:prompt|instructions?|message|rules|guidelines)|system ?prompt|prompt (?:du )?systeme|"
            r"systemanweisung\w*|systemprompt|(?:prompt|mensaje) del? sistema|prompt di sistema|"

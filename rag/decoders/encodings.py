@@ -21,6 +21,7 @@ _HEX_PAIRS = re.compile(r"\b[0-9A-Fa-f]{2}(?:[ :,-][0-9A-Fa-f]{2}){5,}\b")
 _HEX_ESCAPES = re.compile(r"(?:\\x[0-9A-Fa-f]{2}){4,}")
 # a run of text with 3+ percent escapes; a link's query string ("?q=a%20b") is a link, not a payload
 _PERCENT = re.compile(r"[^\s]*(?:%[0-9A-Fa-f]{2}[^\s%]*){3,}")
+_PLUSSED = re.compile(r"(?:[A-Za-z']+\+){4,}[A-Za-z'.!?]+")  # a query string's words: "Tell+me+how+to+…"
 
 
 def _text(raw: bytes) -> str | None:
@@ -76,8 +77,9 @@ def decode_hex(text: str) -> tuple[Decoded, ...]:
 
 def decode_percent(text: str) -> tuple[Decoded, ...]:
     """Percent-encoded text outside links: what a model reads once the escapes are undone."""
-    tokens = (t for t in _PERCENT.findall(text) if "://" not in t and "?" not in t.split("%", 1)[0])
-    return _each(tokens, lambda t: urllib.parse.unquote_to_bytes(t.replace("+", " ")), "percent")
+    tokens = [t for t in _PERCENT.findall(text) if "://" not in t and "?" not in t.split("%", 1)[0]]
+    tokens += [t for t in _PLUSSED.findall(text) if not any(t in p for p in tokens)]
+    return _each(iter(tokens), lambda t: urllib.parse.unquote_to_bytes(t.replace("+", " ")), "percent")
 
 
 DECODERS.add("base64", decode_base64)
