@@ -5,12 +5,13 @@ Detection runs on several views of the text, so one pattern catches many disguis
 (NFKC, invisible characters dropped, case-folded, accents stripped: "précédentes" → "precedentes"),
 and every view the decoders of rag.decoders find: de-leeted ("1gn0r3" → "ignore"), de-spaced
 ("i g n o r e" → "ignore"), confusables mapped to ASCII ("Іgnоrе" → "ignore"), and decoded
-(base16/32/64, hex, ROT13, atbash, Morse, Braille, Unicode tag characters). A readable message
+(base16/32/64, hex, percent-encoding, ROT13, atbash, Morse, Braille, Unicode tag characters). A readable message
 in an encoding or behind invisible characters is a finding of its own ("encoded_text",
 "hidden_text"): a question about documents has no reason to carry one.
 Patterns are families, not phrases: a verb
 of one kind near a noun of another ("ignore … instructions", "reveal … system prompt") in English,
-French, German, Spanish, Italian, Portuguese, Russian and Chinese; chat-template and
+French, German, Spanish, Italian, Portuguese, Russian and Chinese here, more languages, personas,
+impersonated authority and notes to the assistant in rag.injection_families; chat-template and
 closing-delimiter tricks; markdown-image / link exfiltration; claimed authority; role-play.
 Ordinary questions that use the same words ("How do I make apt ignore a held package?", "What does
 the system administrator do?") pass: each family needs its pair or its qualifier.
