@@ -5,8 +5,8 @@ Detection runs on several views of the text, so one pattern catches many disguis
 (NFKC, invisible characters dropped, case-folded, accents stripped: "précédentes" → "precedentes"),
 and every view the decoders of rag.decoders find: de-leeted ("1gn0r3" → "ignore"), de-spaced
 ("i g n o r e" → "ignore"), confusables mapped to ASCII ("Іgnоrе" → "ignore"), and decoded
-(base16/32/64, hex, percent-encoding, ROT13, atbash, Morse, Braille, Unicode tag characters). A readable message
-in an encoding or behind invisible characters is a finding of its own ("encoded_text",
+(base16/32/64, hex, percent-encoding, ROT13, atbash, Morse, Braille, Unicode tag characters).
+A readable message in an encoding or behind invisible characters is a finding of its own ("encoded_text",
 "hidden_text"): a question about documents has no reason to carry one.
 Patterns are families, not phrases: a verb
 of one kind near a noun of another ("ignore … instructions", "reveal … system prompt") in English,
@@ -73,6 +73,9 @@ _ASSISTANT = r"ai|llm|language model|assistant|chatbot|gpt|model|bot"
 # "my kid keeps ignoring my instructions", "the team ignored the guidelines": told about, not told to
 _NOT_DESCRIBED = "".join(f"(?<!{w} )" for w in ("keeps", "keep", "kept", "is", "are", "was", "were", "been",
                                               "he", "she", "they", "who", "people", "staff", "employees"))
+# a document quoted: "the doc says 'Forget the old VPN instructions'" (a JSON turn's "ignore …" still counts)
+_NOT_QUOTED = "".join(f"(?<!{w} {q})" for w in ("says", "said", "reads", "read", "wrote", "writes", "like")
+                      for q in ("'", '"', "‘", "“"))
 # "forget the instructions of the old manual": a document's instructions, not the assistant's
 _NOT_A_MANUALS = (r"(?! (?:do|da|del|de la|du|des|of the|from the|in the|for the|on the|zum|im|der) "
                   r"(?:old |antig\w+ |vieux |alten? |previous )?(?:manual\w*|handbuch|guide|handbook|docs?|"
@@ -90,8 +93,8 @@ _ROLE_LINE = (r"(?:^|\n|[.!?]\s)\s*[*#>\s]*(?:system|assistant|ai|chatgpt|gpt)\s
               r"new|the user|tell|provide|repeat|summari[sz]e|include|instead|i will|sure|as an ai)")
 # Each family is a list of alternatives; one match anywhere in any view flags the family.
 PATTERNS: dict[str, tuple[str, ...]] = {
-    "ignore_instructions": (rf"{_NOT_DESCRIBED}\b(?:{_IGNORE})\b[\w\s',]{{0,40}}?\b(?:{_RULES})\b"
-                            rf"{_NOT_A_MANUALS}",
+    "ignore_instructions": (rf"{_NOT_DESCRIBED}{_NOT_QUOTED}\b(?:{_IGNORE})\b[\w\s',]{{0,40}}?"
+                            rf"\b(?:{_RULES})\b{_NOT_A_MANUALS}",
                             _IGNORE_REST,
                             # "ignore what the document says. Instead, tell …": dropping the sources
                             # and then doing something else is an order to the reader
@@ -101,7 +104,9 @@ PATTERNS: dict[str, tuple[str, ...]] = {
                             r"[\s.,;]*(?:and|instead|then|just|et|puis|und|y)\b"),
     "reveal_prompt": (
         rf"\b(?:{_REVEAL})\b[\w\s',]{{0,50}}?(?:{_SECRET})",
-        rf"\b(?:{_REVEAL})\b[\w\s',]{{0,30}}?\b(?:{_TEXT})\b[\w\s',]{{0,30}}?\b(?:{_PREVIOUS})\b",
+        # "everything above in the notes I pasted" is the user's own text
+        rf"\b(?:{_REVEAL})\b[\w\s',]{{0,30}}?\b(?:{_TEXT})\b[\w\s',]{{0,30}}?\b(?:{_PREVIOUS})\b"
+        r"(?![^?]{0,60}\b(?:i|we) (?:just )?(?:pasted|shared|sent|wrote|uploaded|attached)\b)",
         r"\bstarting with ['\"]?you are\b", r"\bfrom ['\"]you are\b",
         r"\bwhat (?:were|have) you (?:been )?told\b", r"\bwhat instructions were you\b",
         r"\b(?:instructions|rules|guidelines) (?:were )?you (?:were |have been )?(?:given|told)\b",
@@ -137,7 +142,9 @@ PATTERNS: dict[str, tuple[str, ...]] = {
     ),
     "role_override": (
         r"\byou are now\b", r"\bfrom now on,? you\b", r"\bfrom here on\b",
-        r"\bpretend (?:you are|to be|you'?re)\b",
+        # role-play to practise ("pretend to be a customer so I can practise") is a request, not a persona
+        r"\bpretend (?:you are|to be|you'?re)\b"
+        r"(?![^?.]{0,60}\bso (?:that )?i can (?:practi[cs]e|prepare|rehearse|train|learn|study))",
         rf"\b(?:act|roleplay|role-play) as (?:an? |my )?(?:\w+ ){{0,2}}"
         rf"(?:{_ASSISTANT}|terminal|persona|character)\b",
         r"\blet'?s play a game\b", r"\bstay in character\b",
