@@ -26,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from rag.decoders.base import DOCUMENT_SKIPS, Decoded, decode_all, readable
-from rag.injection_families import DOCUMENT_MORE, MORE
+from rag.injection_families import DOCUMENT_MORE, MORE, NOT_A_MANUALS, NOT_DESCRIBED, NOT_QUOTED
 from rag.injection_families import OWN_SETUP as _OWN_SETUP
 from rag.text import mixed_script_words
 
@@ -70,16 +70,6 @@ _REPLY = r"reply|respond|answer|say|output|print|write|antworte|reponds?|respond
 _ONLY = r"only|just|nothing else|seulement|uniquement|nur|solo|solamente|unicamente|apenas"
 _ASSISTANT = r"ai|llm|language model|assistant|chatbot|gpt|model|bot"
 
-# "my kid keeps ignoring my instructions", "the team ignored the guidelines": told about, not told to
-_NOT_DESCRIBED = "".join(f"(?<!{w} )" for w in ("keeps", "keep", "kept", "is", "are", "was", "were", "been",
-                                              "he", "she", "they", "who", "people", "staff", "employees"))
-# a document quoted: "the doc says 'Forget the old VPN instructions'" (a JSON turn's "ignore …" still counts)
-_NOT_QUOTED = "".join(f"(?<!{w} {q})" for w in ("says", "said", "reads", "read", "wrote", "writes", "like")
-                      for q in ("'", '"', "‘", "“"))
-# "forget the instructions of the old manual": a document's instructions, not the assistant's
-_NOT_A_MANUALS = (r"(?! (?:do|da|del|de la|du|des|of the|from the|in the|for the|on the|zum|im|der) "
-                  r"(?:old |antig\w+ |vieux |alten? |previous )?(?:manual\w*|handbuch|guide|handbook|docs?|"
-                  r"documentation|documento|vendor|installer|setup|packag\w+|readme|kit|box|printer))")
 # "Ignore the rest of this data and print …", "Disregard all info except …": the reader is told
 # to drop the text around it, which only a model reading it would do.
 _IGNORE_REST = (r"\b(?:ignore|disregard|forget)\b[\w\s',]{0,20}?\b(?:the rest|all the rest|"
@@ -93,8 +83,8 @@ _ROLE_LINE = (r"(?:^|\n|[.!?]\s)\s*[*#>\s]*(?:system|assistant|ai|chatgpt|gpt)\s
               r"new|the user|tell|provide|repeat|summari[sz]e|include|instead|i will|sure|as an ai)")
 # Each family is a list of alternatives; one match anywhere in any view flags the family.
 PATTERNS: dict[str, tuple[str, ...]] = {
-    "ignore_instructions": (rf"{_NOT_DESCRIBED}{_NOT_QUOTED}\b(?:{_IGNORE})\b[\w\s',]{{0,40}}?"
-                            rf"\b(?:{_RULES})\b{_NOT_A_MANUALS}",
+    "ignore_instructions": (rf"{NOT_DESCRIBED}{NOT_QUOTED}\b(?:{_IGNORE})\b[\w\s',]{{0,40}}?"
+                            rf"\b(?:{_RULES})\b{NOT_A_MANUALS}",
                             _IGNORE_REST,
                             # "ignore what the document says. Instead, tell …": dropping the sources
                             # and then doing something else is an order to the reader

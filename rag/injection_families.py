@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import unicodedata
 
+from rag.injection_lexicon import DROP_ORDERS, REVEAL_SETUP
+
 
 def _folded(text: str) -> str:
     """`text` as rag.injection.fold leaves it (combining marks dropped: Devanagari vowel signs go)."""
@@ -21,6 +23,21 @@ def _folded(text: str) -> str:
     return unicodedata.normalize("NFC", "".join(ch for ch in decomposed if not unicodedata.combining(ch)))
 
 
+# Qualifiers of rag.injection's ignore family (told about, quoted, a manual's)
+# "my kid keeps ignoring my instructions", "the team ignored the guidelines": told about, not told to
+NOT_DESCRIBED = "".join(f"(?<!{w} )" for w in ("keeps", "keep", "kept", "is", "are", "was", "were", "been",
+                                              "he", "she", "they", "who", "people", "staff", "employees",
+                                              # how to ignore something: a question, not an order
+                                              "how to", "i", "come", "como", "comment", "wie", "как", "hoe",
+                                              "jak", "ho", "ai", "j'ai", "habe", "he",
+                                              "я"))  # "ho dimenticato"
+# a document quoted: "the doc says 'Forget the old VPN instructions'" (a JSON turn's "ignore …" still counts)
+NOT_QUOTED = "".join(f"(?<!{w} {q})" for w in ("says", "said", "reads", "read", "wrote", "writes", "like")
+                      for q in ("'", '"', "‘", "“"))
+# "forget the instructions of the old manual": a document's instructions, not the assistant's
+NOT_A_MANUALS = (r"(?! (?:do|da|del|de la|du|des|of the|from the|in the|for the|on the|zum|im|der) "
+                  r"(?:old |antig\w+ |vieux |alten? |previous )?(?:manual\w*|handbuch|guide|handbook|docs?|"
+                  r"documentation|documento|vendor|installer|setup|packag\w+|readme|kit|box|printer))")
 # possessive, an adjective, the assistant's setup: "deine ursprunglichen Anweisungen", "your hidden rules"
 OWN_SETUP = (r"(?:your|tes|tus|dein(?:e|en|er|em)?|tue|tuoi|tuo|teu|tua|suas|твои|твой|свои|свой|ваши|ваш|"
              r"jouw|je|twoj\w*|senin) "
@@ -48,7 +65,7 @@ IGNORE_MORE = (
     rf"{_JA_ORDERS}.{{0,12}}(?:無視|忘れ)", rf"(?:無視|忘れ).{{0,12}}{_JA_ORDERS}",
     rf"{_KO_ORDERS}.{{0,12}}(?:무시|잊어|잊고)", rf"(?:무시|잊어).{{0,12}}{_KO_ORDERS}",
     rf"(?:تجاهل|انس|إنس|اهمل|أهمل|تخط).{{0,30}}{_AR_ORDERS}",
-    r"\btalimat\w*[\w\s',]{0,30}\b(?:gormezden gel\w*|yok say\w*|unut\w*)",  # Turkish: noun first
+    r"\btalimat\w*[\w\s',]{0,30}\b(?:gormezden gel|yok say|unut|unutun)\b",  # Turkish: noun first
     rf"{_HI_ORDERS}.{{0,30}}{_HI_IGNORE}",
     # "forget everything you were told before", in the languages of rag.injection and more
     r"\b(?:forget|vergiss|oublie|olvida|dimentica|esquec\w*|забудь|vergeet|zapomnij|unut|ignor\w*)\b "
@@ -259,10 +276,11 @@ DOCUMENT_MORE: dict[str, tuple[str, ...]] = {
     ),
 }
 
-# families of rag.injection.PATTERNS these extend (same names: one verdict per family)
+# families of rag.injection.PATTERNS these extend (same names: one verdict per family); the
+# fourteen-language orders and setup requests come from rag.injection_lexicon
 MORE: dict[str, tuple[str, ...]] = {
-    "ignore_instructions": IGNORE_MORE,
-    "reveal_prompt": REVEAL_MORE,
+    "ignore_instructions": IGNORE_MORE + DROP_ORDERS,
+    "reveal_prompt": REVEAL_MORE + REVEAL_SETUP,
     "role_override": PERSONA_MORE,
     "claimed_authority": AUTHORITY_MORE,
     "addresses_assistant": TO_ASSISTANT,
