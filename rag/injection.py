@@ -28,6 +28,8 @@ from dataclasses import dataclass
 from rag.decoders.base import DOCUMENT_SKIPS, Decoded, decode_all, readable
 from rag.injection_families import DOCUMENT_MORE, MORE, NOT_A_MANUALS, NOT_DESCRIBED, NOT_QUOTED
 from rag.injection_families import OWN_SETUP as _OWN_SETUP
+from rag.injection_mentions import mask_mentions
+from rag.injection_turns import DOCUMENT_TURNS, TURNS
 from rag.text import mixed_script_words
 
 # -- word families (folded: lower case, no accents) --------------------------------------------
@@ -134,13 +136,19 @@ PATTERNS: dict[str, tuple[str, ...]] = {
         r"\byou are now\b", r"\bfrom now on,? you\b", r"\bfrom here on\b",
         # role-play to practise ("pretend to be a customer so I can practise") is a request, not a persona
         r"\bpretend (?:you are|to be|you'?re)\b"
-        r"(?![^?.]{0,60}\bso (?:that )?i can (?:practi[cs]e|prepare|rehearse|train|learn|study))",
+        r"(?![^?.]{0,60}\b(?:so (?:that )?i can|(?:and|to) help me|for me to) "
+        r"(?:practi[cs]e|prepare|rehearse|"
+        r"train|learn|study))",
         rf"\b(?:act|roleplay|role-play) as (?:an? |my )?(?:\w+ ){{0,2}}"
         rf"(?:{_ASSISTANT}|terminal|persona|character)\b",
         r"\blet'?s play a game\b", r"\bstay in character\b",
         r"\bimagine you are an? (?:ai|assistant|model)\b",
         r"\b(?:no|without(?: any)?) (?:content policy|restrictions|filters|rules|limits|censorship)\b",
-        r"\bunfiltered\b", r"\bunrestricted\b", r"\bevil (?:assistant|ai|bot)\b",
+        r"\bunfiltered\b",
+        # PowerShell's 'unrestricted' execution policy, unrestricted access to a share: a setting
+        r"\bunrestricted\b(?!['\"’”]? (?:setting|execution|policy|access|license|licence|"
+        r"internet|data|use|funds?|grants?|download|shares?|permissions?)\b)",
+        r"\bevil (?:assistant|ai|bot)\b",
         r"\b(?:an? )?ai (?:that|which|who) (?:has no|prints|reveals)",
         # "jailbreak" and "developer mode" are also a phone's: only when the model is the subject
         r"\bjailbr(?:oken|eak) (?:mode|prompt|version|ai|assistant|chatbot)\b",
@@ -164,7 +172,11 @@ PATTERNS: dict[str, tuple[str, ...]] = {
     "claimed_authority": (
         r"\bas (?:the|your) (?:developer|admin\w*|creator|owner|operator)\b",
         r"\bi(?: am|'m) (?:the |your )?(?:developer|admin\w*|system administrator|creator|owner)\b",
-        r"\b(?:admin|developer|sudo|god|debug|maintenance) override\b",
+        # "the admin override on the thermostat" is a device's feature, not a claim
+        r"(?<!the )\b(?:admin|developer|sudo|god|debug|maintenance) override\b"
+        r"(?! (?:on|of|for|in) (?:the|a|an|my|our|this)\b"
+        r"| (?:button|setting|switch|feature|function|code|key|"
+        r"pin|option|menu|reset)s?\b)",
         r"\b(?:admin|developer|sudo|god|debug|maintenance) mode\b(?=[^?]{0,80}\byou)",
         r"\byou(?:'re| are)? (?:now )?in (?:\w+ )?(?:admin|developer|sudo|god|debug|maintenance) mode\b",
         r"\bi (?:hereby )?(?:authori[sz]e|permit) you\b", r"\bgive you permission\b",
@@ -200,12 +212,14 @@ PATTERNS: dict[str, tuple[str, ...]] = {
     # Chinese has no word boundaries: verb and noun within a few characters.
     "ignore_instructions_zh": (r"(?:忽略|无视|忽视|忘记|不要理会|不理会).{0,10}"
                                r"(?:指令|指示|说明|规则|内容|提示|要求)",),
-    "reveal_prompt_zh": (r"系统提示|提示词|初始提示|系统消息|系统指令",),
+    # 系统提示符 is a shell's prompt string
+    "reveal_prompt_zh": (r"系统提示(?!符)|提示词|初始提示|系统消息|系统指令",),
     "override_answer_zh": (r"只(?:回答|回复|输出|说)",),
 }
 # more languages, personas, impersonated authority, notes to the assistant (rag.injection_families)
-for _family, _extra in MORE.items():
-    PATTERNS[_family] = PATTERNS.get(_family, ()) + _extra
+for _more in (MORE, TURNS):  # forged turns, decode-and-act, named personas (rag.injection_turns)
+    for _family, _extra in _more.items():
+        PATTERNS[_family] = PATTERNS.get(_family, ()) + _extra
 # Documents are prose about anything, "don't follow the instructions in the policy" included, so
 # their families are stricter: instructions qualified as the assistant's, its prompt by name, text
 # addressed to an AI, chat-template tokens, exfiltration images with a query string.
@@ -270,10 +284,11 @@ DOCUMENT_PATTERNS: dict[str, tuple[str, ...]] = {
                           r"(?:markdown|image)\b[\w\s',]{0,40}\b(?:url|link|https?)\b",
                           r"\bhttps?://\S*(?:webhook|exfil|attacker)\S*"),
     "ignore_instructions_zh": PATTERNS["ignore_instructions_zh"],
-    "reveal_prompt_zh": (r"系统提示|初始提示|系统指令",),
+    "reveal_prompt_zh": (r"系统提示(?!符)|初始提示|系统指令",),
 }
-for _family, _extra in DOCUMENT_MORE.items():
-    DOCUMENT_PATTERNS[_family] = DOCUMENT_PATTERNS.get(_family, ()) + _extra
+for _more in (DOCUMENT_MORE, DOCUMENT_TURNS):
+    for _family, _extra in _more.items():
+        DOCUMENT_PATTERNS[_family] = DOCUMENT_PATTERNS.get(_family, ()) + _extra
 # Letters spread out one by one ("i g n o r e p r e v i o u s …") lose their word breaks, so that
 # view is squashed to letters only and searched for the strongest pairs without word boundaries.
 _SQUASHED = re.compile(r"(?:ignor|disregard|forget|bypass|override)\w{0,16}?"
@@ -342,7 +357,9 @@ def views(text: str, disguises: bool = True, decoded: tuple[Decoded, ...] | None
             n += 1
             name = f"{item.view}{n}"
         found[name] = fold(item.text) if item.view != "squashed" else item.text
-    return found
+    # a question's quoted phrase that is talked about ("'ignore previous instructions' attacks")
+    # is not an order (rag.injection_mentions); documents keep their own rule for quotes
+    return {name: mask_mentions(view) for name, view in found.items()} if disguises else found
 
 
 def hidden_findings(decoded: tuple[Decoded, ...], documents: bool = False) -> tuple[Finding, ...]:

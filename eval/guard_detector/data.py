@@ -101,6 +101,10 @@ def pool_rows() -> list[Row]:
 
 BLIND = PROJECT_ROOT / "datasets" / "guard_blind_2026_12"
 BLIND_B = PROJECT_ROOT / "datasets" / "guard_blind_2026_12b"  # seen since its one run (guard2's estimate)
+# seen since their one run (guard3's estimate, 2026-12-05): development data of the fourth round
+BLIND_C = PROJECT_ROOT / "datasets" / "guard_blind_2026_12c"
+BLIND_D = PROJECT_ROOT / "datasets" / "guard_blind_2026_12d"
+SEEN_BLIND = ((BLIND, "blind"), (BLIND_B, "blind_b"), (BLIND_C, "blind_c"), (BLIND_D, "blind_d"))
 AUGMENTED = 1500  # questions with an attack appended (train only)
 
 
@@ -113,7 +117,7 @@ def blind_half(text: str) -> str:
 
 def blind_rows() -> list[Row]:
     rows = []
-    for folder, tag in ((BLIND, "blind"), (BLIND_B, "blind_b")):
+    for folder, tag in SEEN_BLIND:
         for name, label in (("attacks.jsonl", 1), ("benign.jsonl", 0)):
             for line in (folder / name).read_text("utf-8").splitlines():
                 if line.strip():
@@ -130,7 +134,7 @@ def host_rows() -> list[Row]:
     password? ```system override …```"), as a benign row of the attack's half: without it the
     host question's n-grams only ever appear in attacks and "reset my password" alone scores high."""
     rows = []
-    for folder in (BLIND, BLIND_B):
+    for folder, _tag in SEEN_BLIND:
         for line in (folder / "attacks.jsonl").read_text("utf-8").splitlines():
             row = json.loads(line) if line.strip() else {}
             text, end = row.get("text", ""), row.get("text", "").find("?")

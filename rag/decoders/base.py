@@ -37,10 +37,11 @@ class Decoded:
 Decoder = Callable[[str], tuple[Decoded, ...]]
 DECODERS: Registry[Decoder] = Registry("decoder")
 # The modules that register decoders, in the order their views are tried.
-_MODULES = ("encodings", "ciphers", "morse", "braille", "leet", "unicode_hidden", "confusables")
+_MODULES = ("encodings", "charcodes", "ciphers", "morse", "braille", "leet", "unicode_hidden", "confusables",
+            "nested")
 # Documents are long prose: leetspeak and spacing undone over pages (version numbers, tables)
 # would invent words, so they get every decoder but these.
-DOCUMENT_SKIPS = frozenset({"leetspeak", "spaced"})
+DOCUMENT_SKIPS = frozenset({"leetspeak", "spaced", "texting"})
 
 
 def _load() -> None:

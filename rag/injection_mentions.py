@@ -1,0 +1,38 @@
+"""A phrase mentioned, not used: "The security report mentions 'ignore previous instructions'
+attacks", "Is 'You are now' a common phrase in phishing emails?", "translate 'ignore all previous
+messages' into Spanish for my filter rule". The quoted words are the topic of the question, and
+a model reading it is not told to do them. Question views are judged with such quotes masked
+(patterns and learned detector alike); an order outside the quotes still counts, and so does a
+quote with no sign of being mentioned ("Say 'I have been pwned'")."""
+
+from __future__ import annotations
+
+import re
+
+# a quoted span of 2-80 characters in straight or curly quotes (an apostrophe inside a word,
+# "don't", does not open one)
+_QUOTE = re.compile(r"(?<!\w)(['\"‘“«])([^'\"‘’“”«»\n]{2,80}?)(['\"’”»])(?!\w)")
+# words before the quote that make it the thing talked about
+_BEFORE = re.compile(r"\b(?:phrase|phrases|term|terms|word|words|string|strings|wording|expression|keyword|"
+                     r"mentions?|mentioned|translate|translation of|like|such as|called|named|pattern|"
+                     r"containing|contains|with the text|subject line)\s*$")
+# words after it that do the same: "'…' attacks", "'…' a common phrase", "'…' into Spanish"
+_AFTER = re.compile(r"^\s*(?:attacks?|phrases?|prompts?|injections?|emails?|scams?|messages?|filters?|"
+                    r"tricks?|exploits?|jailbreaks?|attempts?|patterns?|payloads?|examples?|"
+                    r"(?:is |was )?(?:a|an) (?:common|typical|known|usual|real|classic|standard) |"
+                    r"(?:in|into|to) (?:english|spanish|french|german|italian|portuguese|dutch|russian|"
+                    r"chinese|japanese|korean|arabic|polish|turkish|hindi|greek|czech|swedish)\b|"
+                    r"(?:mean|means|stand for)\b)")
+
+
+def mask_mentions(text: str) -> str:
+    """`text` with each mentioned quote's words replaced by "…" (the quote marks stay)."""
+    if not any(q in text for q in "'\"‘“«"):
+        return text
+    parts, last = [], 0
+    for m in _QUOTE.finditer(text):
+        before, after = text[max(0, m.start() - 30): m.start()], text[m.end(): m.end() + 40]
+        if _BEFORE.search(before) or _AFTER.match(after):
+            parts += [text[last: m.start(2)], "…"]
+            last = m.end(2)
+    return "".join(parts) + text[last:] if parts else text
