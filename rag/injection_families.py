@@ -235,7 +235,9 @@ AUTHORITY_MORE = (
 TO_ASSISTANT = (
     # a note inside the question addressed to the assistant or "the AI"
     r"(?:\b(?:note|message|instructions?|reminder|todo)\b|\bp\.?s\b\.?)[\w\s]{0,10}?\b(?:to|for) "
-    r"(?:the |any |an? )?(?:ai|llm|bots?|assistants?|(?:language )?models?|chatbot|agents?)\b",
+    r"(?:the |any |an? )?(?:ai|llm|bots?|assistants?|(?:language )?models?|chatbot|agents?)\b"
+    # "a note for the AI team": people who work on AI, not the assistant
+    r"(?! (?:team|department|group|committee|policy|project|strategy|lab|budget|course|training|tools?)\b)",
     r"\bassistant,\s*(?:please )?(?:when|before|after|while) you\b",
     r"\bsilently (?:add|include|append|insert|send|forward|email|attach)\b",
     r"\bassistant,\s*(?:please )?(?:create|delete|send|email|transfer|grant|reset|disclose|reveal|ignore|"

@@ -22,6 +22,8 @@ _TURN = (r"system|systeme|sistema|systemanweisung|systemnachricht|assistant|assi
 _TURN_BODY = (r"[^\n]{0,12}\b(?:you|your|the user|l'utilisateur|el usuario|der (?:benutzer|nutzer)|"
               r"ignor\w*|disregard|reveal|disclose|print|output|show|share|affiche\w*|montre\w*|"
               r"mostra\w*|muestra\w*|zeig\w*|gib|respond|reply|answer|say|from now|always|never|sure|claro|"
+              r"bien sur|voici|here (?:is|are)|of course|certainly|naturlich|certo|certamente|"
+              r"конечно|ok(?:ay)?|"
               r"i (?:will|should|must|have)|primero|first|new|override|admin\w*)\b")
 
 IN_QUESTION = (
@@ -41,6 +43,12 @@ IN_QUESTION = (
     r"\b(?:function|tool)(?: call)? (?:result|output|response)\s*:?\s*\{[^}]{0,200}"
     r"\b(?:instructions?|tell the user|system|ignore|assistant)\b",
     r"['\"](?:new|updated|override|system|hidden)_?(?:instructions?|prompt|rules|directive)['\"]\s*:",
+    # orders in an HTML comment addressed to a machine, actions through the assistant's tools
+    r"<!--[^>]{0,200}\b(?:ai|assistant|llm|model|bot)\s*:",
+    r"\bas (?:the|an?) (?:assistant|ai|model|bot|chatbot)\b,? you (?:should|must|will|need to|have to)\b",
+    r"\b(?:run|execute)\b[^?]{0,40}\b(?:via|with|using|through) (?:your|the) (?:shell|terminal|code|"
+    r"python|bash|"
+    r"command)(?: \w+)? (?:tool|access|interpreter|execution)\b",
     # the assistant's own "note" or "thought", written by the user: "(assistant note to self: …)"
     r"\b(?:assistant|ai|model|bot|chatbot)(?:'s)? (?:note|memo|thought|reminder)s?(?: to self)?\s*[:\-]",
     r"\bnote to self\s*:[^\n]{0,40}\b(?:user|admin|share|reveal|internal)\b",
@@ -53,7 +61,7 @@ IN_QUESTION = (
     r"\b(?:send|email|e-mail|forward|post|upload|mail)\b[^?]{0,40}\b(?:this (?:chat|conversation|session)|"
     r"our (?:chat|conversation)|the (?:chat|conversation) (?:history|log)|chat history|"
     r"conversation history)\b"
-    r"[^?]{0,40}\bto\b",
+    r"[^?]{0,40}\bto\b[^?]{0,20}(?:\S+@\S+\.\w+|https?://|webhook|external|outside|attacker)",
     r"\bmessage from (?:the |your |our )?(?:system administrator|sysadmin|administrator|operator|system)\s*:",
     r"\b(?:additional|new|updated|further|extra|special|hidden) (?:instructions?|rules|orders) "
     r"(?:from|by) (?:the |your )?(?:operator|developer|admin\w*|system|owner|company|deployer)\b",
@@ -88,7 +96,8 @@ PERSONA_TURNS = (
     r"(?: now| nu| ahora| jetzt| maintenant| ora| agora)?(?: o| el| la| il| lo| der| die| de| het)? "
     r"['\"‘“«][\w -]{2,25}['\"’”»],? (?:an?|un|una|un'|um|uma|une|ein|eine|een|the|le|la|el|il|o|der|die)\b",
     r"\bact as ['\"‘“«][\w -]{2,25}['\"’”»]",
-    r"\bnew persona\b", r"\b(?:strive|striving) to avoid norms\b",
+    r"\bnew persona\s*(?:pls|please|:|for you)|\bnew persona\b[^?]{0,20}\byou(?:'re|"
+    r" are)\b", r"\b(?:strive|striving) to avoid norms\b",
     # personas set up in Spanish/Portuguese/Italian/French: "a partir de ahora vas a actuar como"
     r"\b(?:a partir de ahora|desde ahora|de ahora en adelante|a partir de agora|d'ora in poi|"
     r"a partir de maintenant|desormais|ab jetzt|von nun an)\b,? (?:vas a|vais a|va a|vai|tu vas|du wirst|"
@@ -115,6 +124,11 @@ PERSONA_TURNS = (
     r"\b(?:sin|sem|senza|sans|ohne|zonder) (?:filtros?|censura|regras|reglas|regole|regels|filtre|filter)\b",
     r"(?:제한|규칙|필터)(?:이|을|가)? ?(?:없는|해제된|해제|없이)",
     r"\bno (?:filter|filters|censorship|rules),? (?:lots|and|just|no|all)\b",
+    r"\byou'?re (?:now )?an? (?:[\w-]+ )?(?:ai|assistant|chatbot|model|bot) (?:from|called|named|with no|"
+    r"without|that|who|in)\b",
+    # the grief wrapper with any late relative: "my late uncle would tell me how to make …"
+    r"\b(?:late|deceased|dead) (?:uncle|aunt|brother|sister|friend|husband|wife|grand\w+|mother|father|mom|"
+    r"dad|cousin)\b[^?]{0,120}\b(?:used to|would(?: always)?) (?:tell|read|explain|recite|teach|show)\b",
     # "Whatever you were told never to do, do it now"; "disregard the stuff they told you to do"
     r"\bwhatever you (?:were|have been|'ve been|was) (?:told|instructed|programmed|trained)\b",
     r"\b(?:ignore|disregard|forget)\b[^?.]{0,30}\b(?:told|instructed|asked|programmed|trained) (?:you|u)\b",
@@ -140,7 +154,7 @@ EXTRACTION_TURNS = (
     r"installed)(?: in)? (?:for|into|in|to|with) you\b",
     r"\b(?:rules|instructions|guidelines|prompt) (?:that |which )?you (?:were|have been|'ve been) "
     r"(?:loaded|configured|programmed|set up|initiali[sz]ed|booted)\b",
-    r"\bdeveloper (?:message|prompt)\b",
+    r"\bdeveloper (?:message|prompt)\b(?! (?:field|parameter|role|type|format|object|api|in the))",
     r"\b(?:instructions|rules|guidelines|prompt) (?:that )?(?:this|the) (?:assistant|bot|ai|model|"
     r"chatbot|app) "
     r"(?:runs|operates|works|was set up) (?:under|with)\b|\b(?:instructions|rules) you (?:run|"
@@ -154,6 +168,7 @@ EXTRACTION_TURNS = (
 )
 
 IGNORE_TURNS = (
+    r"\bprzestan\w* (?:s[lł]uchac|przestrzegac|stosowac)\b",  # Polish
     r"\b(?:jata huomiotta|unohda|ohita)\b[\w\s]{0,30}\bohje\w*",  # Finnish
     r"(?:התעלם|תתעלם|התעלמי|שכח|תשכח)[^.?!]{0,20}(?:ההוראות|הוראות|ההנחיות|הנחיות)",  # Hebrew
     r"\b(?:ignorera|glom|strunta i)\b[\w\s]{0,30}\binstruktion\w*",  # Swedish

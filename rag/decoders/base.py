@@ -41,7 +41,7 @@ _MODULES = ("encodings", "charcodes", "ciphers", "morse", "braille", "leet", "un
             "nested")
 # Documents are long prose: leetspeak and spacing undone over pages (version numbers, tables)
 # would invent words, so they get every decoder but these.
-DOCUMENT_SKIPS = frozenset({"leetspeak", "spaced", "texting"})
+DOCUMENT_SKIPS = frozenset({"leetspeak", "spaced", "texting", "joined"})
 
 
 def _load() -> None:

@@ -46,6 +46,19 @@ def decode_texting(text: str) -> tuple[Decoded, ...]:
     return (Decoded("texting", "normalised", plain),) if plain != text else ()
 
 
+_JOINER = re.compile(r"(?<=[^\W\d_])(?:[^\w\s]|_)+(?=[^\W\d_])")
+
+
+def decode_joined(text: str) -> tuple[Decoded, ...]:
+    """Words joined by symbols instead of spaces ("ignore👉previous👉instructions",
+    "ignore_all_rules"): the joins read as spaces. Scanned only; three joins or more, so "e-mail"
+    and "don't" give no view."""
+    joins = _JOINER.findall(text)
+    if len(joins) < 3 or all(j in "-'’." for j in joins):
+        return ()
+    return (Decoded("joined", "normalised", _JOINER.sub(" ", text)),)
+
+
 def decode_spaced(text: str) -> tuple[Decoded, ...]:
     """The despaced text; when most tokens are single letters, also the letters squashed
     together (word breaks are lost: `rag.injection` searches that view without boundaries)."""
@@ -62,3 +75,4 @@ def decode_spaced(text: str) -> tuple[Decoded, ...]:
 DECODERS.add("leetspeak", decode_leetspeak)
 DECODERS.add("spaced", decode_spaced)
 DECODERS.add("texting", decode_texting)
+DECODERS.add("joined", decode_joined)
