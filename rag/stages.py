@@ -41,7 +41,7 @@ from pydantic import BaseModel
 from rag.hidden_chars import Stripped
 from rag.records.hits import Candidate, RankedList, SearchableCollection, SearchQuery
 from rag.settings.embedding import EmbeddingConfig
-from rag.settings.llm import LLMEndpoint
+from rag.settings.llm import AnswerPrompt, LLMEndpoint
 from rag.settings.pipeline import PipelineConfig
 from rag.settings.retrieval import FilterConfig
 
@@ -127,14 +127,16 @@ class Shared:
     """What several stages use and no stage's section owns, taken from the config at the edge of
     a run (whenever StageEnv.config is set: at the start, and when a routing stage's overrides
     apply), never by a stage: the LLM endpoint every LLM call goes to, the embedder of the index
-    the run reads (pinned to its graph), the collection's name, and a key of the settings that
-    make that index (chunking, embedding, index), for caches. A stage reads these, not the
-    generation, embedding, chunking or index sections (tests/rag/test_stage_sections.py)."""
+    the run reads (pinned to its graph), the collection's name, a key of the settings that
+    make that index (chunking, embedding, index), for caches, and the answer's prompt (which the
+    context's token budget must fit). A stage reads these, not the generation, embedding,
+    chunking or index sections (tests/rag/test_stage_sections.py)."""
 
     llm: LLMEndpoint
     embedding: EmbeddingConfig
     collection: str
     index_key: str
+    prompt: AnswerPrompt
 
     @classmethod
     def of(cls, config: PipelineConfig) -> Shared:
@@ -145,7 +147,8 @@ class Shared:
         }
         canonical = json.dumps(made_by, sort_keys=True, separators=(",", ":"))
         return cls(LLMEndpoint.of(config.generation), config.embedding, config.index.collection,
-                   hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:16])
+                   hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:16],
+                   AnswerPrompt.of(config.generation))
 
 
 class StageEnv:

@@ -20,7 +20,7 @@ from rag.retrieve.search import clear_candidate_cache
 from rag.stages import PipelineState, StageEnv, StageRegistry, StageResult, StageSpec
 from rag.trace import Trace
 
-MAX_SHARED_READS = 5  # sum of every spec's `reads` (was 19): lower it as stages stop reading others
+MAX_SHARED_READS = 3  # sum of every spec's `reads` (was 19, then 5): lower it as stages stop reading others
 
 
 @pytest.fixture(autouse=True)
