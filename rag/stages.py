@@ -13,16 +13,17 @@ Adding a stage (e.g. rerank):
      not run (e.g. "rerank.enabled is false") or None. Work to do after a whole run (e.g. storing
      the answer in the semantic cache) goes in `after_run=`. The earlier outputs it reads go in
      `inputs=(StageInput("understand", Understanding), …)`: the runner checks them first. It
-     reads its settings from its own section (`env.config.rerank`, rag/settings/rerank.py)
-     and what stages share from `env.shared` (the LLM endpoint, the index's embedder, taken
-     from the config at the run's edge); any other section it reads goes in `reads=`
-     (tests/rag/test_stage_sections.py holds it).
+     reads its settings from its own section only (`env.config.rerank`, rag/settings/rerank.py)
+     and what stages share from `env.shared` (the LLM endpoint, the index's embedder, the
+     answer's prompt, taken from the config at the run's edge); no other section
+     (tests/rag/test_stage_sections.py fails on one).
 Modules are imported on first use; one that is missing or does not register its stage is an
 error (the run records the stage as failed; `raise_errors=True` raises it).
 To stop the run early (guard blocked, greeting answered, cache hit) return a state with
 `halted="why"` (and `answer` if there is one). A routing stage may change the settings of the
 stages after it by returning a state with `overrides` (dotted config paths, e.g.
-{"retrieval.top_k": 5}): the runner validates them and hands later stages that config.
+{"retrieval.routed_top_k": 5}): the runner validates them and hands later stages that config;
+it reads none of those sections, and each stage applies what the route asks to its own.
 """
 
 from __future__ import annotations
@@ -278,10 +279,8 @@ class StageSpec:
     after_run: Callable[[PipelineState, PipelineConfig, Shared], object] | None = None
     runs_after_halt: bool = False  # still runs when an earlier stage halted (abstain decides on it)
     inputs: tuple[StageInput, ...] = ()  # the earlier stages' outputs it reads
-    # Config sections besides its own (`settings`) that it still reads, each a shared resource
-    # (the index's embedder, the LLM endpoint) or a value kept elsewhere; held to exactly these
-    # by tests/rag/test_stage_sections.py, and to be emptied, not grown.
-    reads: tuple[str, ...] = ()
+    # No other config section: a stage reads its own (`settings`) and `env.shared`, nothing else
+    # (tests/rag/test_stage_sections.py fails on any other section a stage reads).
 
 
 class StageInputError(TypeError):

@@ -34,7 +34,7 @@ def chunk_lookup(env: StageEnv) -> tuple[ChunkTable | None, str]:
 
 def run_context(state: PipelineState, env: StageEnv) -> StageResult:
     config = env.config
-    settings = config.context
+    settings = config.context.routed()  # a route's expansion, when the preset expands nothing
     lookup, lookup_note = chunk_lookup(env) if settings.expansion != "none" else (None, "")
     chat, note = make_client(env.shared.llm) if settings.compression == "llm" else (None, "")
     prompt = env.shared.prompt  # the answer's system prompt counts in the budget

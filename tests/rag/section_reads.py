@@ -80,13 +80,12 @@ def own_sections(spec: StageSpec, config: PipelineConfig) -> set[str]:
 
 
 def undeclared(stages: StageRegistry, config: PipelineConfig) -> dict[str, set[str]]:
-    """stage -> the sections it read in the runs recorded so far that are neither its own nor
-    in its spec's `reads`."""
+    """stage -> the sections it read in the runs recorded so far that are not its own."""
     found: dict[str, set[str]] = {}
     for name, read in READS.items():
         spec = stages.find(name)
         if spec is not None:
-            extra = read - own_sections(spec, config) - set(spec.reads)
+            extra = read - own_sections(spec, config)
             if extra:
                 found[name] = extra
     return found
