@@ -154,11 +154,12 @@ def _narrowed(filters: FilterConfig, levels: tuple[str, ...]) -> FilterConfig:
 
 
 def run_adapt(state: PipelineState, env: StageEnv) -> StageResult:
-    found = state.artifact("understand", Understanding)
+    found = state.artifact("understand", Understanding)  # its own settings say whether it routes
     route = found.route if found is not None else None
     if found is None or route is None:
-        return StageResult(state, status="skipped",
-                           reason="no route: the understand stage did not route this query")
+        did = "did not run" if found is None else "did not route this query"
+        return StageResult(state, status="skipped", reason=f"no route to act on: the understand "
+                           f"stage {did} (query.enabled, query.route.enabled)")
     cfg = env.config.query.adaptive
     ref = env.index_ref() if cfg.level_filter else None
     levels = collection_levels(ref.index, ref.version) if ref is not None else frozenset()
@@ -173,11 +174,7 @@ def run_adapt(state: PipelineState, env: StageEnv) -> StageResult:
 
 
 def _off(config: PipelineConfig) -> str | None:
-    if not config.query.adaptive.enabled:
-        return "query.adaptive.enabled is false"
-    if not config.query.enabled or not config.query.route.enabled:
-        return "no route to act on: query.enabled or query.route.enabled is false"
-    return None
+    return None if config.query.adaptive.enabled else "query.adaptive.enabled is false"
 
 
 STAGES.add("adapt", StageSpec("adapt", run_adapt, AdaptivePlan, _off, settings=lambda c: c.query.adaptive,

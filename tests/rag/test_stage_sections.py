@@ -71,3 +71,19 @@ def test_a_stage_reading_another_section_is_caught() -> None:
     sneaky.add("rerank", StageSpec("rerank", _peeks_at_fusion, object, settings=lambda c: c.rerank))
     _run(marked_registry(sneaky), "hybrid", "fusion?")
     assert undeclared(sneaky, load_preset("hybrid")) == {"rerank": {"fusion"}}
+
+
+def _peeks_at_the_cache(state: PipelineState, env: StageEnv) -> StageResult:
+    return StageResult(state, inputs={"cache": env.config.query.cache.enabled,
+                                      "guard": env.config.query.guard.enabled})
+
+
+def test_a_stage_reading_a_section_nested_beside_its_own_is_caught() -> None:
+    sneaky = StageRegistry()  # guard's section is query.guard; query.cache is understand's
+    sneaky.add("guard", StageSpec("guard", _peeks_at_the_cache, object,
+                                  settings=lambda c: c.query.guard))
+    sneaky.add("understand", StageSpec("understand", _peeks_at_the_cache, object,
+                                       settings=lambda c: c.query))
+    _run(marked_registry(sneaky), "hybrid", "fusion?")
+    assert undeclared(sneaky, load_preset("hybrid")) == {"guard": {"query.cache"},
+                                                         "understand": {"query.guard"}}

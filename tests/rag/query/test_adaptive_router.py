@@ -3,8 +3,6 @@ and through the pipeline runner (its overrides reach the later stages)."""
 
 from dataclasses import replace
 
-import pytest
-
 from rag.config import PipelineConfig, with_overrides
 from rag.index.hits import SearchQuery
 from rag.pipeline import initial_state
@@ -95,10 +93,16 @@ def test_summarize_path_switches_the_context_expansion() -> None:
     assert plan("What is a vault?", cfg).overrides == {}
 
 
-@pytest.mark.parametrize("field", ["query.adaptive.enabled", "query.route.enabled"])
-def test_the_stage_says_why_it_is_off(field: str) -> None:
-    from rag.query.adaptive_router import _off
+def test_the_stage_says_why_it_is_off_or_has_no_route() -> None:
+    from rag.query.adaptive_router import _off, run_adapt
+    from rag.stages import StageEnv
 
     assert _off(config()) is None
-    assert field.split(".")[-2] in (_off(config(**{field: False})) or "")
-
+    assert "query.adaptive.enabled" in (_off(config(**{"query.adaptive.enabled": False})) or "")
+    unrouted = config(**{"query.route.enabled": False})  # understand's section: not read by adapt
+    found = understand("What is a vault?", unrouted.query)
+    state = initial_state("What is a vault?", unrouted).with_artifact("understand", found)
+    result = run_adapt(state, StageEnv(unrouted))
+    assert result.status == "skipped" and "did not route this query" in result.reason
+    alone = run_adapt(initial_state("What is a vault?", unrouted), StageEnv(unrouted))
+    assert alone.status == "skipped" and "did not run" in alone.reason
