@@ -45,7 +45,12 @@ for _name, _module in (("pool_order", "eval.judging.strategies.simple"),
                        ("mtf", "eval.judging.strategies.mtf"),
                        ("bandit", "eval.judging.strategies.bandit"),
                        ("thompson", "eval.judging.strategies.bandit"),
-                       ("judge_uncertainty", "eval.judging.strategies.uncertainty")):
+                       ("judge_uncertainty", "eval.judging.strategies.uncertainty"),
+                       ("ndcg_impact", "eval.judging.strategies.impact"),
+                       ("ndcg_gain", "eval.judging.strategies.impact"),
+                       ("ndcg_linear", "eval.judging.strategies.impact"),
+                       ("gain_plain", "eval.judging.strategies.impact"),
+                       ("gain_w", "eval.judging.strategies.impact")):
     STRATEGIES.add_lazy(_name, _module)
 
 
