@@ -13,14 +13,15 @@ from typing import Any
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-SHOWN = ("judge_uncertainty", "bandit", "mtf", "pool_order", "random_unjudged_nonrelevant",
+SHOWN = ("ndcg_gain", "judge_uncertainty", "bandit", "mtf", "pool_order", "random_unjudged_nonrelevant",
          "random_bpref")
-LABELS = {"judge_uncertainty": "judge uncertainty + judge fill (default)",
+LABELS = {"ndcg_gain": "likely relevant × nDCG weight + judge fill (default)",
+          "judge_uncertainty": "judge uncertainty + judge fill (before)",
           "bandit": "bandit (MM-NS) + judge fill", "mtf": "move-to-front + judge fill",
           "pool_order": "pool order + judge fill",
           "random_unjudged_nonrelevant": "baseline: random, unjudged = not relevant",
           "random_bpref": "baseline: random, bpref"}
-COLORS = {"judge_uncertainty": "#d62728", "bandit": "#1f77b4", "mtf": "#2ca02c",
+COLORS = {"ndcg_gain": "#d62728", "judge_uncertainty": "#ff9896", "bandit": "#1f77b4", "mtf": "#2ca02c",
           "pool_order": "#9467bd", "random_unjudged_nonrelevant": "#7f7f7f",
           "random_bpref": "#bcbd22"}
 

@@ -1,6 +1,6 @@
 """The Judge page's judging order: by default the passage whose label is worth most now, picked
-across every question by a strategy (eval.judging.strategies: multi-armed-bandit pooling until
-the learned judge exists, then its uncertainty weighted by the passage's weight in nDCG@10);
+across every question by a strategy (eval.judging.strategies.impact: the passage most likely
+relevant, by the learned judge, weighted by how much its label moves the systems' nDCG@10);
 pool order stays available. Logic is eval.judging.live; this pools, steers and reports."""
 
 from __future__ import annotations
@@ -27,8 +27,9 @@ def order_control() -> str | None:
              POOL_ORDER]
     choice = st.selectbox(
         "Judging order", names, key=ORDER,
-        format_func=lambda n: "most useful next (learned judge's uncertainty; bandit until it "
-                              "exists)" if n == DEFAULT_STRATEGY else n.replace("_", " "),
+        format_func=lambda n: "most useful next (likely relevant where it moves nDCG@10 most; "
+                              "top of the rankings until the judge exists)"
+        if n == DEFAULT_STRATEGY else n.replace("_", " "),
         help="Which passage comes next. The default picks, across every question, the one whose "
              "label moves the scores most; 'pool order' goes question by question.")
     return None if choice == POOL_ORDER else choice
@@ -90,7 +91,8 @@ def report(judge: PageJudge, live_labels: int) -> None:
                    "(in the background; the cross-encoder reads each pooled pair once)…")
     if a is None:
         st.caption(f"Learned judge: not yet — it needs a few relevant and a few not-relevant "
-                   f"labels ({live_labels} so far); until then the bandit picks.{status}")
+                   f"labels ({live_labels} so far); until then the order takes the top of the "
+                   f"systems' rankings.{status}")
         return
     st.caption(f"Learned judge ({a.model}, {len(judge.state.features)} features) agrees with "
                f"your {a.labels} labels out of fold ({a.folds} folds by question): Cohen's κ "

@@ -39,18 +39,14 @@ class Strategy(Protocol):
 
 StrategyFactory = Callable[[JudgingPool, np.random.Generator], Strategy]
 STRATEGIES: Registry[StrategyFactory] = Registry("judging order")
-DEFAULT_STRATEGY = "judge_uncertainty"
+DEFAULT_STRATEGY = "ndcg_gain"
 for _name, _module in (("pool_order", "eval.judging.strategies.simple"),
                        ("random", "eval.judging.strategies.simple"),
                        ("mtf", "eval.judging.strategies.mtf"),
                        ("bandit", "eval.judging.strategies.bandit"),
                        ("thompson", "eval.judging.strategies.bandit"),
                        ("judge_uncertainty", "eval.judging.strategies.uncertainty"),
-                       ("ndcg_impact", "eval.judging.strategies.impact"),
-                       ("ndcg_gain", "eval.judging.strategies.impact"),
-                       ("ndcg_linear", "eval.judging.strategies.impact"),
-                       ("gain_plain", "eval.judging.strategies.impact"),
-                       ("gain_w", "eval.judging.strategies.impact")):
+                       ("ndcg_gain", "eval.judging.strategies.impact")):
     STRATEGIES.add_lazy(_name, _module)
 
 
