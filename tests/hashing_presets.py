@@ -13,7 +13,7 @@ import pytest
 
 from rag.config import PRESET_OVERRIDES_ENV
 
-HASHING_PRESETS = "{embedding.backend: hashing}"
+HASHING_PRESETS = "{embedding.backend: hashing, generation.extractive_answer_model: false}"
 
 
 def use_hashing_presets(patch: pytest.MonkeyPatch, data: Path | None = None) -> None:

@@ -50,6 +50,10 @@ def answer_rows(collection: str, preset: str, questions: Path = QUESTIONS) -> li
             "grounded_share": round(report.grounded_share, 3) if report is not None else None,
             "confidence": round(report.confidence, 3) if report is not None else None,
             "withheld": bool(decision is not None and decision.abstained),
+            "support": decision.signals.support if decision is not None else None,
+            "evidence": round(decision.signals.evidence, 3) if decision is not None
+            and decision.signals.evidence is not None else None,
+            "declined_kind": decision.kind if decision is not None and decision.abstained else None,
             "original_answer": decision.original_answer if decision is not None and decision.abstained
             else "",
         })
@@ -64,7 +68,12 @@ def _read(path: Path) -> list[dict[str, object]]:
 
 
 def figures_path(sample: Path) -> Path:
-    return sample.with_name(sample.stem + ".figures.jsonl")
+    """The figures beside a sample; for a reader's copy (SAMPLE.blind.jsonl, SAMPLE.judged.jsonl)
+    without its own, the figures of the sample it was copied from."""
+    own = sample.with_name(sample.stem + ".figures.jsonl")
+    if own.exists() or "." not in sample.stem:
+        return own
+    return sample.with_name(sample.stem.rsplit(".", 1)[0] + ".figures.jsonl")
 
 
 def score(path: Path) -> dict[str, object]:
@@ -73,12 +82,19 @@ def score(path: Path) -> dict[str, object]:
     figures = {r["id"]: r for r in _read(figures_path(path))}
     rows = [{**figures.get(r["id"], {}), **r} for r in _read(path)]
     judged = [r for r in rows if r.get("correct") in (True, False)]
-    high = [r for r in judged if (r.get("confidence") or 0) >= HIGH]
+    high = [r for r in judged if float(r.get("confidence") or 0) >= HIGH]  # type: ignore[arg-type]
     wrong_high = [r for r in high if not r["correct"]]
+    verdicts: dict[str, int] = {}
+    for r in judged:
+        verdicts[str(r.get("verdict", ""))] = verdicts.get(str(r.get("verdict", "")), 0) + 1
+    outright = [r for r in high if r.get("verdict") == "wrong"]
     return {"judged": len(judged), "correct": sum(bool(r["correct"]) for r in judged),
             "share_correct": sum(bool(r["correct"]) for r in judged) / len(judged) if judged else None,
+            "verdicts": verdicts,  # the reader's verdict field, when the file has one
             "confidence_at_least_0.8": len(high), "of_them_wrong": len(wrong_high),
-            "wrong_share_of_all_answers": len(wrong_high) / len(judged) if judged else None}
+            "wrong_share_of_all_answers": len(wrong_high) / len(judged) if judged else None,
+            "of_them_verdict_wrong": len(outright),
+            "verdict_wrong_share_of_all_answers": len(outright) / len(judged) if judged else None}
 
 
 def main() -> None:

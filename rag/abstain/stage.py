@@ -46,6 +46,7 @@ class AbstainSignals:
     grounded: bool | None = None  # None: the ground stage did not run
     grounded_share: float | None = None
     confidence: float | None = None  # Adaptive: relevance × grounded share
+    support: float | None = None  # an extractive answer's semantic support (answer model)
     retries: int = 0
     no_context: str = ""  # why the context stage fell back to no-RAG ("" = it did not)
     out_of_scope: str = ""  # the intent router's reason, when it said off-topic
@@ -73,7 +74,10 @@ def rules_fired(signals: AbstainSignals, settings: AbstainConfig) -> list[tuple[
         fired.append(("out_of_scope", f"the intent router called it off-topic ({s.out_of_scope})"))
     if settings.on_no_context and s.no_context:
         fired.append(("no_context", f"no passage was relevant enough ({s.no_context})"))
-    if settings.min_evidence is not None and s.evidence is not None and s.evidence < settings.min_evidence:
+    supported = (settings.evidence_support is not None and s.support is not None
+                 and s.support >= settings.evidence_support)
+    if settings.min_evidence is not None and s.evidence is not None and s.evidence < settings.min_evidence \
+            and not supported:
         fired.append(("weak_evidence", f"best question–passage similarity {s.evidence:.3f} "
                                        f"< {settings.min_evidence:g}"))
     if settings.on_llm_declined and s.answer_mode in ("llm", "no_rag") and s.relevance is not None \
@@ -175,6 +179,7 @@ def gather(state: PipelineState, env: StageEnv, embedder: TextVectors) -> Abstai
         grounded=report.is_grounded if report is not None else None,
         grounded_share=report.grounded_share if report is not None else None,
         confidence=report.confidence if report is not None else None,
+        support=answer.support if answer is not None else None,
         retries=grounded.retried if grounded is not None else 0,
         no_context=(context.reason or "no-RAG fallback") if context is not None and context.no_rag else "",
     )

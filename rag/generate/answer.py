@@ -10,6 +10,7 @@ from functools import partial
 from rag.context.base import BuiltContext
 from rag.context.prompts import build_messages, choose_template
 from rag.embed.base import EmbeddingModelError
+from rag.generate.answer_rank import AnswerSimilarity
 from rag.generate.base import AnswerMode, GeneratedAnswer, Quote
 from rag.generate.cleanup import cited_numbers, clean_response
 from rag.generate.extractive import extractive_answer
@@ -68,8 +69,10 @@ class AnswerStream:
         note: str = "",
         documents: DocumentTexts | None = None,  # whole sentences for the extractive answer
         similarity: SectionSimilarity | None = None,  # the extractive answer's section prior
+        answer_model: AnswerSimilarity | None = None,  # which extractive sentence answers
     ) -> None:
         self.plan = plan
+        self.answer_model = answer_model
         self.documents = documents
         self.similarity = similarity
         self.settings = settings
@@ -136,14 +139,15 @@ class AnswerStream:
                              self.settings.extractive_sentences, self.settings.extractive_max_chars,
                              self.documents, support=self.settings.extractive_support)
             try:
-                found = answer(similarity=self.similarity)
-            except (EmbeddingModelError, OSError) as exc:  # the embedder could not be loaded
-                warnings = (*warnings, f"no section prior in the extractive answer: {exc}")
+                found = answer(similarity=self.similarity, answer_model=self.answer_model)
+            except (EmbeddingModelError, OSError) as exc:  # a model could not be loaded
+                warnings = (*warnings, f"no section prior or answer model in the extractive "
+                                       f"answer: {exc}")
                 found = answer()
             text = found.text
             self.result = self._answer(
                 text, "extractive", attempts=attempts, quotes=found.quotes,
-                warnings=warnings + ((found.note,) if found.note else ()),
+                warnings=warnings + ((found.note,) if found.note else ()), support=found.support,
             )
         yield text
 
@@ -159,6 +163,7 @@ class AnswerStream:
         questions: tuple[str, ...] = (),
         warnings: tuple[str, ...] = (),
         quotes: tuple[Quote, ...] = (),
+        support: float | None = None,
     ) -> GeneratedAnswer:
         return GeneratedAnswer(
             text=text,
@@ -174,6 +179,7 @@ class AnswerStream:
             warnings=warnings,
             feedback=self.plan.feedback,
             quotes=quotes,
+            support=support,
         )
 
 
@@ -184,9 +190,10 @@ def generate_answer(
     note: str = "",
     documents: DocumentTexts | None = None,
     similarity: SectionSimilarity | None = None,
+    answer_model: AnswerSimilarity | None = None,
 ) -> GeneratedAnswer:
     """Run the answerer to the end (no streaming consumer)."""
-    stream = AnswerStream(plan, settings, client, note, documents, similarity)
+    stream = AnswerStream(plan, settings, client, note, documents, similarity, answer_model)
     for _ in stream:
         pass
     assert stream.result is not None

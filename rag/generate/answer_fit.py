@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from rag.generate.answer_rank import asked_subject, has_subject
 from rag.text import content_words, split_sentences
 
 RESTATE_COVERAGE = 0.6  # the sentence holds at least this share of the question's words …
@@ -23,6 +24,13 @@ _CONTENTS_HEAD = re.compile(r"^\s*(?:table of )?contents\b", re.I)
 _LEADER_CUT = re.compile(r"\s\.$")
 _TERM = re.compile(r"\b(?:\w+_\w+|[a-z]+[A-Z]\w*|[A-Z]{2,}\w*|\w*\d\w*|\w+-\w+)\b")
 TERM_MISSING_CAP = 0.4  # an answer without any of the question's named terms fits at most this
+# an answer of the wrong shape fits at most this (below a confident 0.8): "What is X?" answered by
+# a sentence that does not have X as its subject ("There is also another type, namely the
+# binary-only NMU"; "Read the WNPP web pages"), and a "How do I …?" asking for a procedure,
+# which a few quoted sentences rarely give whole (on the real-PDF development sets every such
+# answer read as partly right at best)
+SHAPE_CAP = 0.6
+_PROCEDURE = re.compile(r"^\s*how\s+(?:do|can|should|must|would|could)\s+(?:i|you|we|one)\b", re.I)
 _TRAILING_PAGE = re.compile(r"[A-Za-z)]\s+\d{1,4}\s*$")
 _SUFFIXES = ("ings", "ing", "edly", "ed", "s", "ly")
 CONTENTS_MAX_WORDS = 14
@@ -30,6 +38,10 @@ CONTENTS_MAX_WORDS = 14
 # pointer to where the answer is
 _POINTER = re.compile(r",?\s*\b(?:as (?:described|explained|shown|detailed) in|see|refer to|described in)\b",
                       re.I)
+# a running header's or title's label before its words ("Chapter 2: ASN.1 structure handling",
+# "Section 4.2 …", "2.3 …"): not words of its own that would make a restated question an answer
+_LABEL = re.compile(r"^(?:(?:chapter|section|part|appendix)\s+[\dA-Z]+(?:\.\d+)*[.:]?\s+)?"
+                    r"(?:\d+(?:\.\d+)*\.?\s+)?", re.I)
 _CITED = re.compile(r"\s*\[Source \d+(?:\s*,\s*\d+)*\]")
 
 
@@ -61,7 +73,7 @@ def restates_question(question: str, sentence: str) -> bool:
     """The sentence is the question again: it holds most of its words and adds next to none. A
     yes/no question's answer may repeat it as a statement ("C-style comments are not
     supported"), so for those only a question counts."""
-    asked, said = stems(question), stems(sentence)
+    asked, said = stems(question), stems(_LABEL.sub("", sentence.strip()))
     if not asked or not said or sentence.rstrip().endswith("?"):
         return bool(asked and said)
     pointer = _POINTER.search(sentence)
@@ -97,6 +109,7 @@ class AnswerFit:
     restated: bool = False  # the answering sentence restates the question
     contents: bool = False  # the answering sentence is a contents/list entry
     missing_terms: tuple[str, ...] = ()  # the question's named terms, none of which the answer has
+    shape: str = ""  # why the answer's shape does not fit the question's (SHAPE_CAP), if it does not
 
     @property
     def reason(self) -> str:
@@ -106,6 +119,8 @@ class AnswerFit:
             return "the answer is a table-of-contents or list entry"
         if self.missing_terms:
             return f"the answer names none of {', '.join(self.missing_terms)}"
+        if self.shape:
+            return self.shape
         return f"the answer uses {self.coverage:.0%} of the question's words"
 
 
@@ -125,7 +140,19 @@ def answer_fit(question: str, answer: str) -> AnswerFit:
     terms = named_terms(question)
     if terms and not any(t in head.lower() for t in terms):
         return AnswerFit(min(coverage, TERM_MISSING_CAP), coverage, missing_terms=tuple(sorted(terms)))
-    return AnswerFit(coverage, coverage)
+    shape = misshaped(question, head)
+    return AnswerFit(min(coverage, SHAPE_CAP) if shape else coverage, coverage, shape=shape)
+
+
+def misshaped(question: str, head: str) -> str:
+    """Why the answering sentence `head` has the wrong shape for `question` ("" when it fits):
+    a definition asked and the sentence not about the thing, or a procedure asked."""
+    subject = asked_subject(question)
+    if subject and not has_subject(subject, head):
+        return f"the answer does not say what {subject} is or does"
+    if _PROCEDURE.match(question):
+        return "a procedure asked: a few quoted sentences rarely give it whole"
+    return ""
 
 
 def named_terms(question: str) -> set[str]:

@@ -43,6 +43,9 @@ class GeneratedAnswer:
     warnings: tuple[str, ...] = ()
     feedback: str = ""  # grounding feedback this answer was generated with (retry)
     quotes: tuple[Quote, ...] = ()  # extractive answers: each sentence and where it comes from
+    # extractive answers: the answering sentence's semantic support on 0-1, which caps the
+    # confidence (rag.generate.answer_rank); None when no answer model read it
+    support: float | None = None
 
     @property
     def label(self) -> str:

@@ -11,6 +11,7 @@ from rag.context.builder import build_context
 from rag.context.sink import SINK
 from rag.context.stage import built_context, query_class
 from rag.generate.answer import AnswerPlan, AnswerStream, plan_answer, planned_with
+from rag.generate.answer_rank import e5_similarity
 from rag.generate.base import GeneratedAnswer
 from rag.generate.fit_time import Speeds, fit_to_time
 from rag.generate.section_prior import lazy_embedding_similarity
@@ -74,7 +75,8 @@ def run_generate(state: PipelineState, env: StageEnv) -> StageResult:
     similarity = lazy_embedding_similarity(env.config.embedding) if settings.extractive_section_prior \
         else None
     texts, no_texts = env.kept_texts()
-    stream = AnswerStream(plan, settings, client, note, texts, similarity)
+    answer_model = e5_similarity() if settings.extractive_answer_model else None
+    stream = AnswerStream(plan, settings, client, note, texts, similarity, answer_model)
     sink = SINK.get()
     for token in stream:
         if sink is not None:

@@ -69,6 +69,8 @@ class GroundingReport:
     # contents entry; a well-grounded answer to another question is not a confident one
     answer_fit: float = 1.0
     answer_fit_reason: str = ""
+    # an extractive answer's semantic support (rag.generate.answer_rank): also caps the confidence
+    answer_support: float | None = None
 
     @property
     def unsupported(self) -> tuple[SentenceCheck, ...]:

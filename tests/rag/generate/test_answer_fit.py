@@ -82,3 +82,13 @@ def test_the_answer_draws_from_the_better_supported_passage() -> None:
     found = extractive_answer(PRECEDENCE, ctx)
     assert found.text.startswith("Any file named Override.xml takes precedence")
     assert found.quotes[0].n == 2
+
+
+def test_a_running_header_restating_the_question_scores_zero() -> None:
+    # libtasn1.pdf's running header (every page of chapter 2): its label is not an answer's word
+    question = "How does libtasn1 handle ASN.1 structures?"
+    header = "Chapter 2: ASN.1 structure handling"
+    assert restates_question(question, header)
+    assert answer_fit(question, f"{header}. [Source 1]").score == 0
+    assert not restates_question(question, "Chapter 2 explains how libtasn1 stores ASN.1 structures "
+                                           "in asn1_node trees.")
