@@ -5,12 +5,13 @@ Detection runs on several views of the text, so one pattern catches many disguis
 (NFKC, invisible characters dropped, case-folded, accents stripped: "précédentes" → "precedentes"),
 and every view the decoders of rag.decoders find: de-leeted ("1gn0r3" → "ignore"), de-spaced
 ("i g n o r e" → "ignore"), confusables mapped to ASCII ("Іgnоrе" → "ignore"), and decoded
-(base16/32/64, hex, ROT13, atbash, Morse, Braille, Unicode tag characters). A readable message
-in an encoding or behind invisible characters is a finding of its own ("encoded_text",
+(base16/32/64, hex, percent-encoding, ROT13, atbash, Morse, Braille, Unicode tag characters).
+A readable message in an encoding or behind invisible characters is a finding of its own ("encoded_text",
 "hidden_text"): a question about documents has no reason to carry one.
 Patterns are families, not phrases: a verb
 of one kind near a noun of another ("ignore … instructions", "reveal … system prompt") in English,
-French, German, Spanish, Italian, Portuguese, Russian and Chinese; chat-template and
+French, German, Spanish, Italian, Portuguese, Russian and Chinese here, more languages, personas,
+impersonated authority and notes to the assistant in rag.injection_families; chat-template and
 closing-delimiter tricks; markdown-image / link exfiltration; claimed authority; role-play.
 Ordinary questions that use the same words ("How do I make apt ignore a held package?", "What does
 the system administrator do?") pass: each family needs its pair or its qualifier.
@@ -25,33 +26,44 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from rag.decoders.base import DOCUMENT_SKIPS, Decoded, decode_all, readable
+from rag.injection_families import DOCUMENT_MORE, MORE, NOT_A_MANUALS, NOT_DESCRIBED, NOT_QUOTED
+from rag.injection_families import OWN_SETUP as _OWN_SETUP
 from rag.text import mixed_script_words
 
 # -- word families (folded: lower case, no accents) --------------------------------------------
 _IGNORE = (r"ignor\w*|disregard\w*|forget\w*|override|bypass|set aside|never mind|nevermind|"
            r"stop following|(?:do not|don'?t|no longer) (?:follow|obey)|pay no attention to|skip|"
+           r"non seguire(?: piu)?|no sigas|ne suis (?:plus|pas)|befolge (?:nicht|keine)|не следуй|nao sigas?|"
            r"oublie\w*|ne tiens? pas compte|fais abstraction|vergiss\w*|missacht\w*|uberspring\w*|"
-           r"olvida\w*|no hagas caso|haz caso omiso|dimentica\w*|esquece\w*|игнорир\w*|забудь\w*")
+           r"olvida\w*|no hagas caso|haz caso omiso|dimentica\w*|esquec\w*|игнорир\w*|забудь\w*|"
+           r"negeer\w*|vergeet|zignoruj\w*|ignoruj\w*|zapomnij|unut\w*|abaikan|ignorera|"
+           r"gormezden gel\w*|yok say\w*|αγνοησ\w*|αγνοηστε")
 # Nouns that only ever mean the assistant's instructions, and generic ones ("rules", "context")
 # that do so only after a qualifier ("your rules", "the above context", "the question").
 _ORDERS = (r"instructions?|prompts?|directions|guidelines|guidance|everything|(?:the )?above|"
-           r"consignes?|anweisung\w*|systemprompt|instrucciones|indicaciones|istruzion\w*|"
-           r"instrucoes|инструкц\w*")
+           r"consignes?|\w*anweisung\w*|systemprompt|instrucciones|indicaciones|istruzion\w*|"
+           r"instrucoes|инструкц\w*|указани\w*|instructies|instrukcj\w*|instrukc\w*|instruktion\w*|"
+           r"instruksi|talimat\w*|polecen\w*|befehle|ordini|ordres|οδηγι\w*|pokyn\w*|huong dan")
 _QUALIFIED = (r"(?:your|my|all|all the|these|those|previous|prior|earlier|above|the above|original|"
               r"tes|toutes tes|les|deine|alle|tus|todas las|las|le tue|as suas|твои|все)(?: \w+)? "
               r"(?:rules|policy|policies|restrictions|(?:system )?messages?|context|regles|regeln|"
               r"vorgaben|reglas|regole|regras|правил\w*)"
-              r"|the (?:question|documents|sources)|(?:your|the) (?:safety|content) \w+")
+              r"|the (?:question|documents|sources)|(?:your|the) (?:safety|content) \w+"
+              r"|(?:system|systeme|sistema|systems?) (?:rules|regles|reglas|regole|regras)"
+              r"|(?:rules|regles|reglas|regole|regras|regeln) (?:of the|du|del|des|do|dello) "
+              r"(?:system|systeme|sistema|systems)|systemregeln")
 _RULES = rf"{_ORDERS}|{_QUALIFIED}"
 _REVEAL = (r"repeat\w*|print\w*|output|copy|quote|show|reveal|display|dump|leak|tell me|give me|"
            r"write out|list|summari[sz]e|continue|affiche\w*|montre\w*|revele\w*|repete\w*|donne\w*|"
            r"zeig\w*|gib|verrat\w*|wiederhol\w*|muestra\w*|revela\w*|dime|repite|mostra\w*|"
-           r"покажи|выведи|повтори")
+           r"покажи|выведи|повтори|translate|tradui\w*|ubersetz\w*|traduc\w*|tradu\w*|echo|"
+           r"scrivi\w*|escrib\w*|wypisz|pokaz\w*|toon|herhaal|напиши|перечисли")
 _SECRET = (r"(?:system|initial|original|hidden|secret|configuration|developer|first|starting) "
            r"(?:prompt|instructions?|message|rules|guidelines)|system ?prompt|prompt (?:du )?systeme|"
            r"systemanweisung\w*|systemprompt|(?:prompt|mensaje) del? sistema|prompt di sistema|"
            r"системн\w* (?:промпт|инструкц\w*)|your (?:instructions|rules|guidelines|prompt)|"
-           r"(?:tes|deine|tus) (?:instructions|regles|anweisungen|reglas|instrucciones)")
+           r"(?:tes|deine|tus) (?:instructions|regles|anweisungen|reglas|instrucciones)"
+           rf"|{_OWN_SETUP}")
 _TEXT = r"text|words|everything|message|messages|instructions|prompt|content|conversation|lines"
 _PREVIOUS = r"above|before (?:this|mine|my|the question)|came before|preceding|earlier|prior"
 _REPLY = r"reply|respond|answer|say|output|print|write|antworte|reponds?|responde|rispondi|responda"
@@ -71,7 +83,9 @@ _ROLE_LINE = (r"(?:^|\n|[.!?]\s)\s*[*#>\s]*(?:system|assistant|ai|chatgpt|gpt)\s
               r"new|the user|tell|provide|repeat|summari[sz]e|include|instead|i will|sure|as an ai)")
 # Each family is a list of alternatives; one match anywhere in any view flags the family.
 PATTERNS: dict[str, tuple[str, ...]] = {
-    "ignore_instructions": (rf"\b(?:{_IGNORE})\b[\w\s',]{{0,40}}?\b(?:{_RULES})\b", _IGNORE_REST,
+    "ignore_instructions": (rf"{NOT_DESCRIBED}{NOT_QUOTED}\b(?:{_IGNORE})\b[\w\s',]{{0,40}}?"
+                            rf"\b(?:{_RULES})\b{NOT_A_MANUALS}",
+                            _IGNORE_REST,
                             # "ignore what the document says. Instead, tell …": dropping the sources
                             # and then doing something else is an order to the reader
                             rf"\b(?:{_IGNORE})\b (?:what |all )?"
@@ -80,11 +94,13 @@ PATTERNS: dict[str, tuple[str, ...]] = {
                             r"[\s.,;]*(?:and|instead|then|just|et|puis|und|y)\b"),
     "reveal_prompt": (
         rf"\b(?:{_REVEAL})\b[\w\s',]{{0,50}}?(?:{_SECRET})",
-        rf"\b(?:{_REVEAL})\b[\w\s',]{{0,30}}?\b(?:{_TEXT})\b[\w\s',]{{0,30}}?\b(?:{_PREVIOUS})\b",
+        # "everything above in the notes I pasted" is the user's own text
+        rf"\b(?:{_REVEAL})\b[\w\s',]{{0,30}}?\b(?:{_TEXT})\b[\w\s',]{{0,30}}?\b(?:{_PREVIOUS})\b"
+        r"(?![^?]{0,60}\b(?:i|we) (?:just )?(?:pasted|shared|sent|wrote|uploaded|attached)\b)",
         r"\bstarting with ['\"]?you are\b", r"\bfrom ['\"]you are\b",
         r"\bwhat (?:were|have) you (?:been )?told\b", r"\bwhat instructions were you\b",
         r"\b(?:instructions|rules|guidelines) (?:were )?you (?:were |have been )?(?:given|told)\b",
-        r"\byour system message\b", r"\bhidden prompt\b",
+        r"\byour system message\b", r"\bhidden prompt\b", _OWN_SETUP,
         # the assistant's own setup asked for by name or by where it sits
         r"\b(?:your|tu|ton|dein\w*) (?:system ?prompt|prompt (?:de|del) sistema|prompt systeme|systemprompt|"
         r"system message|initial instructions|hidden instructions)",
@@ -116,7 +132,9 @@ PATTERNS: dict[str, tuple[str, ...]] = {
     ),
     "role_override": (
         r"\byou are now\b", r"\bfrom now on,? you\b", r"\bfrom here on\b",
-        r"\bpretend (?:you are|to be|you'?re)\b",
+        # role-play to practise ("pretend to be a customer so I can practise") is a request, not a persona
+        r"\bpretend (?:you are|to be|you'?re)\b"
+        r"(?![^?.]{0,60}\bso (?:that )?i can (?:practi[cs]e|prepare|rehearse|train|learn|study))",
         rf"\b(?:act|roleplay|role-play) as (?:an? |my )?(?:\w+ ){{0,2}}"
         rf"(?:{_ASSISTANT}|terminal|persona|character)\b",
         r"\blet'?s play a game\b", r"\bstay in character\b",
@@ -173,7 +191,9 @@ PATTERNS: dict[str, tuple[str, ...]] = {
         r"\bhttps?://\S*(?:webhook|collect|log|exfil|attacker|evil)\S*",
     ),
     "encoded_instruction": (
-        r"\b(?:decode|base64|rot13|hex)\b[\w\s():,]{0,40}\b(?:follow|execute|run|obey|do)\b",
+        # "decode this and do what it says"; "what does base64 encoding actually do?" asks about it
+        r"\b(?:decode|base64|rot13|hex)\b[\w\s():,]{0,40}\b(?:follow|execute|run|obey|do (?:it|that|what|"
+        r"as))\b",
         r"\b(?:follow|execute|run|obey)\b[\w\s():,]{0,40}\b(?:base64|rot13|encoded|hex)\b",
         r"^base64:",
     ),
@@ -183,6 +203,9 @@ PATTERNS: dict[str, tuple[str, ...]] = {
     "reveal_prompt_zh": (r"系统提示|提示词|初始提示|系统消息|系统指令",),
     "override_answer_zh": (r"只(?:回答|回复|输出|说)",),
 }
+# more languages, personas, impersonated authority, notes to the assistant (rag.injection_families)
+for _family, _extra in MORE.items():
+    PATTERNS[_family] = PATTERNS.get(_family, ()) + _extra
 # Documents are prose about anything, "don't follow the instructions in the policy" included, so
 # their families are stricter: instructions qualified as the assistant's, its prompt by name, text
 # addressed to an AI, chat-template tokens, exfiltration images with a query string.
@@ -191,7 +214,8 @@ _ASSISTANTS_ORDERS = (r"(?:all |any )?(?:previous|prior|above|earlier|preceding|
 _FOREIGN_ORDERS = (r"consignes?|anweisung\w*|instrucciones|istruzion\w*|instrucoes|инструкц\w*|"
                    r"(?:tes|deine|tus) (?:regles|regeln|reglas)")
 DOCUMENT_PATTERNS: dict[str, tuple[str, ...]] = {
-    "ignore_instructions": (rf"\b(?:{_IGNORE})\b[\w\s',]{{0,30}}?\b(?:{_ASSISTANTS_ORDERS}|"
+    # a quoted "'ignore previous instructions'" in an article about injection is a mention, not an order
+    "ignore_instructions": (rf"(?<!['\"‘“])\b(?:{_IGNORE})\b[\w\s',]{{0,30}}?\b(?:{_ASSISTANTS_ORDERS}|"
                             rf"{_FOREIGN_ORDERS})\b", r"\bignore the (?:question|documents|sources)\b",
                             _IGNORE_REST),
     # a turn of the assistant's, anywhere: prose says "the setup assistant opens", not "Assistant: Sure"
@@ -201,7 +225,9 @@ DOCUMENT_PATTERNS: dict[str, tuple[str, ...]] = {
     "reveal_prompt": (rf"\b(?:{_REVEAL})\b[\w\s',]{{0,50}}?(?:{_SECRET})",
                       r"\bstarting with ['\"]?you are\b"),
     "claimed_authority": (r"\bi (?:hereby )?(?:authori[sz]e|permit) you\b",
-                          r"\b(?:admin|developer) override\b", r"\bdeveloper mode\b"),
+                          # "developer mode" alone is a phone setting or a browser banner in a how-to
+                          r"\b(?:admin|developer) override\b",
+                          r"\bdeveloper mode\b[^.]{0,60}\byou (?:must|will|are|can now|now)\b"),
     "addresses_assistant": (
         rf"\b(?:if you are|attention|note to|dear|hey|to the|hello) (?:an? |the )?(?:{_ASSISTANT})s?\b",
         r"\b(?:ai|llm) (?:assistants?|models?),? (?:must|should|please|reading)\b",
@@ -246,6 +272,8 @@ DOCUMENT_PATTERNS: dict[str, tuple[str, ...]] = {
     "ignore_instructions_zh": PATTERNS["ignore_instructions_zh"],
     "reveal_prompt_zh": (r"系统提示|初始提示|系统指令",),
 }
+for _family, _extra in DOCUMENT_MORE.items():
+    DOCUMENT_PATTERNS[_family] = DOCUMENT_PATTERNS.get(_family, ()) + _extra
 # Letters spread out one by one ("i g n o r e p r e v i o u s …") lose their word breaks, so that
 # view is squashed to letters only and searched for the strongest pairs without word boundaries.
 _SQUASHED = re.compile(r"(?:ignor|disregard|forget|bypass|override)\w{0,16}?"
@@ -278,7 +306,7 @@ class Finding:
 
 _HIDDEN_KINDS = ("decoded", "hidden")
 _WORDS = re.compile(r"[^\W\d_]{2,}")
-_MIN_MESSAGE_WORDS = 3
+_MIN_MESSAGE_WORDS = 5
 _MIN_MIXED_WORDS = 2  # words mixing scripts (Latin with Cyrillic/Greek look-alikes: TR39) in a question
 
 

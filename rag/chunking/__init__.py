@@ -17,9 +17,9 @@ from rag.chunking import (  # noqa: F401
     token,
     whole,
 )
-from rag.chunking.base import Chunk, Chunker
 from rag.chunking.registry import STRATEGIES, get_chunker, strategy_settings
 from rag.lazy_exports import lazy_exports
+from rag.records.chunk import Chunk, Chunker
 
 __all__ = ["STRATEGIES", "Chunk", "Chunker", "get_chunker", "strategy_settings"]
 

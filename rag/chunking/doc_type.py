@@ -11,10 +11,10 @@ from typing import Any, ClassVar
 
 from pydantic import Field, model_validator
 
-from rag.chunking.base import Chunk, Chunker
 from rag.chunking.registry import STRATEGIES, get_chunker, strategy_settings
-from rag.documents.base import Document
 from rag.embed.base import Embedder
+from rag.records.chunk import Chunk, Chunker
+from rag.records.document import Document
 from rag.settings.chunking import StrategySettings
 
 

@@ -8,12 +8,12 @@ from itertools import pairwise
 
 from pydantic import Field
 
-from rag.chunking.base import Chunk
 from rag.chunking.registry import STRATEGIES
 from rag.chunking.spans import Span, make_chunk, trim
 from rag.chunking.units import pack_units, sentence_spans, split_long
-from rag.documents.base import Document
 from rag.documents.structure import EMPHASIS_LEVEL
+from rag.records.chunk import Chunk
+from rag.records.document import Document
 from rag.settings.chunking import StrategySettings
 
 # Explicit markers: "Q: …", "Q1.", "Question: …", "Question 2) …", optionally numbered/bulleted.

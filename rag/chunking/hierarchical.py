@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from pydantic import Field, ValidationInfo, field_validator
 
-from rag.chunking.base import Chunk
 from rag.chunking.headings import fold_bare_headings, sections
 from rag.chunking.registry import STRATEGIES
 from rag.chunking.spans import Span, make_chunk, trim
 from rag.chunking.units import merge_short, pack_units, paragraph_spans, split_long
-from rag.documents.base import Document
+from rag.records.chunk import Chunk
+from rag.records.document import Document
 from rag.settings.chunking import StrategySettings, at_most, smaller_than
 
 

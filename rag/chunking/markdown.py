@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from pydantic import Field, ValidationInfo, field_validator
 
-from rag.chunking.base import Chunk
 from rag.chunking.headings import fold_bare_headings, sections
 from rag.chunking.recursive import split_recursive
 from rag.chunking.registry import STRATEGIES
 from rag.chunking.spans import make_chunk
-from rag.documents.base import Document
+from rag.records.chunk import Chunk
+from rag.records.document import Document
 from rag.settings.chunking import StrategySettings, smaller_than
 
 

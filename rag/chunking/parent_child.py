@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from pydantic import Field, ValidationInfo, field_validator
 
-from rag.chunking.base import Chunk
 from rag.chunking.registry import STRATEGIES
 from rag.chunking.spans import make_chunk
 from rag.chunking.units import Unit, split_level
-from rag.documents.base import Document
+from rag.records.chunk import Chunk
+from rag.records.document import Document
 from rag.settings.chunking import StrategySettings, at_most, smaller_than
 
 

@@ -12,10 +12,10 @@ from itertools import pairwise
 
 from pydantic import Field, ValidationInfo, field_validator
 
-from rag.chunking.base import Chunk
 from rag.chunking.registry import STRATEGIES
 from rag.chunking.spans import Span, make_chunks, trim_all
-from rag.documents.base import Document
+from rag.records.chunk import Chunk
+from rag.records.document import Document
 from rag.settings.chunking import StrategySettings, smaller_than
 
 DEFAULT_SEPARATORS: tuple[str, ...] = ("\n\n", "\n", ". ", " ", "")

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ValidationError
 
-from rag.chunking.base import Chunker
+from rag.records.chunk import Chunker
 from rag.registry import Registry
 
 if TYPE_CHECKING:

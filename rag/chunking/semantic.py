@@ -12,13 +12,13 @@ from typing import ClassVar
 import numpy as np
 from pydantic import Field, ValidationInfo, field_validator
 
-from rag.chunking.base import Chunk
 from rag.chunking.models import default_embedder
 from rag.chunking.registry import STRATEGIES
 from rag.chunking.spans import Span, make_chunk
 from rag.chunking.units import merge_short, pack_units, sentence_spans, split_long
-from rag.documents.base import Document
 from rag.embed.base import Embedder
+from rag.records.chunk import Chunk
+from rag.records.document import Document
 from rag.settings.chunking import StrategySettings, at_most
 
 

@@ -7,8 +7,8 @@ from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
-from rag.chunking.base import Chunk
-from rag.documents.base import Document
+from rag.records.chunk import Chunk
+from rag.records.document import Document
 
 
 class Span(NamedTuple):

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from rag.chunking.base import Chunk
 from rag.chunking.spans import Span
-from rag.documents.base import Document
+from rag.records.chunk import Chunk
+from rag.records.document import Document
 
 TokenCount = Callable[[str], int]
 

@@ -8,11 +8,11 @@ from collections.abc import Sequence
 
 from pydantic import Field, ValidationInfo, field_validator
 
-from rag.chunking.base import Chunk
 from rag.chunking.models import load_tokenizer
 from rag.chunking.registry import STRATEGIES
 from rag.chunking.spans import make_chunk, trim
-from rag.documents.base import Document
+from rag.records.chunk import Chunk
+from rag.records.document import Document
 from rag.settings.chunking import StrategySettings, smaller_than
 
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from rag.chunking.base import Chunk
 from rag.chunking.registry import STRATEGIES
 from rag.chunking.spans import make_chunks, trim
-from rag.documents.base import Document
+from rag.records.chunk import Chunk
+from rag.records.document import Document
 from rag.settings.chunking import StrategySettings
 
 

@@ -16,10 +16,10 @@ from pathlib import PurePath
 from typing import TYPE_CHECKING, Any
 
 from rag.config import load_preset, parse_set_options, with_overrides
-from rag.context.base import BuiltContext
-from rag.index.hits import Candidate
 from rag.model_loading import load_models
+from rag.outputs.context import BuiltContext
 from rag.pipeline import ranked_candidates, run_query
+from rag.records.hits import Candidate
 from rag.trace import Trace
 
 if TYPE_CHECKING:
@@ -117,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
     # another preset's chunking/embedding: its index is derived from the collection's documents
     # (once; later queries reuse it) — its own line, never inside a stage's time
     source: IndexRef | Collection = collection  # an incompatible one: the run resolves it and fails
-    with contextlib.suppress(IncompatibleConfigError):  # said once, in the trace, by retrieve
+    with contextlib.suppress(IncompatibleConfigError):  # said once, in the trace, by the stage reading it
         source = resolve(collection, config, on_sync=lambda s: print(s.describe(), file=notes))
     status = 0
     for text in texts:

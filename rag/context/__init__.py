@@ -5,12 +5,12 @@ from __future__ import annotations
 from rag.lazy_exports import lazy_exports
 
 _EXPORTS = {  # what pages and eval read from this package, loaded on first use
-    "BuiltContext": "rag.context.base",
+    "BuiltContext": "rag.outputs.context",
     "COMPRESSORS": "rag.context.compress",
-    "ContextBlock": "rag.context.base",
+    "ContextBlock": "rag.outputs.context",
     "EXPANSIONS": "rag.context.expand",
     "ORDERINGS": "rag.context.order",
-    "TokenBudget": "rag.context.base",
+    "TokenBudget": "rag.outputs.context",
     "screen_chunks": "rag.context.screen",
 }
 

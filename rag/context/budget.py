@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from rag.context.base import ContextBlock, StepReport, TokenBudget, context_step
 from rag.context.tokens import TokenCounter
 from rag.llm.base import Message
+from rag.outputs.context import ContextBlock, StepReport, TokenBudget, context_step
 from rag.settings.context import BudgetSplit
 
 MIN_TRUNCATED_TOKENS = 32  # a shorter tail is not worth a block: drop it instead

@@ -6,18 +6,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from rag.chunking.base import Chunk
 from rag.context import select  # noqa: F401 (registers the llm_select compressor)
-from rag.context.base import BuiltContext, ChunkLookup, ContextBlock, StepReport, context_step
 from rag.context.budget import allot, fit_blocks, fit_history, make_budget
 from rag.context.compress import COMPRESSORS, LLM_COMPRESSORS, compression_probe, sentence_filter
 from rag.context.expand import EXPANSIONS
 from rag.context.order import dedupe_sentences, order_blocks
 from rag.context.screen import screen_blocks
 from rag.context.tokens import TokenCounter, default_counter
-from rag.index.hits import Candidate
 from rag.llm.base import ChatModel, Message
 from rag.llm.judge_check import check_judge
+from rag.outputs.context import BuiltContext, ChunkLookup, ContextBlock, StepReport, context_step
+from rag.records.chunk import Chunk
+from rag.records.hits import Candidate
 from rag.settings.context import ContextConfig
 
 

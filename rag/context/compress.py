@@ -7,11 +7,11 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 
-from rag.context.base import ContextBlock, StepReport, context_step
 from rag.llm.base import ChatModel, LLMError, Message
 from rag.llm.fence import data_rule, fence
 from rag.llm.judge_probes import RELEVANCE_PROBES
 from rag.llm.usability import record_reply
+from rag.outputs.context import ContextBlock, StepReport, context_step
 from rag.registry import Registry
 from rag.text import content_words, split_sentences
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from rag.chunking.base import Chunk
-from rag.context.base import BlockOrigin, ChunkLookup, ContextBlock, StepReport, context_step
-from rag.index.hits import Candidate
+from rag.outputs.context import BlockOrigin, ChunkLookup, ContextBlock, StepReport, context_step
+from rag.records.chunk import Chunk
+from rag.records.hits import Candidate
 from rag.registry import Registry
 from rag.settings.context import ContextConfig
 

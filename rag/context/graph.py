@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from rag.chunking.base import Chunk
+from rag.records.chunk import Chunk
 from rag.settings.enrich import GraphConfig
 from rag.text import STOPWORDS
 

@@ -13,12 +13,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from types import MappingProxyType
 
-from rag.chunking.base import Chunk
 from rag.context.graph import Related, enrich, graph_for
-from rag.index.hits import Candidate
 from rag.privacy import visible_to
 from rag.query.entities import extract_entities
 from rag.query.understand import Understanding
+from rag.records.chunk import Chunk
+from rag.records.hits import Candidate
 from rag.settings.pipeline import PipelineConfig
 from rag.settings.retrieval import FilterConfig
 from rag.stages import STAGES, PipelineState, StageEnv, StageInput, StageResult, StageSpec

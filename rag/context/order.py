@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from rag.context.base import ContextBlock, StepReport, context_step
+from rag.outputs.context import ContextBlock, StepReport, context_step
 from rag.registry import Registry
 from rag.text import content_words, jaccard, split_sentences
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from rag.context.base import BuiltContext
 from rag.llm.base import Message
 from rag.llm.fence import data_rule, fence
+from rag.outputs.context import BuiltContext
 
 INSUFFICIENT = "The provided context does not contain enough information to answer this."
 

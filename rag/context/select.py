@@ -10,12 +10,12 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from rag.context.base import ContextBlock, StepReport
 from rag.context.compress import COMPRESSORS, compress_each, offline_instead
 from rag.llm.base import ChatModel, Message
 from rag.llm.fence import data_rule, fence
 from rag.llm.structured import ReplySchema, json_object, object_schema
 from rag.llm.usability import record_reply
+from rag.outputs.context import ContextBlock, StepReport
 from rag.text import split_sentences
 
 SELECT_PROMPT = """Question: {question}

@@ -14,7 +14,6 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Literal
 
-from rag.index.hits import Candidate
 from rag.llm.base import ChatModel, LLMError, Message
 from rag.llm.client import make_client
 from rag.llm.fence import data_rule, fence
@@ -22,7 +21,9 @@ from rag.llm.judge_check import check_judge
 from rag.llm.judge_probes import RELEVANCE_PROBES
 from rag.llm.structured import GRADES_0_10, choice_schema
 from rag.llm.usability import record_reply
+from rag.records.hits import Candidate
 from rag.settings.enrich import VerifyConfig
+from rag.settings.llm import LLMEndpoint
 from rag.settings.pipeline import PipelineConfig
 from rag.stages import STAGES, PipelineState, StageEnv, StageResult, StageSpec
 from rag.text import content_words
@@ -133,12 +134,11 @@ def verify_chunks(query: str, candidates: Sequence[Candidate], cfg: VerifyConfig
     return Verification(tuple(verdicts), tuple(kept), method, tuple(warnings))
 
 
-def verify_chat(config: PipelineConfig) -> tuple[ChatModel | None, str]:
+def verify_chat(method: str, llm: LLMEndpoint) -> tuple[ChatModel | None, str]:
     """The grader: the LLM for "llm"/"auto" when an endpoint exists; a note when "llm" lacks one."""
-    method = config.context.verify.method
     if method == "lexical":
         return None, ""
-    chat, _ = make_client(config.generation)
+    chat, _ = make_client(llm)
     if chat is None and method == "llm":
         return None, "verify.method is 'llm' but no LLM endpoint is configured: graded lexically"
     judge = check_judge(chat, "relevance", relevance_probe, 0.5, RELEVANCE_PROBE) if chat else None
@@ -173,7 +173,7 @@ def relevance_probe(chat: ChatModel) -> Iterator[float | None]:
 
 def run_verify(state: PipelineState, env: StageEnv) -> StageResult:
     cfg = env.config.context.verify
-    chat, note = verify_chat(env.config)
+    chat, note = verify_chat(cfg.method, env.shared.llm)
     query = state.queries[0].text if state.queries else state.query
     found = verify_chunks(query, state.candidates, cfg, chat)
     dropped = len(state.candidates) - len(found.kept)
@@ -188,5 +188,4 @@ def _off(config: PipelineConfig) -> str | None:
     return None if config.context.verify.enabled else "context.verify.enabled is false"
 
 
-STAGES.add("verify", StageSpec("verify", run_verify, Verification, _off, settings=lambda c: c.context.verify,
-                              reads=("generation",)))
+STAGES.add("verify", StageSpec("verify", run_verify, Verification, _off, settings=lambda c: c.context.verify))

@@ -7,7 +7,7 @@ from __future__ import annotations
 from contextvars import ContextVar
 from typing import Protocol
 
-from rag.context.base import BuiltContext
+from rag.outputs.context import BuiltContext
 
 
 class StreamSink(Protocol):

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from rag.context.base import BuiltContext, ChunkTable
 from rag.context.builder import build_context
 from rag.context.prompts import choose_template, system_prompt
 from rag.context.sink import SINK
 from rag.llm.base import Message, Role
 from rag.llm.client import make_client
+from rag.outputs.context import BuiltContext, ChunkTable
 from rag.query.understand import Understanding
 from rag.settings.pipeline import PipelineConfig
 from rag.stages import STAGES, PipelineState, StageEnv, StageInput, StageResult, StageSpec, StageStatus
@@ -36,7 +36,7 @@ def run_context(state: PipelineState, env: StageEnv) -> StageResult:
     config = env.config
     settings = config.context
     lookup, lookup_note = chunk_lookup(env) if settings.expansion != "none" else (None, "")
-    chat, note = make_client(config.generation) if settings.compression == "llm" else (None, "")
+    chat, note = make_client(env.shared.llm) if settings.compression == "llm" else (None, "")
     template = choose_template(state.query, config.generation.template, query_class(state))
     built = build_context(
         state.query,

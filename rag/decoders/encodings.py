@@ -1,13 +1,15 @@
 """Byte encodings: base64 (and its URL-safe alphabet), base32, base16/hex (plain runs,
-space-separated pairs, `\\x41` escapes). A token is decoded when it is long enough to carry a
-message and decodes to readable UTF-8 (rag.decoders.base.readable): random keys and hashes
-decode to bytes that are not text, so they are left alone."""
+space-separated pairs, `\\x41` escapes), percent-encoding ("Forget%20your%20guidelines"). A token
+is decoded when it is long enough to carry a message and decodes to readable UTF-8
+(rag.decoders.base.readable): random keys and hashes decode to bytes that are not text, so they
+are left alone."""
 
 from __future__ import annotations
 
 import base64
 import binascii
 import re
+import urllib.parse
 from collections.abc import Callable, Iterator
 
 from rag.decoders.base import DECODERS, Decoded, readable
@@ -17,6 +19,9 @@ _BASE32 = re.compile(r"\b[A-Z2-7]{16,}={0,6}")
 _HEX_RUN = re.compile(r"\b(?:0x)?((?:[0-9A-Fa-f]{2}){6,})\b")
 _HEX_PAIRS = re.compile(r"\b[0-9A-Fa-f]{2}(?:[ :,-][0-9A-Fa-f]{2}){5,}\b")
 _HEX_ESCAPES = re.compile(r"(?:\\x[0-9A-Fa-f]{2}){4,}")
+# a run of text with 3+ percent escapes; a link's query string ("?q=a%20b") is a link, not a payload
+_PERCENT = re.compile(r"[^\s]*(?:%[0-9A-Fa-f]{2}[^\s%]*){3,}")
+_PLUSSED = re.compile(r"(?:[A-Za-z']+\+){4,}[A-Za-z'.!?]+")  # a query string's words: "Tell+me+how+to+…"
 
 
 def _text(raw: bytes) -> str | None:
@@ -70,6 +75,14 @@ def decode_hex(text: str) -> tuple[Decoded, ...]:
     return _each(iter(tokens), bytes.fromhex, "hex")
 
 
+def decode_percent(text: str) -> tuple[Decoded, ...]:
+    """Percent-encoded text outside links: what a model reads once the escapes are undone."""
+    tokens = [t for t in _PERCENT.findall(text) if "://" not in t and "?" not in t.split("%", 1)[0]]
+    tokens += [t for t in _PLUSSED.findall(text) if not any(t in p for p in tokens)]
+    return _each(iter(tokens), lambda t: urllib.parse.unquote_to_bytes(t.replace("+", " ")), "percent")
+
+
 DECODERS.add("base64", decode_base64)
 DECODERS.add("base32", decode_base32)
 DECODERS.add("hex", decode_hex)
+DECODERS.add("percent", decode_percent)

@@ -10,11 +10,11 @@ from __future__ import annotations
 from rag.lazy_exports import lazy_exports
 
 _EXPORTS = {
-    "Document": "rag.documents.base",
-    "DocumentMetadata": "rag.documents.base",
-    "IngestLine": "rag.documents.base",
-    "IngestReport": "rag.documents.base",
-    "PageSpan": "rag.documents.base",
+    "Document": "rag.records.document",
+    "DocumentMetadata": "rag.records.document",
+    "IngestLine": "rag.records.document",
+    "IngestReport": "rag.records.document",
+    "PageSpan": "rag.records.document",
     "DocTypeResult": "rag.documents.doctype",
     "detect_doc_type": "rag.documents.doctype",
     "DocumentError": "rag.documents.errors",

@@ -9,8 +9,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rag.documents.base import DocType
 from rag.documents.pii import describe_counts, find_pii, pii_density
+from rag.records.document import DocType
 from rag.settings.documents import DocumentsConfig
 
 # "Q: …", "Q3.", "Question 2: …", optionally after a list number, bullet, heading or bold marker.

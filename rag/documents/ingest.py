@@ -10,10 +10,10 @@ from concurrent.futures.process import BrokenProcessPool
 from functools import partial
 from pathlib import Path
 
-from rag.documents.base import Document, IngestLine, IngestReport
 from rag.documents.errors import DocumentError
 from rag.documents.parse import parse_bytes, parse_file
 from rag.injection import detect_in_document
+from rag.records.document import Document, IngestLine, IngestReport
 from rag.settings.documents import DocumentsConfig
 
 log = logging.getLogger(__name__)

@@ -11,12 +11,12 @@ from pathlib import Path
 from types import MappingProxyType
 
 from rag.documents.archive import check_archive
-from rag.documents.base import Document, DocumentMetadata
 from rag.documents.doctype import detect_doc_type
 from rag.documents.errors import DocumentError
 from rag.documents.parse_cache import load_parsed, store_parsed
 from rag.documents.parsers import PARSERS
 from rag.documents.structure import EMPHASIS_LEVEL
+from rag.records.document import Document, DocumentMetadata
 from rag.settings.documents import DocumentsConfig
 
 SUPPORTED_EXTENSIONS: tuple[str, ...] = tuple(PARSERS.names())

@@ -12,9 +12,9 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from rag.documents.base import PageSpan
 from rag.documents.parsers.base import ParsedText
 from rag.paths import cache_dir
+from rag.records.document import PageSpan
 
 # Bump when a parser's output changes, so old entries are not served.
 PARSER_VERSION = 2  # 2: heading_spans in extra (issue 36)

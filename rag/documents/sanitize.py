@@ -9,8 +9,8 @@ import bisect
 import dataclasses
 from types import MappingProxyType
 
-from rag.documents.base import Document, PageSpan
 from rag.documents.pii import redact
+from rag.records.document import Document, PageSpan
 from rag.settings.documents import DocumentsConfig
 
 

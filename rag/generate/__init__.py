@@ -5,7 +5,7 @@ from __future__ import annotations
 from rag.lazy_exports import lazy_exports
 
 _EXPORTS = {  # what pages and eval read from this package, loaded on first use
-    "GenerateOutput": "rag.generate.stage",
+    "GenerateOutput": "rag.outputs.generated",
 }
 
 __getattr__ = lazy_exports(__name__, _EXPORTS)

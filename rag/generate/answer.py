@@ -7,11 +7,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import partial
 
-from rag.context.base import BuiltContext
 from rag.context.prompts import build_messages, choose_template
 from rag.embed.base import EmbeddingModelError
 from rag.generate.answer_rank import AnswerSimilarity
-from rag.generate.base import AnswerMode, GeneratedAnswer, Quote
 from rag.generate.cleanup import cited_numbers, clean_response
 from rag.generate.extractive import extractive_answer
 from rag.generate.section_prior import SectionSimilarity
@@ -19,6 +17,8 @@ from rag.generate.whole_sentences import DocumentTexts
 from rag.llm.base import Attempt, LLMError, Message
 from rag.llm.client import LLMClient
 from rag.llm.usability import record_reply
+from rag.outputs.context import BuiltContext
+from rag.outputs.generated import AnswerMode, GeneratedAnswer, Quote
 from rag.settings.generation import GenerationConfig
 
 

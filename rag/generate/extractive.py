@@ -20,14 +20,14 @@ import re
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from rag.context.base import BuiltContext
 from rag.context.screen import passage_findings
 from rag.generate.answer_fit import contents_entry, restates_question
 from rag.generate.answer_rank import SENTENCE_CHARS, AnswerSimilarity, answer_scores, asked_subject
 from rag.generate.answer_rank import support as semantic_support
-from rag.generate.base import Quote
 from rag.generate.section_prior import SECTION_CHARS, SectionSimilarity
 from rag.generate.whole_sentences import DocumentTexts, SplitCache, Unit, block_units
+from rag.outputs.context import BuiltContext
+from rag.outputs.generated import Quote
 from rag.text import content_words, ends_sentence, jaccard
 
 RANK_PRIOR = 0.1  # weight of 1/rank: breaks ties toward better-ranked chunks, never outvotes coverage

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from rag.context.base import BuiltContext
+from rag.outputs.context import BuiltContext
 
 CHARS_PER_TOKEN = 4  # English text; turns the answer's token cap into characters to write
 MARGIN = 0.8  # of the time left after writing: a call never runs exactly to plan

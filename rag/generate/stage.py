@@ -3,37 +3,33 @@ StreamSink, if any) or the offline extractive answerer; a failed LLM falls back,
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
-from rag.context.base import BuiltContext
 from rag.context.builder import build_context
 from rag.context.sink import SINK
 from rag.context.stage import built_context, query_class
 from rag.generate.answer import AnswerPlan, AnswerStream, plan_answer, planned_with
 from rag.generate.answer_rank import e5_similarity
-from rag.generate.base import GeneratedAnswer
 from rag.generate.fit_time import Speeds, fit_to_time
 from rag.generate.section_prior import lazy_embedding_similarity
 from rag.llm import read_speed
 from rag.llm.client import LLMClient, make_client
 from rag.llm.deadline import current_deadline
-from rag.query.stage import semantic_cache, understanding
+from rag.outputs.context import BuiltContext
+from rag.outputs.generated import GeneratedAnswer, GenerateOutput
 from rag.query.understand import Understanding
 from rag.settings.context import ContextConfig
 from rag.settings.generation import GenerationConfig
 from rag.settings.pipeline import PipelineConfig
-from rag.stages import STAGES, PipelineState, StageEnv, StageInput, StageResult, StageSpec, StageStatus
-
-
-@dataclass(frozen=True)
-class GenerateOutput:
-    """The answer, how it was produced (mode, attempts, messages), its token limit and the
-    endpoints that were tried."""
-
-    answer: GeneratedAnswer
-    max_tokens: int
-    endpoints: tuple[Mapping[str, str], ...] = ()  # name, base_url, model, breaker: no keys
+from rag.stages import (
+    STAGES,
+    PipelineState,
+    StageEnv,
+    StageInput,
+    StageResult,
+    StageSpec,
+    StageStatus,
+)
 
 
 def answer_plan(
@@ -72,7 +68,7 @@ def run_generate(state: PipelineState, env: StageEnv) -> StageResult:
     if client is not None and settings.stream:
         plan, fitted = fitted_to_time(plan, client, settings)
         warnings += fitted
-    similarity = lazy_embedding_similarity(env.config.embedding) if settings.extractive_section_prior \
+    similarity = lazy_embedding_similarity(env.shared.embedding) if settings.extractive_section_prior \
         else None
     texts, no_texts = env.kept_texts()
     answer_model = e5_similarity() if settings.extractive_answer_model else None
@@ -110,39 +106,8 @@ def _off(config: PipelineConfig) -> str | None:
     return None if config.generation.enabled else "generation.enabled is false"
 
 
-CACHED_STAGES = ("context", "generate", "ground")  # what a semantic cache hit serves with its answer
-
-
-def cited_outputs(state: PipelineState) -> dict[str, object]:
-    """The context (its cited blocks only, numbers kept), generate and ground outputs of a run."""
-    outputs = {stage: state.artifacts[stage] for stage in CACHED_STAGES if stage in state.artifacts}
-    context, generated = outputs.get("context"), outputs.get("generate")
-    if isinstance(context, BuiltContext) and isinstance(generated, GenerateOutput) \
-            and generated.answer.cited:
-        cited = set(generated.answer.cited)
-        outputs["context"] = replace(context, blocks=tuple(b for b in context.blocks if b.n in cited))
-    return outputs
-
-
-def remember_answer(state: PipelineState, config: PipelineConfig) -> bool:
-    """Store a generated answer in the semantic cache under the query it was looked up with
-    (this stage's `after_run`, called after every whole run it took part in); True when stored.
-    Halted runs (cache hits, blocked or non-retrieval queries), declined ones and runs without
-    the understand stage store nothing. Here, not in rag.query, because it keeps the outputs of
-    the stages after understand (context, generate, ground)."""
-    cache = semantic_cache(config, state.filters.owner)
-    found = understanding(state)
-    # a declined run's answer is the decline message: not an answer to serve again
-    if cache is None or found is None or state.halted or not state.answer or state.withheld:
-        return False
-    cache.store(found.cache_query, state.answer, tuple(c.chunk_id for c in state.candidates),
-                outputs=cited_outputs(state))
-    return True
-
-
 STAGES.add(
     "generate", StageSpec("generate", run_generate, GenerateOutput, _off, settings=lambda c: c.generation,
-                          after_run=remember_answer, reads=("embedding", "index", "query"),
                           inputs=(StageInput("context", BuiltContext),
                                   StageInput("understand", Understanding)))
 )

@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Protocol
 
-from rag.context.base import ContextBlock
+from rag.outputs.context import ContextBlock
 from rag.text import Sentence, ends_sentence, split_sentences
 
 LEAD_UNKNOWN = 1_000  # a sentence whose place in its section is not known

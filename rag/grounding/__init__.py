@@ -5,8 +5,8 @@ from __future__ import annotations
 from rag.lazy_exports import lazy_exports
 
 _EXPORTS = {  # what pages and eval read from this package, loaded on first use
-    "GroundedAnswer": "rag.grounding.retry",
-    "SentenceCheck": "rag.grounding.base",
+    "GroundedAnswer": "rag.outputs.grounding",
+    "SentenceCheck": "rag.outputs.grounding",
 }
 
 __getattr__ = lazy_exports(__name__, _EXPORTS)

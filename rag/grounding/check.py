@@ -8,11 +8,9 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from rag.context.base import BuiltContext
 from rag.context.prompts import INSUFFICIENT
 from rag.generate.answer_fit import AnswerFit, answer_fit
 from rag.generate.cleanup import cited_numbers
-from rag.grounding.base import ConfidenceLevel, GroundingReport, SentenceCheck, Sufficiency, Verdict
 from rag.grounding.lexical import best_span, overlap
 from rag.grounding.model_checks import (
     SUPPORT_PROBE,
@@ -23,6 +21,8 @@ from rag.grounding.model_checks import (
 )
 from rag.llm.base import ChatModel
 from rag.llm.judge_check import check_judge
+from rag.outputs.context import BuiltContext
+from rag.outputs.grounding import ConfidenceLevel, GroundingReport, SentenceCheck, Sufficiency, Verdict
 from rag.settings.grounding import GroundingConfig
 from rag.text import Sentence, content_words, numbers, split_sentences
 

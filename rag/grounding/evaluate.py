@@ -10,11 +10,11 @@ from pathlib import Path
 
 import numpy as np
 
-from rag.context.base import BuiltContext
 from rag.context.builder import context_from_passages
 from rag.grounding.check import check_answer
 from rag.grounding.lexical import overlap
 from rag.grounding.model_checks import SentenceEmbedder, embedding_scores
+from rag.outputs.context import BuiltContext
 from rag.paths import PROJECT_ROOT
 from rag.settings.grounding import GroundingConfig
 from rag.text import split_sentences

@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from rag.context.base import BuiltContext
-from rag.generate.base import Quote
+from rag.outputs.context import BuiltContext
+from rag.outputs.generated import Quote
 
 
 def with_quotes(context: BuiltContext, quotes: Sequence[Quote]) -> BuiltContext:

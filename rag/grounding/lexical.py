@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from rag.context.base import ContextBlock
-from rag.grounding.base import Span
+from rag.outputs.context import ContextBlock
+from rag.outputs.grounding import Span
 from rag.text import content_trigrams, content_words, split_sentences, words
 
 EXTRA_SENTENCE_COST = 0.1  # score a second sentence must add to widen the supporting span

@@ -9,12 +9,12 @@ from typing import Protocol
 
 import numpy as np
 
-from rag.context.base import ContextBlock
 from rag.llm.base import ChatModel, LLMError, Message
 from rag.llm.fence import data_rule, fence
 from rag.llm.judge_probes import SUPPORT_PROBES
 from rag.llm.structured import as_lines, numbered_schema
 from rag.llm.usability import record_reply
+from rag.outputs.context import ContextBlock
 from rag.text import split_sentences
 
 

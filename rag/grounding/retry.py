@@ -4,30 +4,9 @@ naming the unsupported claims, up to `max_retries` times, and keep the best-grou
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
-from rag.generate.base import GeneratedAnswer
-from rag.grounding.base import GroundingReport
-
-
-@dataclass(frozen=True)
-class Iteration:
-    """One generate → check round."""
-
-    number: int  # 1 = the first answer
-    answer: GeneratedAnswer
-    report: GroundingReport
-
-
-@dataclass(frozen=True)
-class GroundedAnswer:
-    answer: GeneratedAnswer  # the best-grounded iteration's answer
-    report: GroundingReport
-    iterations: tuple[Iteration, ...]
-
-    @property
-    def retried(self) -> int:
-        return len(self.iterations) - 1
+from rag.outputs.generated import GeneratedAnswer
+from rag.outputs.grounding import GroundedAnswer, GroundingReport, Iteration
 
 
 def ground_with_retry(

@@ -7,17 +7,17 @@ from dataclasses import replace
 
 import numpy as np
 
-from rag.context.base import BuiltContext
 from rag.context.stage import built_context
 from rag.generate.answer import generate_answer
-from rag.generate.base import GeneratedAnswer
-from rag.generate.stage import GenerateOutput, answer_plan, generated
-from rag.grounding.base import GroundingReport
+from rag.generate.stage import answer_plan, generated
 from rag.grounding.check import check_answer
 from rag.grounding.evidence import with_quotes
 from rag.grounding.model_checks import SentenceEmbedder, default_embedder
 from rag.grounding.retry import GroundedAnswer, ground_with_retry
 from rag.llm.client import make_client
+from rag.outputs.context import BuiltContext
+from rag.outputs.generated import GeneratedAnswer, GenerateOutput
+from rag.outputs.grounding import GroundingReport
 from rag.settings.pipeline import PipelineConfig
 from rag.stages import STAGES, PipelineState, StageEnv, StageInput, StageResult, StageSpec
 
@@ -42,7 +42,7 @@ def run_ground(state: PipelineState, env: StageEnv) -> StageResult:
     if context.no_rag:
         return StageResult(state, status="skipped", reason="no-RAG answer: no context to ground against")
     context = with_quotes(context, answer.quotes)  # whole sentences completed from the document
-    chat, _ = make_client(env.config.generation) if settings.model_check in ("auto", "llm") else (None, "")
+    chat, _ = make_client(env.shared.llm) if settings.model_check in ("auto", "llm") else (None, "")
     embedder = LazyEmbedder() if settings.model_check in ("auto", "embedding") else None
 
     def check(text: str) -> GroundingReport:

@@ -34,7 +34,7 @@ _EXPORTS = {
     "settings_hash": "rag.index.manifest",
     "get_client": "rag.index.qdrant_store",
     "Tokenizer": "rag.index.tokenizer",
-    "Candidate": "rag.index.hits",
+    "Candidate": "rag.records.hits",
     "StoreBusyError": "rag.index.store_lease",
     "check_name": "rag.index.collection",
     "derived_indexes": "rag.index.derived",

@@ -14,7 +14,6 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from rag.chunking.base import Chunk
 from rag.index.embedding_pin import pinned
 from rag.index.manifest import (
     IncompatibleConfigError,
@@ -28,6 +27,7 @@ from rag.index.payload import chunk_from_payload
 from rag.index.qdrant_store import QdrantStore, qdrant_location
 from rag.index.sparse import BM25Params, SparseContext, SparseIndex, get_sparse_index
 from rag.index.tokenizer import Tokenizer
+from rag.records.chunk import Chunk
 from rag.settings.index import IndexConfig
 
 if TYPE_CHECKING:

@@ -25,17 +25,17 @@ from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
-from rag.documents.base import Document
 from rag.embed import Embedder
 from rag.index.catalogue import INDEX_MARK, MANIFEST_FILE, Catalogue
 from rag.index.document_texts import KeptTexts
-from rag.index.hits import RankedList
 from rag.index.ingest import IngestSummary, add_documents
 from rag.index.payload import Access
 from rag.index.reconcile import Repair
 from rag.index.search import CollectionSearch
 from rag.index.writer import CollectionWriter, OnProgress, create_manifest
 from rag.paths import collections_root
+from rag.records.document import Document
+from rag.records.hits import RankedList
 from rag.settings.retrieval import FilterConfig
 
 if TYPE_CHECKING:

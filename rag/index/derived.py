@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rag.documents.base import Document
 from rag.index.catalogue import INDEX_MARK
 from rag.index.collection import Collection, Index, open_collection
 from rag.index.document_texts import DocumentTexts
@@ -28,10 +27,11 @@ from rag.index.payload import Access
 from rag.index.ref import IndexRef, stand_in
 from rag.index.store_lease import exclusive
 from rag.index.writer import OnProgress
+from rag.records.document import Document
 from rag.settings.overrides import apply_overrides
 
 if TYPE_CHECKING:
-    from rag.index.hits import SearchableCollection
+    from rag.records.hits import SearchableCollection
     from rag.settings.pipeline import PipelineConfig
 
 _SYNCED = "synced_from"  # the collection manifest's updated_at the index was last synced to

@@ -16,9 +16,9 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
-from rag.documents.base import Document
 from rag.index.manifest import now_iso
 from rag.index.payload import Access
+from rag.records.document import Document
 
 _DOCUMENT = TypeAdapter(Document)
 _SCHEMA = """

@@ -16,13 +16,13 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from rag.chunking import get_chunker
-from rag.chunking.base import Chunk
-from rag.documents.base import Document
 from rag.documents.sanitize import redact_document
 from rag.embed import Embedder, get_embedder
 from rag.index.payload import Access
 from rag.index.reconcile import Repair
 from rag.index.writer import CollectionWriter, OnProgress
+from rag.records.chunk import Chunk
+from rag.records.document import Document
 
 if TYPE_CHECKING:
     from rag.settings.pipeline import PipelineConfig

@@ -8,9 +8,9 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Literal
 
-from rag.chunking.base import Chunk
-from rag.documents.base import Document
 from rag.privacy import access_key, normalize_user
+from rag.records.chunk import Chunk
+from rag.records.document import Document
 
 Visibility = Literal["public", "private"]
 # Payload keys that become Chunk fields; every other key lands in Chunk.metadata.

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from rag.index.collection import Collection, Index
     from rag.index.document_texts import KeptTexts
-    from rag.index.hits import SearchableCollection
+    from rag.records.hits import SearchableCollection
     from rag.settings.pipeline import PipelineConfig
 
 

@@ -16,13 +16,13 @@ from types import MappingProxyType
 
 import numpy as np
 
-from rag.chunking.base import Chunk
 from rag.index import journal
 from rag.index.catalogue import Catalogue
 from rag.index.filters import Filter, build_filter, point_id, visibility_filter
-from rag.index.hits import Candidate, RankedList, RetrieverHit
 from rag.index.manifest import Manifest
 from rag.index.payload import chunk_from_payload
+from rag.records.chunk import Chunk
+from rag.records.hits import Candidate, RankedList, RetrieverHit
 from rag.settings.retrieval import FilterConfig
 
 

@@ -8,10 +8,10 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from rag.documents.base import Document
 from rag.index.document_texts import DocumentTexts
 from rag.index.manifest import DocumentEntry, Manifest
 from rag.privacy import visible_to
+from rag.records.document import Document
 
 
 @dataclass(frozen=True)

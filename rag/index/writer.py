@@ -18,8 +18,6 @@ from typing import Any
 
 import numpy as np
 
-from rag.chunking.base import Chunk
-from rag.documents.base import Document
 from rag.index import journal
 from rag.index.catalogue import MANIFEST_FILE, Catalogue
 from rag.index.document_texts import DocumentTexts
@@ -30,6 +28,8 @@ from rag.index.reconcile import Repair, reconcile
 from rag.index.sparse import BM25Params
 from rag.index.sparse.vectors import document_vector
 from rag.index.store_lease import exclusive
+from rag.records.chunk import Chunk
+from rag.records.document import Document
 
 WRITE_LOCK = ".write.lock"
 _UPSERT_BATCH = 256

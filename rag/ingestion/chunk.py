@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rag.chunking.base import Chunk
-from rag.documents.base import Document
 from rag.index import ingest as steps
 from rag.ingestion.redact import RedactOutput
 from rag.ingestion.registry import INGEST_STAGES
+from rag.records.chunk import Chunk
+from rag.records.document import Document
 from rag.stages import PipelineState, StageEnv, StageInput, StageResult, StageSpec
 from rag.trace import NOT_IN_TRACE
 

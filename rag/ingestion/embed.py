@@ -13,13 +13,13 @@ from typing import ClassVar
 import numpy as np
 from pydantic import ConfigDict
 
-from rag.chunking.base import Chunk
-from rag.documents.base import Document
 from rag.index import ingest as steps
 from rag.index.payload import Access
 from rag.index.writer import CollectionWriter, PreparedChunks
 from rag.ingestion.chunk import ChunkOutput
 from rag.ingestion.registry import INGEST_STAGES, ingest_env, target
+from rag.records.chunk import Chunk
+from rag.records.document import Document
 from rag.stages import PipelineState, StageEnv, StageInput, StageResult, StageSpec
 from rag.trace import NOT_IN_TRACE
 

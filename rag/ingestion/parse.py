@@ -9,8 +9,8 @@ import time
 from dataclasses import dataclass, field, replace
 
 from rag.documents import ingest_paths, ingest_uploads
-from rag.documents.base import IngestReport
 from rag.ingestion.registry import INGEST_STAGES, FilePaths, Parsed, Uploads, ingest_env
+from rag.records.document import IngestReport
 from rag.stages import PipelineState, StageEnv, StageResult, StageSpec, StageStatus
 from rag.trace import NOT_IN_TRACE
 

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rag.documents.base import Document
 from rag.index import ingest as steps
 from rag.index.payload import Access
 from rag.ingestion.parse import ParsedFiles
 from rag.ingestion.registry import INGEST_STAGES, ingest_env, target
+from rag.records.document import Document
 from rag.stages import PipelineState, StageEnv, StageInput, StageResult, StageSpec
 from rag.trace import NOT_IN_TRACE
 

@@ -11,8 +11,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from rag.documents.base import IngestReport
 from rag.documents.ingest import Progress  # (files done, files, source), per parsed file
+from rag.records.document import IngestReport
 from rag.stages import StageEnv, StageRegistry
 
 if TYPE_CHECKING:

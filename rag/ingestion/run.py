@@ -16,7 +16,6 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rag.documents.base import Document, IngestLine, IngestReport
 from rag.embed import Embedder
 from rag.index.collection import Collection, open_collection
 from rag.index.derived import IndexSync, OnSync, own_settings_config, resolve
@@ -27,6 +26,7 @@ from rag.ingestion.parse import ParsedFiles
 from rag.ingestion.registry import INGEST_STAGES, IngestEnv, Parsed, Source
 from rag.ingestion.write import WriteOutput
 from rag.pipeline import run_stages
+from rag.records.document import Document, IngestLine, IngestReport
 from rag.settings.pipeline import PipelineConfig
 from rag.settings.retrieval import FilterConfig
 from rag.stages import PipelineState

@@ -23,7 +23,7 @@ from rag.llm.base import Attempt, Completion, FailureKind, LLMError, Message
 from rag.llm.breaker import CircuitBreaker, breaker_for
 from rag.llm.deadline import Redactor, current_deadline, record_call
 from rag.llm.structured import FORMAT_SUPPORT, ReplyFormat, ReplySchema, refusal_of_format
-from rag.settings.generation import GenerationConfig
+from rag.settings.llm import LLMSettings
 
 RETRYABLE: frozenset[FailureKind] = frozenset({"rate_limit", "server", "timeout", "connection"})
 MIN_SECRET_CHARS = 8  # no provider issues shorter keys
@@ -43,7 +43,7 @@ class Endpoint:
         return {"name": self.name, "base_url": self.base_url, "model": self.model}
 
 
-def endpoints_from(settings: GenerationConfig, env: Mapping[str, str] | None = None) -> tuple[Endpoint, ...]:
+def endpoints_from(settings: LLMSettings, env: Mapping[str, str] | None = None) -> tuple[Endpoint, ...]:
     """Primary and (when configured) fallback endpoints from the environment variables the
     settings name; empty when no base URL is set."""
     env = os.environ if env is None else env
@@ -95,7 +95,7 @@ class LLMClient:
 
     def __init__(
         self,
-        settings: GenerationConfig,
+        settings: LLMSettings,
         endpoints: Sequence[Endpoint] | None = None,
         sleep: Callable[[float], None] = time.sleep,
         rng: random.Random | None = None,
@@ -412,7 +412,7 @@ def _ms(started: float) -> float:
 
 
 def make_client(
-    settings: GenerationConfig, env: Mapping[str, str] | None = None
+    settings: LLMSettings, env: Mapping[str, str] | None = None
 ) -> tuple[LLMClient | None, str]:
     """(client, note): no client in extractive mode or without an endpoint; the note says why
     when the config asked for an LLM."""

@@ -20,9 +20,9 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any, Literal
 
-from rag.index.hits import SearchQuery
 from rag.query.route import Route
 from rag.query.understand import Understanding
+from rag.records.hits import SearchQuery
 from rag.settings.adaptive import AdaptiveConfig
 from rag.settings.pipeline import PipelineConfig
 from rag.settings.retrieval import FilterConfig

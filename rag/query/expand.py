@@ -17,10 +17,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from rag.index.hits import SearchQuery
 from rag.llm.base import ChatModel, LLMError, Message
 from rag.llm.repeats import without_repeats
 from rag.llm.usability import record_reply
+from rag.records.hits import SearchQuery
 from rag.registry import Registry
 from rag.settings.query import ExpandConfig
 from rag.text import content_words, words

@@ -37,6 +37,7 @@ Verdict = Literal["ok", "empty", "too_long", "injection", "rate_limited"]
 
 _KEEP_CONTROLS = {"\n", "\t"}
 _CIPHERS = frozenset({"rot13", "atbash"})
+_MIN_LEARNED_WORDS = 4
 
 
 @dataclass(frozen=True)
@@ -175,8 +176,10 @@ def _learned(query: str, cfg: GuardConfig, extra: tuple[Decoded, ...] = ()) -> L
     # detector reads cipher forms only when they decoded to readable English (kind "decoded")
     decoded = decoded_views(query) + extra
     kept = tuple(d for d in decoded if not (d.view in _CIPHERS and d.kind == "normalised"))
-    best = max(((model.probability(text), name) for name, text in views(query, decoded=kept).items()),
-               default=(0.0, "text"))
+    # a view of a few words is too little evidence for n-grams ("reset my password" scores like
+    # Gandalf's "password?" games): the patterns judge those alone
+    best = max(((model.probability(text), name) for name, text in views(query, decoded=kept).items()
+                if len(text.split()) >= _MIN_LEARNED_WORDS), default=(0.0, "text"))
     return LearnedVerdict(round(best[0], 4), best[1], threshold, model.version)
 
 

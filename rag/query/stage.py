@@ -16,19 +16,31 @@ from dataclasses import replace
 from typing import Literal, TypeGuard
 
 from rag.embed import get_embedder
-from rag.index.hits import SearchQuery
 from rag.llm.base import ChatModel, Message
 from rag.llm.client import make_client
+from rag.outputs.context import BuiltContext
+from rag.outputs.generated import GenerateOutput
 from rag.privacy import normalize_user, scope_key, visible_to
 from rag.query.cache import SemanticCache, cache_for
 from rag.query.guard import GuardVerdict, RateLimiter, guard
 from rag.query.intent import EXEMPLARS, SemanticRouter
 from rag.query.spell import Vocabulary
 from rag.query.understand import Understanding, understand
+from rag.records.hits import SearchQuery
 from rag.settings.embedding import EmbeddingConfig
+from rag.settings.llm import LLMEndpoint
 from rag.settings.pipeline import PipelineConfig
 from rag.settings.query import GuardConfig
-from rag.stages import STAGES, PipelineState, StageEnv, StageInput, StageResult, StageSpec, StageStatus
+from rag.stages import (
+    STAGES,
+    PipelineState,
+    Shared,
+    StageEnv,
+    StageInput,
+    StageResult,
+    StageSpec,
+    StageStatus,
+)
 
 _LIMITERS: dict[tuple[int, float], RateLimiter] = {}
 _LIMITERS_LOCK = threading.Lock()
@@ -75,11 +87,11 @@ def collection_vocabulary(collection: object, user: str | None, version: str = "
     return _vocabulary(collection, version, normalize_user(user))
 
 
-def cache_namespace(config: PipelineConfig, user: str | None) -> str:
+def cache_namespace(config: PipelineConfig, user: str | None, collection: str) -> str:
     """Answers are only reused for the same collection, pipeline settings and visibility scope
     (rag.privacy): one user's answer, built from their private chunks, is never another's."""
     digest = hashlib.sha256(json.dumps(config.model_dump(mode="json"), sort_keys=True).encode())
-    return f"{config.index.collection}|{config.name}|{digest.hexdigest()[:12]}|{scope_key(user)}"
+    return f"{collection}|{config.name}|{digest.hexdigest()[:12]}|{scope_key(user)}"
 
 
 def _is_chat_role(role: str) -> TypeGuard[Literal["user", "assistant"]]:
@@ -90,19 +102,22 @@ def history_of(env: StageEnv) -> tuple[Message, ...]:
     return tuple(Message(t.role, t.content) for t in env.conversation if _is_chat_role(t.role))
 
 
-def chat_model(config: PipelineConfig) -> ChatModel | None:
-    """The generation section's LLM client, or None offline (no endpoint / extractive mode)."""
-    return make_client(config.generation)[0]
+def chat_model(llm: LLMEndpoint) -> ChatModel | None:
+    """The run's LLM client, or None offline (no endpoint / extractive mode)."""
+    return make_client(llm)[0]
 
 
-def semantic_cache(config: PipelineConfig, user: str | None) -> SemanticCache | None:
+def semantic_cache(config: PipelineConfig, user: str | None, shared: Shared | None = None
+                   ) -> SemanticCache | None:  # fmt: skip
     """The semantic cache of this config and `user`'s scope (None: anonymous), or None when off.
     `config` is pinned to its collection's graph (rag.index.embedding_pin), as a run's is: the
-    namespace and the embedder depend on it."""
+    namespace and the embedder depend on it. A stage passes its run's `shared` (the collection's
+    name and embedder, taken at the edge)."""
     if not config.query.cache.enabled:
         return None
-    namespace = cache_namespace(config, user)
-    return cache_for(namespace, config.query.cache, get_embedder(config.embedding))
+    shared = shared or Shared.of(config)
+    namespace = cache_namespace(config, user, shared.collection)
+    return cache_for(namespace, config.query.cache, get_embedder(shared.embedding))
 
 
 # -- guard -------------------------------------------------------------------------------------
@@ -138,14 +153,14 @@ def run_understand(state: PipelineState, env: StageEnv) -> StageResult:
     config = env.config
     cfg = config.query
     user = state.filters.owner  # the scope retrieval will search: caches are keyed by it too
-    chat = chat_model(config)
+    chat = chat_model(env.shared.llm)
     history = history_of(env)
     found = understand(
         guarded_text(state), cfg, history=history,
-        router=semantic_router(config.embedding) if cfg.intent.enabled else None,
+        router=semantic_router(env.shared.embedding) if cfg.intent.enabled else None,
         chat=chat,
         vocabulary=_vocabulary_of(env, user) if cfg.spell.enabled else None,
-        cache=(cache := semantic_cache(config, user)),
+        cache=(cache := semantic_cache(config, user, env.shared)),
     )
     warnings = _warnings(found)
     inputs = {"query": guarded_text(state), "history_messages": len(history),
@@ -181,9 +196,38 @@ def understanding(state: PipelineState) -> Understanding | None:
     return state.artifact("understand", Understanding)
 
 
+CACHED_STAGES = ("context", "generate", "ground")  # what a semantic cache hit serves with its answer
+
+
+def cited_outputs(state: PipelineState) -> dict[str, object]:
+    """The context (its cited blocks only, numbers kept), generate and ground outputs of a run."""
+    outputs = {stage: state.artifacts[stage] for stage in CACHED_STAGES if stage in state.artifacts}
+    context, generated = outputs.get("context"), outputs.get("generate")
+    if isinstance(context, BuiltContext) and isinstance(generated, GenerateOutput) \
+            and generated.answer.cited:
+        cited = set(generated.answer.cited)
+        outputs["context"] = replace(context, blocks=tuple(b for b in context.blocks if b.n in cited))
+    return outputs
+
+
+def remember_answer(state: PipelineState, config: PipelineConfig, shared: Shared) -> bool:
+    """Store a generated answer in the semantic cache under the query it was looked up with;
+    True when stored. The understand stage's `after_run` (called after every whole run it took
+    part in): the cache is its own (the query section's); what it keeps are the later stages'
+    outputs (rag.outputs). Halted runs (cache hits, blocked or non-retrieval queries), declined
+    ones and runs without an answer store nothing."""
+    cache = semantic_cache(config, state.filters.owner, shared)
+    found = understanding(state)
+    # a declined run's answer is the decline message: not an answer to serve again
+    if cache is None or found is None or state.halted or not state.answer or state.withheld:
+        return False
+    cache.store(found.cache_query, state.answer, tuple(c.chunk_id for c in state.candidates),
+                outputs=cited_outputs(state))
+    return True
+
+
 STAGES.add("guard", StageSpec("guard", run_guard, GuardVerdict, _guard_off,
                               settings=lambda c: c.query.guard))
 STAGES.add("understand", StageSpec("understand", run_understand, Understanding, _understand_off,
-                                   settings=lambda c: c.query,
-                                   reads=("embedding", "generation", "index"),
+                                   settings=lambda c: c.query, after_run=remember_answer,
                                    inputs=(StageInput("guard", GuardVerdict),)))

@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from rag.index.hits import SearchQuery
 from rag.llm.base import ChatModel, Message
 from rag.query.cache import CacheLookup, SemanticCache
 from rag.query.classify import QueryClassification, classify
@@ -20,6 +19,7 @@ from rag.query.intent import CANNED_REPLIES, IntentResult, SemanticRouter, route
 from rag.query.rewrite import Rewrite, reference, rewrite
 from rag.query.route import Route, route
 from rag.query.spell import SpellResult, Vocabulary, correct
+from rag.records.hits import SearchQuery
 from rag.settings.query import QueryConfig
 
 

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
-from rag.index.hits import Candidate
+from rag.records.hits import Candidate
 
 ScoreScale = Literal["logit", "grade10", "cosine"]  # cross-encoder logits; LLM grades 0-10; cosine
 RerankStatus = Literal["ok", "skipped", "fallback"]

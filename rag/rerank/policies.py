@@ -12,7 +12,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from rag.index.hits import Candidate
+from rag.records.hits import Candidate
 from rag.registry import Registry
 from rag.rerank.base import ScoreScale
 

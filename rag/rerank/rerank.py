@@ -14,8 +14,8 @@ import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 
-from rag.index.hits import Candidate
 from rag.llm.base import ChatModel
+from rag.records.hits import Candidate
 from rag.rerank import build_scorer
 from rag.rerank.base import (
     RerankCallFailed,

@@ -12,22 +12,24 @@ from rag.llm.base import ChatModel
 from rag.llm.client import make_client
 from rag.rerank.base import RerankResult
 from rag.rerank.rerank import rerank
+from rag.settings.llm import LLMEndpoint
 from rag.settings.pipeline import PipelineConfig
+from rag.settings.rerank import RerankConfig
 from rag.stages import STAGES, PipelineState, StageEnv, StageResult, StageSpec
 
 
-def rerank_chat(config: PipelineConfig) -> ChatModel | None:
-    """The generation client with the rerank section's model and time limit, or None offline."""
-    llm = config.rerank.llm
+def rerank_chat(cfg: RerankConfig, endpoint: LLMEndpoint) -> ChatModel | None:
+    """The run's LLM client with the rerank section's model and time limit, or None offline."""
+    llm = cfg.llm
     update: dict[str, object] = {"timeout_s": llm.timeout_s}
     if llm.model:
         update["model"] = llm.model
-    return make_client(config.generation.model_copy(update=update))[0]
+    return make_client(endpoint.model_copy(update=update))[0]
 
 
 def run_rerank(state: PipelineState, env: StageEnv) -> StageResult:
     cfg = env.config.rerank
-    chat = rerank_chat(env.config) if cfg.method == "llm" else None
+    chat = rerank_chat(cfg, env.shared.llm) if cfg.method == "llm" else None
     query = state.queries[0].text if state.queries else state.query  # the rewritten query
     result = rerank(query, state.candidates, cfg, chat=chat)
     inputs = {"query": query, "candidates": len(state.candidates), "window": len(result.before)}
@@ -43,5 +45,4 @@ def _off(config: PipelineConfig) -> str | None:
     return None if config.rerank.enabled else "rerank.enabled is false"
 
 
-STAGES.add("rerank", StageSpec("rerank", run_rerank, RerankResult, _off, settings=lambda c: c.rerank,
-                                reads=("generation",)))
+STAGES.add("rerank", StageSpec("rerank", run_rerank, RerankResult, _off, settings=lambda c: c.rerank))

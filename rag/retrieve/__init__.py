@@ -12,10 +12,10 @@ from __future__ import annotations
 from rag.lazy_exports import lazy_exports
 
 _EXPORTS = {
-    "Candidate": "rag.index.hits",
-    "RankedList": "rag.index.hits",
-    "RetrieverHit": "rag.index.hits",
-    "SearchQuery": "rag.index.hits",
+    "Candidate": "rag.records.hits",
+    "RankedList": "rag.records.hits",
+    "RetrieverHit": "rag.records.hits",
+    "SearchQuery": "rag.records.hits",
     "FUSION": "rag.retrieve.fusion",
     "fuse": "rag.retrieve.fusion",
     "POST_STEPS": "rag.retrieve.post",

@@ -10,8 +10,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import PurePath
 
-from rag.chunking.base import Chunk
-from rag.index.hits import Candidate
+from rag.records.chunk import Chunk
+from rag.records.hits import Candidate
 from rag.settings.pipeline import PipelineConfig
 from rag.stages import STAGES, PipelineState, StageEnv, StageResult, StageSpec
 

@@ -15,8 +15,8 @@ from typing import Protocol
 
 import numpy as np
 
-from rag.chunking.base import Chunk
-from rag.index.hits import Candidate, RankedList, RetrieverHit
+from rag.records.chunk import Chunk
+from rag.records.hits import Candidate, RankedList, RetrieverHit
 from rag.settings.embedding import EmbeddingConfig
 from rag.settings.retrieval import FilterConfig
 

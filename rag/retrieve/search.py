@@ -20,9 +20,11 @@ from typing import Protocol
 
 import numpy as np
 
-from rag.index.hits import Candidate, RankedList, SearchableCollection, SearchQuery
+from rag.records.hits import Candidate, RankedList, SearchableCollection, SearchQuery
+from rag.settings.embedding import EmbeddingConfig
 from rag.settings.pipeline import PipelineConfig
-from rag.settings.retrieval import FilterConfig
+from rag.settings.retrieval import FilterConfig, RetrievalConfig
+from rag.stages import Shared
 
 CACHE_SIZE = 512  # ranked lists kept in memory (one per query × retriever × settings)
 
@@ -37,16 +39,16 @@ class Retrieved:
     timings_ms: Mapping[str, float] = field(default_factory=lambda: MappingProxyType({}))
 
 
-def list_settings_hash(config: PipelineConfig, filters: FilterConfig | None = None) -> str:
-    """Hash of the settings that change a retrieved list (not fusion, post-processing, top_k)."""
+def list_settings_hash(retrieval: RetrievalConfig, index_key: str, filters: FilterConfig | None = None
+                       ) -> str:  # fmt: skip
+    """Hash of the settings that change a retrieved list (not fusion, post-processing, top_k):
+    the index's (`Shared.index_key`: chunking, embedding, index) and retrieval's."""
     settings = {
-        "chunking": config.chunking.model_dump(mode="json"),
-        "embedding": config.embedding.model_dump(mode="json", exclude={"batch_size", "cache"}),
+        "index": index_key,
         "embedders": {name: cfg.model_dump(mode="json", exclude={"batch_size", "cache"})
-                      for name, cfg in config.retrieval.embedders.items()},
-        "index": config.index.model_dump(mode="json", exclude={"collection"}),
-        "depth": config.retrieval.depth,
-        "filters": (filters or config.retrieval.filters).model_dump(mode="json"),
+                      for name, cfg in retrieval.embedders.items()},
+        "depth": retrieval.depth,
+        "filters": (filters or retrieval.filters).model_dump(mode="json"),
     }
     canonical = json.dumps(settings, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:16]
@@ -96,16 +98,19 @@ def retrieve_lists(
     collection: SearchableCollection,
     filters: FilterConfig | None = None,
     version: str = "",
+    shared: Shared | None = None,
 ) -> Retrieved:
     """One ranked list per (query variant, configured retriever), from the cache when possible.
     `version` changes whenever the collection's documents do (IndexRef.version), so stale lists
-    are never served."""
+    are never served. `shared`: the run's (the index's embedder and settings key), else taken
+    from `config`."""
+    shared = shared or Shared.of(config)
     filters = filters or config.retrieval.filters
     depth = config.retrieval.depth
     base_key = (
         collection.name,
         version,
-        list_settings_hash(config, filters),
+        list_settings_hash(config.retrieval, shared.index_key, filters),
     )
     lists: dict[str, RankedList] = {}
     cached: list[str] = []
@@ -133,7 +138,7 @@ def retrieve_lists(
                 if query.text not in vectors:
                     from rag.embed import get_embedder  # late: loads a model backend
 
-                    vectors[query.text] = get_embedder(config.embedding).embed_query(query.text)
+                    vectors[query.text] = get_embedder(shared.embedding).embed_query(query.text)
                     timings[f"embed:{name}"] = (time.perf_counter() - started) * 1000
                     started = time.perf_counter()
                 ranked = collection.dense_search(vectors[query.text], depth, filters)
@@ -152,7 +157,7 @@ class StoredVectors(Protocol):
 
 
 def candidate_vectors(
-    candidates: Sequence[Candidate], config: PipelineConfig, stored: StoredVectors | None = None
+    candidates: Sequence[Candidate], embedding: EmbeddingConfig, stored: StoredVectors | None = None
 ) -> dict[str, np.ndarray]:
     """Embeddings of the candidates' chunks for de-duplication: the stored index's vectors
     (IndexRef.stored), else the embedder (whose disk cache holds them)."""
@@ -163,5 +168,5 @@ def candidate_vectors(
         return dict(stored.vectors(ids))
     from rag.embed import get_embedder  # late: loads a model backend
 
-    matrix = get_embedder(config.embedding).embed_documents([c.chunk.text for c in candidates])
+    matrix = get_embedder(embedding).embed_documents([c.chunk.text for c in candidates])
     return dict(zip(ids, matrix, strict=True))

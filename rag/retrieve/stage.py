@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 
 from pydantic import BaseModel
 
-from rag.index.hits import Candidate, RankedList
+from rag.records.hits import Candidate, RankedList
 from rag.retrieve.fusion import fuse, passthrough
 from rag.retrieve.fusion.base import cut_to_depths
 from rag.retrieve.post import PostContext, StepReport, enabled_steps, postprocess
@@ -58,11 +58,9 @@ def _sizes(lists: Mapping[str, RankedList]) -> dict[str, int]:
 
 
 def run_retrieve(state: PipelineState, env: StageEnv) -> StageResult:
-    ref = env.index_ref()
-    if ref.stored is not None:  # an index built with other chunking/embedding settings raises
-        ref.stored.check_compatible(env.config)
+    ref = env.index_ref()  # checked against this run's index settings (StageEnv.index_ref)
     collection = ref.index
-    got = retrieve_lists(state.queries, env.config, collection, state.filters, ref.version)
+    got = retrieve_lists(state.queries, env.config, collection, state.filters, ref.version, env.shared)
     everything_cached = bool(got.lists) and len(got.cached) == len(got.lists)
     inputs = {"collection": collection.name, "queries": state.queries, "filters": state.filters}
     return StageResult(
@@ -101,7 +99,7 @@ def run_postprocess(state: PipelineState, env: StageEnv) -> StageResult:
     config = env.config
     vectors = {}
     if config.postprocess.dedupe_threshold is not None:
-        vectors = candidate_vectors(state.candidates, config, env.index_ref().stored)
+        vectors = candidate_vectors(state.candidates, env.shared.embedding, env.index_ref().stored)
     text = state.queries[0].text if state.queries else state.query
     context = PostContext(query=text, now=env.now, vectors=vectors)
     kept, reports = postprocess(state.candidates, config.postprocess, context)
@@ -129,11 +127,10 @@ class _TopK(BaseModel):
 
 
 STAGES.add("retrieve", StageSpec("retrieve", run_retrieve, Retrieved,
-                                 settings=lambda c: c.retrieval,
-                                 reads=("chunking", "embedding", "index")))
+                                 settings=lambda c: c.retrieval))
 STAGES.add("fuse", StageSpec("fuse", run_fuse, FuseOutput, settings=lambda c: c.fusion,
                              inputs=(StageInput("retrieve", Retrieved),)))  # its lists: state.lists
 STAGES.add("postprocess", StageSpec("postprocess", run_postprocess, PostprocessOutput, _post_off,
-                                    settings=lambda c: c.postprocess, reads=("embedding",)))
+                                    settings=lambda c: c.postprocess))
 STAGES.add("select", StageSpec("select", run_select, SelectOutput,
                                settings=lambda c: _TopK(top_k=c.retrieval.top_k)))

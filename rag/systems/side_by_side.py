@@ -13,17 +13,17 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from rag.context.base import BuiltContext
 from rag.context.graph_stage import GraphOutput
 from rag.context.self_rag import Verification
-from rag.generate.stage import GenerateOutput
-from rag.grounding.retry import GroundedAnswer
-from rag.index.hits import SearchableCollection
 from rag.index.ref import IndexRef
 from rag.llm.usability import UsabilityTally, counting
+from rag.outputs.context import BuiltContext
+from rag.outputs.generated import GenerateOutput
+from rag.outputs.grounding import GroundedAnswer
 from rag.pipeline import ConversationTurn, ranked_candidates, run_query
 from rag.query.adaptive_router import AdaptivePlan
 from rag.query.understand import Understanding
+from rag.records.hits import SearchableCollection
 from rag.rerank.base import RerankResult
 from rag.retrieve.authority import AuthorityResult
 from rag.retrieve.search import Retrieved

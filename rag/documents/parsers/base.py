@@ -8,7 +8,7 @@ from datetime import datetime
 from types import MappingProxyType
 from typing import Any, Protocol
 
-from rag.documents.base import PageSpan
+from rag.records.document import PageSpan
 from rag.registry import Registry
 
 

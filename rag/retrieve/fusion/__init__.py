@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from rag.index.hits import Candidate, RankedList
+from rag.records.hits import Candidate, RankedList
 from rag.retrieve.fusion.base import FUSION, cut_to_depths
 from rag.retrieve.fusion.convex import convex
 from rag.retrieve.fusion.dbsf import dbsf

@@ -12,8 +12,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from rag.chunking.base import Chunk
-from rag.index.hits import Candidate, RankedList, RetrieverHit, retriever_family
+from rag.records.chunk import Chunk
+from rag.records.hits import Candidate, RankedList, RetrieverHit, retriever_family
 from rag.registry import Registry
 from rag.settings.retrieval import EXTRA_DENSE_PREFIX, FusionConfig
 

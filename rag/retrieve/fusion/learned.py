@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from rag.index.hits import Candidate, RankedList
+from rag.records.hits import Candidate, RankedList
 from rag.retrieve.fusion.base import FUSION, Pool, assemble, min_max, pool, raw_scores
 from rag.settings.retrieval import FusionConfig
 

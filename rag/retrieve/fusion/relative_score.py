@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rag.index.hits import Candidate, RankedList
+from rag.records.hits import Candidate, RankedList
 from rag.retrieve.fusion.base import (
     FUSION,
     Pool,

@@ -22,7 +22,7 @@ from types import MappingProxyType
 
 import numpy as np
 
-from rag.index.hits import Candidate, RankedList, RetrieverHit, retriever_family
+from rag.records.hits import Candidate, RankedList, RetrieverHit, retriever_family
 from rag.registry import Registry
 from rag.retrieve.fusion.base import list_weight, pool
 from rag.settings.retrieval import FusionConfig

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from rag.index.hits import Candidate, RankedList
+from rag.records.hits import Candidate, RankedList
 from rag.retrieve.fusion.base import FUSION
 from rag.retrieve.fusion.scores import reciprocal_candidates
 from rag.settings.retrieval import FusionConfig

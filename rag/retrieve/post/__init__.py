@@ -7,7 +7,7 @@ registers a `PostStep` in POST_STEPS, its import below, and its name in ORDER.
 
 from __future__ import annotations
 
-from rag.index.hits import Candidate
+from rag.records.hits import Candidate
 from rag.retrieve.post import dedupe, penalties, recency, tags, threshold  # noqa: F401 (registers)
 from rag.retrieve.post.base import POST_STEPS, PostContext, PostStep, StepReport, StepResult
 from rag.settings.retrieval import PostprocessConfig

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from rag.index.hits import Candidate
+from rag.records.hits import Candidate
 from rag.registry import Registry
 from rag.settings.retrieval import PostprocessConfig
 from rag.steps import StepReport, StepStatus

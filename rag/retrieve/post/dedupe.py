@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from rag.index.hits import Candidate
+from rag.records.hits import Candidate
 from rag.retrieve.post.base import POST_STEPS, PostContext, PostStep, StepResult, result
 from rag.settings.retrieval import PostprocessConfig
 

@@ -10,7 +10,7 @@ import re
 from collections.abc import Mapping
 from functools import lru_cache
 
-from rag.index.hits import Candidate
+from rag.records.hits import Candidate
 from rag.retrieve.post.base import POST_STEPS, PostContext, PostStep, StepResult, rescale, result
 from rag.settings.retrieval import ContentType, PostprocessConfig
 

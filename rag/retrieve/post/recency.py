@@ -10,8 +10,8 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from rag.chunking.base import Chunk
-from rag.index.hits import Candidate
+from rag.records.chunk import Chunk
+from rag.records.hits import Candidate
 from rag.retrieve.post.base import POST_STEPS, PostContext, PostStep, StepResult, rescale, result
 from rag.settings.retrieval import PostprocessConfig
 

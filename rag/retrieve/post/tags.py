@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from rag.chunking.base import Chunk
-from rag.index.hits import Candidate
+from rag.records.chunk import Chunk
+from rag.records.hits import Candidate
 from rag.retrieve.post.base import POST_STEPS, PostContext, PostStep, StepResult, rescale, result
 from rag.settings.retrieval import PostprocessConfig
 from rag.text import words

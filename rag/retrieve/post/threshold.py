@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rag.index.hits import Candidate
+from rag.records.hits import Candidate
 from rag.retrieve.post.base import (
     POST_STEPS,
     PostContext,

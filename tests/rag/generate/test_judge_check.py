@@ -22,6 +22,7 @@ from rag.llm.usability import counting
 from rag.rerank import build_scorer
 from rag.rerank.base import RerankUnavailable
 from rag.settings.generation import GenerationConfig
+from rag.settings.llm import LLMEndpoint
 from rag.settings.rerank import RerankConfig
 
 
@@ -95,7 +96,7 @@ def test_an_untrusted_model_does_not_rerank_grade_or_compress(monkeypatch: pytes
         config = PipelineConfig.model_validate({
             "generation": {"mode": "llm", "model": "m", "retries": 0},
             "context": {"verify": {"enabled": True, "method": "llm"}, "compression": "llm"}})
-        grader, note = verify_chat(config)
+        grader, note = verify_chat(config.context.verify.method, LLMEndpoint.of(config.generation))
         assert grader is None and "graded lexically" in note and "relevance probes" in note
         built = build_context("How tall is the Eiffel Tower?", candidates(PARIS), config.context, chat=chat)
     step = next(s for s in built.steps if s.step == "compress:llm")
