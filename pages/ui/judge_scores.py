@@ -14,7 +14,8 @@ from pages.ui.judge_fit import EVERY, LAST, PageJudge
 from rag.paths import PROJECT_ROOT
 
 RESULTS = PROJECT_ROOT / "benchmarks" / "results" / "judging"
-CURRENT = "simulate3_"  # the runs with the current default order (older runs stay beside them)
+CURRENT = "simulate3_"  # the runs after the judge3 freeze: the default order and ndcg_gain side by
+# side (older runs stay beside them)
 
 def scores_so_far(judge: PageJudge) -> None:
     """The scores and the stopping check of the last finished fit (they are computed with it,

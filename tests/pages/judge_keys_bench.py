@@ -50,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--set", default=f"keys-bench-{int(time.time())}",
                         help="the test set name it saves (a fresh one: no labels yet)")
     parser.add_argument("--keys", type=int, default=40)
-    parser.add_argument("--order", default="ndcg_gain",
+    parser.add_argument("--order", default="judge_uncertainty",
                         help="the judging order (\"pool order\", or a strategy name)")
     parser.add_argument("--reference", default="pool order",
                         help="the order timed alongside, in the same process, for the ratio")

@@ -136,5 +136,5 @@ def test_the_budget_figure_draws_every_strategy_and_baseline(tmp_path) -> None:
     path.write_text(json.dumps(report))
     fig = budget_figure([path])
     names = {t.name for t in fig.data}
-    assert {"judge uncertainty + judge fill (before)", "baseline: random, bpref"} <= names
+    assert {"judge uncertainty + judge fill (default)", "baseline: random, bpref"} <= names
     assert len(fig.data) == 2 * 2 + 2 + 1  # τ and error per strategy; bpref's τ only

@@ -1,12 +1,14 @@
 """The Judge page's simulation figure draws the current runs (simulate3_*.json) and falls back
 to the older files only when no current run is there; the shipped current runs hold the
-page's default judging order."""
+page's default judging order (judge_uncertainty) beside the selectable ndcg_gain, and the
+figure's legend marks the default's traces, not the other order's."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
+from eval.judging.sim_plot import LABELS, budget_figure
 from eval.judging.strategies.base import DEFAULT_STRATEGY
 from pages.ui.judge_scores import RESULTS, simulation_results
 
@@ -23,4 +25,12 @@ def test_the_shipped_runs_measure_the_default_order() -> None:
     paths = simulation_results(RESULTS)
     assert paths and all(p.name.startswith("simulate3_") for p in paths)
     for p in paths:
-        assert DEFAULT_STRATEGY in json.loads(p.read_text(encoding="utf-8"))["strategies"]
+        strategies = json.loads(p.read_text(encoding="utf-8"))["strategies"]
+        assert {DEFAULT_STRATEGY, "ndcg_gain"} <= set(strategies)
+
+
+def test_the_figure_marks_the_default_orders_runs_as_default() -> None:
+    fig = budget_figure(simulation_results(RESULTS)[:1])
+    marked = {t.name for t in fig.data if t.name.endswith("(default)")}
+    assert marked == {LABELS[DEFAULT_STRATEGY] + " (default)"}
+    assert LABELS["ndcg_gain"] in {t.name for t in fig.data}  # shown beside it, unmarked
