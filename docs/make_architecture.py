@@ -42,12 +42,14 @@ def sections_block() -> str:
     from rag.settings.pipeline import PipelineConfig
     from rag.stages import STAGE_ORDER, STAGES
 
-    rows = ["| stage | its own section | other sections it still reads (`reads=`) |", "|---|---|---|"]
+    rows = ["| stage | its own section (the only one it reads) | earlier outputs it reads (`inputs=`) |",
+            "|---|---|---|"]
     for name in STAGE_ORDER:
         spec = STAGES.find(name)
         assert spec is not None
         own = _own_section(spec.settings, PipelineConfig())
-        rows.append(f"| {name} | {own or '—'} | {', '.join(spec.reads) or '—'} |")
+        inputs = ", ".join(f"{i.stage} ({i.kind.__name__})" for i in spec.inputs)
+        rows.append(f"| {name} | {own or '—'} | {inputs or '—'} |")
     return "\n".join(rows)
 
 

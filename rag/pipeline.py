@@ -277,12 +277,6 @@ def run_tail(
     if depth is not None:
         cut = {name: RankedList(r.retriever, r.candidates[:depth]) for name, r in head.lists.items()}
         head = replace(head, lists=MappingProxyType(cut))
-    wished = head.overrides.get("retrieval.top_k")
-    if isinstance(wished, int) and wished > config.retrieval.depth:
-        # A router capped its top_k at the (deeper) depth the head searched; at this depth it
-        # would have capped it here (rag.query.adaptive_router: top_k ≤ retrieval.depth).
-        capped = {**head.overrides, "retrieval.top_k": config.retrieval.depth}
-        head = replace(head, overrides=MappingProxyType(capped))
     return run_slice(head, config, collection, first=first, last=last, user=user, now=now)
 
 

@@ -13,16 +13,17 @@ Adding a stage (e.g. rerank):
      not run (e.g. "rerank.enabled is false") or None. Work to do after a whole run (e.g. storing
      the answer in the semantic cache) goes in `after_run=`. The earlier outputs it reads go in
      `inputs=(StageInput("understand", Understanding), …)`: the runner checks them first. It
-     reads its settings from its own section (`env.config.rerank`, rag/settings/rerank.py)
-     and what stages share from `env.shared` (the LLM endpoint, the index's embedder, taken
-     from the config at the run's edge); any other section it reads goes in `reads=`
-     (tests/rag/test_stage_sections.py holds it).
+     reads its settings from its own section only (`env.config.rerank`, rag/settings/rerank.py)
+     and what stages share from `env.shared` (the LLM endpoint, the index's embedder, the
+     answer's prompt, taken from the config at the run's edge); no other section
+     (tests/rag/test_stage_sections.py fails on one).
 Modules are imported on first use; one that is missing or does not register its stage is an
 error (the run records the stage as failed; `raise_errors=True` raises it).
 To stop the run early (guard blocked, greeting answered, cache hit) return a state with
 `halted="why"` (and `answer` if there is one). A routing stage may change the settings of the
 stages after it by returning a state with `overrides` (dotted config paths, e.g.
-{"retrieval.top_k": 5}): the runner validates them and hands later stages that config.
+{"retrieval.routed_top_k": 5}): the runner validates them and hands later stages that config;
+it reads none of those sections, and each stage applies what the route asks to its own.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ from pydantic import BaseModel
 from rag.hidden_chars import Stripped
 from rag.records.hits import Candidate, RankedList, SearchableCollection, SearchQuery
 from rag.settings.embedding import EmbeddingConfig
-from rag.settings.llm import LLMEndpoint
+from rag.settings.llm import AnswerPrompt, LLMEndpoint
 from rag.settings.pipeline import PipelineConfig
 from rag.settings.retrieval import FilterConfig
 
@@ -127,14 +128,16 @@ class Shared:
     """What several stages use and no stage's section owns, taken from the config at the edge of
     a run (whenever StageEnv.config is set: at the start, and when a routing stage's overrides
     apply), never by a stage: the LLM endpoint every LLM call goes to, the embedder of the index
-    the run reads (pinned to its graph), the collection's name, and a key of the settings that
-    make that index (chunking, embedding, index), for caches. A stage reads these, not the
-    generation, embedding, chunking or index sections (tests/rag/test_stage_sections.py)."""
+    the run reads (pinned to its graph), the collection's name, a key of the settings that
+    make that index (chunking, embedding, index), for caches, and the answer's prompt (which the
+    context's token budget must fit). A stage reads these, not the generation, embedding,
+    chunking or index sections (tests/rag/test_stage_sections.py)."""
 
     llm: LLMEndpoint
     embedding: EmbeddingConfig
     collection: str
     index_key: str
+    prompt: AnswerPrompt
 
     @classmethod
     def of(cls, config: PipelineConfig) -> Shared:
@@ -145,7 +148,8 @@ class Shared:
         }
         canonical = json.dumps(made_by, sort_keys=True, separators=(",", ":"))
         return cls(LLMEndpoint.of(config.generation), config.embedding, config.index.collection,
-                   hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:16])
+                   hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:16],
+                   AnswerPrompt.of(config.generation))
 
 
 class StageEnv:
@@ -275,10 +279,8 @@ class StageSpec:
     after_run: Callable[[PipelineState, PipelineConfig, Shared], object] | None = None
     runs_after_halt: bool = False  # still runs when an earlier stage halted (abstain decides on it)
     inputs: tuple[StageInput, ...] = ()  # the earlier stages' outputs it reads
-    # Config sections besides its own (`settings`) that it still reads, each a shared resource
-    # (the index's embedder, the LLM endpoint) or a value kept elsewhere; held to exactly these
-    # by tests/rag/test_stage_sections.py, and to be emptied, not grown.
-    reads: tuple[str, ...] = ()
+    # No other config section: a stage reads its own (`settings`) and `env.shared`, nothing else
+    # (tests/rag/test_stage_sections.py fails on any other section a stage reads).
 
 
 class StageInputError(TypeError):

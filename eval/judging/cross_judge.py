@@ -48,6 +48,9 @@ _CACHE_MAX = 50_000  # pair vectors kept in memory (384 floats each)
 _cache: OrderedDict[str, np.ndarray] = OrderedDict()
 _cache_lock = threading.Lock()
 _encoder: tuple[object, object] | None = None
+# The page's comparison worker and the script thread can both load the encoder: two threads
+# importing transformers' lazy module at once fail with "cannot import name 'AutoModel'".
+_load_lock = threading.Lock()
 
 
 def pair_text(pool: JudgingPool, i: int) -> tuple[str, str]:
@@ -61,13 +64,14 @@ def _key(question: str, passage: str) -> str:
 
 def _load() -> tuple[object, object]:
     global _encoder
-    if _encoder is None:
-        from transformers import AutoModel, AutoTokenizer
+    with _load_lock:
+        if _encoder is None:
+            from transformers import AutoModel, AutoTokenizer
 
-        path = minilm_path()
-        _encoder = (AutoTokenizer.from_pretrained(path, local_files_only=True),
-                    AutoModel.from_pretrained(path, local_files_only=True).eval())
-    return _encoder
+            path = minilm_path()
+            _encoder = (AutoTokenizer.from_pretrained(path, local_files_only=True),
+                        AutoModel.from_pretrained(path, local_files_only=True).eval())
+        return _encoder
 
 
 DIM = 384 + 4  # the interaction vector and four similarities

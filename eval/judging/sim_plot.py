@@ -13,16 +13,24 @@ from typing import Any
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-SHOWN = ("judge_uncertainty", "bandit", "mtf", "pool_order", "random_unjudged_nonrelevant",
-         "random_bpref")
-LABELS = {"judge_uncertainty": "judge uncertainty + judge fill (default)",
+from eval.judging.strategies.base import DEFAULT_STRATEGY
+
+SHOWN = ("judge_uncertainty", "ndcg_gain", "bandit", "mtf", "pool_order",
+         "random_unjudged_nonrelevant", "random_bpref")
+LABELS = {"judge_uncertainty": "judge uncertainty + judge fill",
+          "ndcg_gain": "likely relevant × nDCG weight + judge fill",
           "bandit": "bandit (MM-NS) + judge fill", "mtf": "move-to-front + judge fill",
           "pool_order": "pool order + judge fill",
           "random_unjudged_nonrelevant": "baseline: random, unjudged = not relevant",
           "random_bpref": "baseline: random, bpref"}
-COLORS = {"judge_uncertainty": "#d62728", "bandit": "#1f77b4", "mtf": "#2ca02c",
-          "pool_order": "#9467bd", "random_unjudged_nonrelevant": "#7f7f7f",
+COLORS = {"judge_uncertainty": "#d62728", "ndcg_gain": "#ff7f0e", "bandit": "#1f77b4",
+          "mtf": "#2ca02c", "pool_order": "#9467bd", "random_unjudged_nonrelevant": "#7f7f7f",
           "random_bpref": "#bcbd22"}
+
+
+def label(name: str) -> str:
+    """The legend entry; the Judge page's default order says so."""
+    return LABELS[name] + (" (default)" if name == DEFAULT_STRATEGY else "")
 
 
 def _series(report: dict[str, Any], name: str) -> dict[str, Any] | None:
@@ -48,7 +56,7 @@ def budget_figure(paths: Sequence[Path]) -> go.Figure:
                     continue  # bpref's error is against bpref, not nDCG: not comparable here
                 fig.add_trace(go.Scatter(
                     x=[float(b) for b in budgets], y=[series[b]["mean"][key] for b in budgets],
-                    mode="lines+markers", name=LABELS[name], legendgroup=name,
+                    mode="lines+markers", name=label(name), legendgroup=name,
                     showlegend=c == 1 and row == 1,
                     line={"color": COLORS[name], "dash": "dot" if "random" in name else "solid"}),
                     row=row, col=c)

@@ -1,7 +1,8 @@
 """The Judge page's judging order: by default the passage whose label is worth most now, picked
 across every question by a strategy (eval.judging.strategies: multi-armed-bandit pooling until
 the learned judge exists, then its uncertainty weighted by the passage's weight in nDCG@10);
-pool order stays available. Logic is eval.judging.live; this pools, steers and reports."""
+`ndcg_gain` (likely relevant where a label moves nDCG@10 most) and pool order stay selectable.
+Logic is eval.judging.live; this pools, steers and reports."""
 
 from __future__ import annotations
 
@@ -21,16 +22,28 @@ ORDER = "judge_order"
 POOL_ORDER = "pool order"
 
 
+# Shown instead of the registry name (the default's label is first in the list).
+ORDER_LABELS = {
+    DEFAULT_STRATEGY: "most useful next (learned judge's uncertainty; bandit until it exists)",
+    "ndcg_gain": "likely relevant where it moves nDCG@10 most (for judging under ~15 % of "
+                 "the pool)",
+}
+
+
+def order_label(name: str) -> str:
+    return ORDER_LABELS.get(name, name.replace("_", " "))
+
+
 def order_control() -> str | None:
     """The strategy chosen (None: pool order, question by question)."""
     names = [DEFAULT_STRATEGY, *(n for n in STRATEGIES.names() if n != DEFAULT_STRATEGY),
              POOL_ORDER]
     choice = st.selectbox(
-        "Judging order", names, key=ORDER,
-        format_func=lambda n: "most useful next (learned judge's uncertainty; bandit until it "
-                              "exists)" if n == DEFAULT_STRATEGY else n.replace("_", " "),
+        "Judging order", names, key=ORDER, format_func=order_label,
         help="Which passage comes next. The default picks, across every question, the one whose "
-             "label moves the scores most; 'pool order' goes question by question.")
+             "label moves the scores most; 'likely relevant…' (ndcg_gain) did better when a "
+             "tenth of the pool is judged, not at a fifth (docs/judging.md); 'pool order' goes "
+             "question by question.")
     return None if choice == POOL_ORDER else choice
 
 
@@ -90,7 +103,8 @@ def report(judge: PageJudge, live_labels: int) -> None:
                    "(in the background; the cross-encoder reads each pooled pair once)…")
     if a is None:
         st.caption(f"Learned judge: not yet — it needs a few relevant and a few not-relevant "
-                   f"labels ({live_labels} so far); until then the bandit picks.{status}")
+                   f"labels ({live_labels} so far); until then the order works from the systems' "
+                   f"rankings alone (the default: bandit pooling).{status}")
         return
     st.caption(f"Learned judge ({a.model}, {len(judge.state.features)} features) agrees with "
                f"your {a.labels} labels out of fold ({a.folds} folds by question): Cohen's κ "

@@ -14,6 +14,8 @@ from pages.ui.judge_fit import EVERY, LAST, PageJudge
 from rag.paths import PROJECT_ROOT
 
 RESULTS = PROJECT_ROOT / "benchmarks" / "results" / "judging"
+CURRENT = "simulate3_"  # the runs after the judge3 freeze: the default order and ndcg_gain side by
+# side (older runs stay beside them)
 
 def scores_so_far(judge: PageJudge) -> None:
     """The scores and the stopping check of the last finished fit (they are computed with it,
@@ -45,10 +47,17 @@ def _figure(files: tuple[tuple[str, int], ...]):  # noqa: ANN202 -- a plotly Fig
     return budget_figure([Path(f) for f, _ in files])
 
 
+def simulation_results(folder: Path) -> list[Path]:
+    """The results files the figure draws: the current runs (simulate3_*), else the older ones
+    (simulate_*, without the fill variants)."""
+    return sorted(folder.glob(f"{CURRENT}*.json")) or \
+        sorted(p for p in folder.glob("simulate_*.json") if "_fill_" not in p.stem)
+
+
 def simulation_figure() -> None:
     """How far a share of the pool goes, measured on fully labelled sets (if the results are
     here): τ and the largest nDCG@10 error against the budget per strategy and baseline."""
-    paths = sorted(p for p in RESULTS.glob("simulate_*.json") if "_fill_" not in p.stem)
+    paths = simulation_results(RESULTS)
     if not paths:
         return
     if st.toggle("How far a fifth of the pool goes: judging simulated on fully labelled sets",

@@ -34,17 +34,18 @@ def chunk_lookup(env: StageEnv) -> tuple[ChunkTable | None, str]:
 
 def run_context(state: PipelineState, env: StageEnv) -> StageResult:
     config = env.config
-    settings = config.context
+    settings = config.context.routed()  # a route's expansion, when the preset expands nothing
     lookup, lookup_note = chunk_lookup(env) if settings.expansion != "none" else (None, "")
     chat, note = make_client(env.shared.llm) if settings.compression == "llm" else (None, "")
-    template = choose_template(state.query, config.generation.template, query_class(state))
+    prompt = env.shared.prompt  # the answer's system prompt counts in the budget
+    template = choose_template(state.query, prompt.template, query_class(state))
     built = build_context(
         state.query,
         state.candidates,
         settings,
         lookup=lookup,
         chat=chat,
-        system_prompt=system_prompt(template, config.generation.suggested_questions),
+        system_prompt=system_prompt(template, prompt.suggested_questions),
         history=conversation_messages(env),
     )
     sink = SINK.get()
@@ -66,5 +67,4 @@ def built_context(state: PipelineState) -> BuiltContext | None:
 
 
 STAGES.add("context", StageSpec("context", run_context, BuiltContext, _off, settings=lambda c: c.context,
-                                reads=("generation",),
                                 inputs=(StageInput("understand", Understanding),)))

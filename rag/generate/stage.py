@@ -4,11 +4,12 @@ StreamSink, if any) or the offline extractive answerer; a failed LLM falls back,
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
 
 from rag.context.builder import build_context
 from rag.context.sink import SINK
 from rag.context.stage import built_context, query_class
-from rag.generate.answer import AnswerPlan, AnswerStream, plan_answer, planned_with
+from rag.generate.answer import AnswerPlan, AnswerStream, generate_answer, plan_answer, planned_with
 from rag.generate.answer_rank import e5_similarity
 from rag.generate.fit_time import Speeds, fit_to_time
 from rag.generate.section_prior import lazy_embedding_similarity
@@ -61,6 +62,13 @@ def fitted_to_time(plan: AnswerPlan, client: LLMClient, settings: GenerationConf
     return planned_with(plan.query, fit.context, settings, plan.template, plan.feedback), (fit.note,)
 
 
+def answer_again(plan: AnswerPlan, settings: GenerationConfig, feedback: str,
+                 client: LLMClient | None) -> GeneratedAnswer:
+    """The answer re-made from `plan`'s context and template with `feedback` (grounding's retry)."""
+    again = planned_with(plan.query, plan.context, settings, plan.template, feedback)
+    return generate_answer(again, settings, client)
+
+
 def run_generate(state: PipelineState, env: StageEnv) -> StageResult:
     settings = env.config.generation
     plan, warnings = answer_plan(state, env)
@@ -85,7 +93,8 @@ def run_generate(state: PipelineState, env: StageEnv) -> StageResult:
         state = state.with_artifact("context", plan.context)  # grounding checks against it
     failed_over = client is not None and answer.mode in ("extractive", "error")
     status: StageStatus = "failed" if answer.mode == "error" else "fallback" if failed_over or note else "ok"
-    output = GenerateOutput(answer, plan.max_tokens, tuple(client.describe()) if client else ())
+    output = GenerateOutput(answer, plan.max_tokens, tuple(client.describe()) if client else (),
+                            partial(answer_again, plan, settings))
     reason = answer.warnings[-1] if status != "ok" and answer.warnings else ""
     return StageResult(
         replace(state, answer=answer.text),

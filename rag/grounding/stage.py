@@ -8,8 +8,7 @@ from dataclasses import replace
 import numpy as np
 
 from rag.context.stage import built_context
-from rag.generate.answer import generate_answer
-from rag.generate.stage import answer_plan, generated
+from rag.generate.stage import generated
 from rag.grounding.check import check_answer
 from rag.grounding.evidence import with_quotes
 from rag.grounding.model_checks import SentenceEmbedder, default_embedder
@@ -50,11 +49,14 @@ def run_ground(state: PipelineState, env: StageEnv) -> StageResult:
         return check_answer(state.query, text, context, settings, embedder=embedder, chat=chat,
                             support=support)
 
-    def regenerate(feedback: str) -> GeneratedAnswer:
-        plan, _ = answer_plan(state, env, feedback)
-        return generate_answer(plan, env.config.generation, chat)
+    again = produced.again if (produced := state.artifact("generate", GenerateOutput)) else None
 
-    result = ground_with_retry(answer, check, regenerate if chat else None, settings.max_retries)
+    def regenerate(feedback: str) -> GeneratedAnswer:
+        assert again is not None
+        return again(feedback, chat)
+
+    retry = regenerate if chat is not None and again is not None else None
+    result = ground_with_retry(answer, check, retry, settings.max_retries)
     report = result.report
     warnings = list(report.warnings)
     if not report.is_grounded:
@@ -72,6 +74,5 @@ def _off(config: PipelineConfig) -> str | None:
 
 
 STAGES.add("ground", StageSpec("ground", run_ground, GroundedAnswer, _off, settings=lambda c: c.grounding,
-                               reads=("generation",),
                                inputs=(StageInput("context", BuiltContext),
                                        StageInput("generate", GenerateOutput))))

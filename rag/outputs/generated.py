@@ -3,13 +3,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Literal
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
 
 from rag.llm.base import Attempt, Message
 
 AnswerMode = Literal["llm", "extractive", "no_rag", "error"]
+# The generate stage answering again, with the settings, context and template it answered with,
+# given feedback and a client (rag.llm.client.LLMClient): what grounding's retry calls.
+AnswerAgain = Callable[[str, Any], "GeneratedAnswer"]
+# a field no trace, JSON or cache keeps (rag.trace.NOT_IN_TRACE, which sits above this module)
+_LIVE: Mapping[str, bool] = {"in_trace": False}
 
 
 @dataclass(frozen=True)
@@ -63,8 +68,10 @@ class GeneratedAnswer:
 @dataclass(frozen=True)
 class GenerateOutput:
     """The answer, how it was produced (mode, attempts, messages), its token limit and the
-    endpoints that were tried."""
+    endpoints that were tried; `again` answers once more with feedback (grounding's retry reads
+    it, not the generation section). A trace or cache read back has no `again`."""
 
     answer: GeneratedAnswer
     max_tokens: int
     endpoints: tuple[Mapping[str, str], ...] = ()  # name, base_url, model, breaker: no keys
+    again: AnswerAgain | None = field(default=None, compare=False, repr=False, metadata=_LIVE)

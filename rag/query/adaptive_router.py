@@ -8,8 +8,11 @@
   query type, when the collection has them;
 - Axiom summarize path: a summarize request reads the whole top document in order.
 
-It never searches: it narrows `state.queries` / `state.filters` and sets `state.overrides`
-(dotted config paths) that the runner applies to the stages after it.
+It never searches, and reads no other stage's settings: it narrows `state.queries` /
+`state.filters` and sets `state.overrides` (dotted config paths) that the runner applies to the
+stages after it; what depends on their settings (the retrievers a preset has, its depth, its
+context expansion) the stage owning that section decides (`retrieval.routed_*`,
+`context.routed_expansion`).
 """
 
 from __future__ import annotations
@@ -70,31 +73,26 @@ def choose_strategy(route: Route, query: str, cfg: AdaptiveConfig) -> tuple[Stra
 
 
 def _strategy_changes(
-    strategy: Strategy, queries: tuple[SearchQuery, ...], config: PipelineConfig
+    strategy: Strategy, queries: tuple[SearchQuery, ...]
 ) -> tuple[tuple[SearchQuery, ...], tuple[str, ...], dict[str, Any], list[str]]:
-    """(queries kept, texts dropped, overrides, reasons) for one strategy."""
+    """(queries kept, texts dropped, overrides, reasons) for one strategy. It reads no other
+    stage's settings: each override says what the route asks, and the stage that owns the
+    section applies it to its own settings (retrieval keeps the route's retrievers if it has
+    them, select caps the route's top_k at retrieval.depth, context expands by document only
+    when it expands nothing itself)."""
     overrides: dict[str, Any] = {}
     reasons: list[str] = []
     main, extra = queries[:1], queries[1:]
-    if strategy == "fusion":
-        kept = queries
-    else:  # only FUSION searches the expansions (Adaptive: "Complex → Fusion + HyDE + …")
-        kept = main
+    # only FUSION searches the expansions (Adaptive: "Complex → Fusion + HyDE + …")
+    kept = queries if strategy == "fusion" else main
     if strategy == "dense_only":
-        if "dense" in config.retrieval.retrievers:
-            kept = tuple(replace(q, retrievers=("dense",)) for q in kept)
-        else:
-            reasons.append("dense_only asked for, but the preset has no dense retriever")
-        if config.rerank.enabled:
-            overrides["rerank.enabled"] = False
-    if strategy == "two_stage" and not config.rerank.enabled:
+        overrides["retrieval.routed_retrievers"] = ["dense"]
+        overrides["rerank.enabled"] = False
+    if strategy == "two_stage":
         overrides["rerank.enabled"] = True
-    if strategy == "hierarchical" and config.context.enabled and config.context.expansion == "none":
-        overrides["context.expansion"] = "document"
-    top_k = min(TOP_K[strategy], config.retrieval.depth)
-    if top_k != TOP_K[strategy]:
-        reasons.append(f"top_k {TOP_K[strategy]} capped at retrieval.depth {top_k}")
-    overrides["retrieval.top_k"] = top_k
+    if strategy == "hierarchical":
+        overrides["context.routed_expansion"] = "document"
+    overrides["retrieval.routed_top_k"] = TOP_K[strategy]
     dropped = tuple(q.text for q in extra if q not in kept)
     if dropped:
         reasons.append(f"{len(dropped)} expansion quer{'y' if len(dropped) == 1 else 'ies'} "
@@ -103,11 +101,10 @@ def _strategy_changes(
 
 
 def plan_route(
-    route: Route, understanding: Understanding, state: PipelineState, config: PipelineConfig,
+    route: Route, understanding: Understanding, state: PipelineState, cfg: AdaptiveConfig,
     levels_available: frozenset[str],
 ) -> AdaptivePlan:
-    """Everything `config.query.adaptive` says to do with this route (pure)."""
-    cfg = config.query.adaptive
+    """Everything the adaptive section `cfg` says to do with this route (pure)."""
     queries = state.queries
     dropped: tuple[str, ...] = ()
     overrides: dict[str, Any] = {}
@@ -116,7 +113,7 @@ def plan_route(
     if cfg.strategies:
         strategy, why = choose_strategy(route, understanding.search_query, cfg)
         reasons.append(why)
-        queries, dropped, overrides, more = _strategy_changes(strategy, state.queries, config)
+        queries, dropped, overrides, more = _strategy_changes(strategy, state.queries)
         reasons += more
     levels: tuple[str, ...] = ()
     if cfg.level_filter:
@@ -126,7 +123,7 @@ def plan_route(
         else:
             reasons.append(f"no chunk of level {list(route.levels)} in the collection: "
                            f"every level searched")
-    if cfg.summarize_path and route.complexity == "summarize" and config.context.enabled:
+    if cfg.summarize_path and route.complexity == "summarize":
         overrides["context.expansion"] = "summarize"
         reasons.append("summarize request: context reads the top document in order")
     if not reasons:
@@ -157,15 +154,16 @@ def _narrowed(filters: FilterConfig, levels: tuple[str, ...]) -> FilterConfig:
 
 
 def run_adapt(state: PipelineState, env: StageEnv) -> StageResult:
-    found = state.artifact("understand", Understanding)
+    found = state.artifact("understand", Understanding)  # its own settings say whether it routes
     route = found.route if found is not None else None
     if found is None or route is None:
-        return StageResult(state, status="skipped",
-                           reason="no route: the understand stage did not route this query")
+        did = "did not run" if found is None else "did not route this query"
+        return StageResult(state, status="skipped", reason=f"no route to act on: the understand "
+                           f"stage {did} (query.enabled, query.route.enabled)")
     cfg = env.config.query.adaptive
     ref = env.index_ref() if cfg.level_filter else None
     levels = collection_levels(ref.index, ref.version) if ref is not None else frozenset()
-    plan = plan_route(route, found, state, env.config, levels)
+    plan = plan_route(route, found, state, cfg, levels)
     next_state = replace(
         state, queries=plan.queries, filters=_narrowed(state.filters, plan.levels),
         overrides=MappingProxyType({**state.overrides, **plan.overrides}),
@@ -176,13 +174,8 @@ def run_adapt(state: PipelineState, env: StageEnv) -> StageResult:
 
 
 def _off(config: PipelineConfig) -> str | None:
-    if not config.query.adaptive.enabled:
-        return "query.adaptive.enabled is false"
-    if not config.query.enabled or not config.query.route.enabled:
-        return "no route to act on: query.enabled or query.route.enabled is false"
-    return None
+    return None if config.query.adaptive.enabled else "query.adaptive.enabled is false"
 
 
 STAGES.add("adapt", StageSpec("adapt", run_adapt, AdaptivePlan, _off, settings=lambda c: c.query.adaptive,
-                              reads=("context", "rerank", "retrieval"),
                               inputs=(StageInput("understand", Understanding),)))

@@ -60,7 +60,9 @@ def _sizes(lists: Mapping[str, RankedList]) -> dict[str, int]:
 def run_retrieve(state: PipelineState, env: StageEnv) -> StageResult:
     ref = env.index_ref()  # checked against this run's index settings (StageEnv.index_ref)
     collection = ref.index
-    got = retrieve_lists(state.queries, env.config, collection, state.filters, ref.version, env.shared)
+    retrieval, note = env.config.retrieval.routed()  # a route's retrievers, if the preset has them
+    config = env.config.model_copy(update={"retrieval": retrieval})
+    got = retrieve_lists(state.queries, config, collection, state.filters, ref.version, env.shared)
     everything_cached = bool(got.lists) and len(got.cached) == len(got.lists)
     inputs = {"collection": collection.name, "queries": state.queries, "filters": state.filters}
     return StageResult(
@@ -68,6 +70,7 @@ def run_retrieve(state: PipelineState, env: StageEnv) -> StageResult:
         got,
         inputs,
         status="cache_hit" if everything_cached else "ok",
+        warnings=(note,) if note else (),
         reason="every list came from the candidate cache" if everything_cached else "",
     )
 
@@ -116,10 +119,11 @@ def run_postprocess(state: PipelineState, env: StageEnv) -> StageResult:
 
 
 def run_select(state: PipelineState, env: StageEnv) -> StageResult:
-    k = env.config.retrieval.top_k
+    k, capped = env.config.retrieval.selected_k()  # top_k, or a route's within retrieval.depth
     top = select_top(state.candidates, k)
     output = SelectOutput(k, len(state.candidates) - len(top), top)
-    return StageResult(replace(state, candidates=top), output, {"candidates": len(state.candidates)})
+    return StageResult(replace(state, candidates=top), output, {"candidates": len(state.candidates)},
+                       reason=capped)
 
 
 class _TopK(BaseModel):
@@ -133,4 +137,4 @@ STAGES.add("fuse", StageSpec("fuse", run_fuse, FuseOutput, settings=lambda c: c.
 STAGES.add("postprocess", StageSpec("postprocess", run_postprocess, PostprocessOutput, _post_off,
                                     settings=lambda c: c.postprocess))
 STAGES.add("select", StageSpec("select", run_select, SelectOutput,
-                               settings=lambda c: _TopK(top_k=c.retrieval.top_k)))
+                               settings=lambda c: _TopK(top_k=c.retrieval.selected_k()[0])))

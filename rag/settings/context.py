@@ -38,6 +38,9 @@ class ContextConfig(BaseModel):
     enabled: bool = False
     top_k: int = Field(5, ge=1, le=200)  # candidates taken into the context (Axiom final k = 5)
     expansion: ExpansionName = "none"
+    # Set for one query by a router (Adaptive's HIERARCHICAL route, through the run's overrides):
+    # the expansion to use when `expansion` is "none".
+    routed_expansion: ExpansionName | None = None
     # Document expansion (Vexora): top 3 documents scoring >= 0.3, at most 20 chunks each.
     expand_documents: int = Field(3, ge=1, le=50)
     expand_threshold: float = 0.3
@@ -55,3 +58,9 @@ class ContextConfig(BaseModel):
     budget: BudgetSplit = Field(default_factory=BudgetSplit)
     graph: GraphConfig = Field(default_factory=GraphConfig)  # the "graph" stage
     verify: VerifyConfig = Field(default_factory=VerifyConfig)  # the "verify" stage
+
+    def routed(self) -> ContextConfig:
+        """This section with the route's expansion when it expands nothing itself."""
+        if self.routed_expansion is None or self.expansion != "none":
+            return self
+        return self.model_copy(update={"expansion": self.routed_expansion})

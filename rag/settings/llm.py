@@ -11,7 +11,7 @@ from typing import TypeAlias
 
 from pydantic import BaseModel, ConfigDict
 
-from rag.settings.generation import GenerationConfig, GenerationMode
+from rag.settings.generation import GenerationConfig, GenerationMode, TemplateName
 
 
 class LLMEndpoint(BaseModel):
@@ -41,6 +41,21 @@ class LLMEndpoint(BaseModel):
     @classmethod
     def of(cls, generation: GenerationConfig) -> LLMEndpoint:
         return cls.model_validate(generation.model_dump(include=set(cls.model_fields)))
+
+
+class AnswerPrompt(BaseModel):
+    """The system prompt the answer will be asked with (its template setting, whether it asks
+    for suggested questions): taken from the generation section at the run's edge, so the
+    context stage counts it in its token budget without reading that section."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    template: TemplateName
+    suggested_questions: bool
+
+    @classmethod
+    def of(cls, generation: GenerationConfig) -> AnswerPrompt:
+        return cls(template=generation.template, suggested_questions=generation.suggested_questions)
 
 
 # what an LLM client is built from: the endpoint, or (generate, tests) the whole section

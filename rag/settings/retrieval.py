@@ -42,6 +42,11 @@ class RetrievalConfig(BaseModel):
     depth: int = Field(100, ge=1, le=10_000)  # over-fetch per retriever before fusion
     top_k: int = Field(10, ge=1, le=1000)
     filters: FilterConfig = Field(default_factory=FilterConfig)
+    # Set for one query by a router (rag.query.adaptive_router, through the run's overrides), read
+    # only here and by this section's stages: the top_k it asks for (kept within `depth`), and the
+    # retrievers it keeps (when the preset has one of them; else every retriever searches).
+    routed_top_k: int | None = Field(None, ge=1, le=1000)
+    routed_retrievers: list[str] | None = None
 
     @model_validator(mode="after")
     def _check(self) -> RetrievalConfig:
@@ -60,6 +65,26 @@ class RetrievalConfig(BaseModel):
         if self.top_k > self.depth:
             raise ValueError(f"top_k ({self.top_k}) must not exceed depth ({self.depth})")
         return self
+
+    def selected_k(self) -> tuple[int, str]:
+        """How many candidates the select stage keeps: `top_k`, or the route's within `depth`;
+        and a note when the route's was capped."""
+        if self.routed_top_k is None:
+            return self.top_k, ""
+        if self.routed_top_k > self.depth:
+            return self.depth, f"the route's top_k {self.routed_top_k} capped at retrieval.depth {self.depth}"
+        return self.routed_top_k, ""
+
+    def routed(self) -> tuple[RetrievalConfig, str]:
+        """This section with only the route's retrievers (`routed_retrievers`) when it has any of
+        them; else as it is, and why."""
+        if not self.routed_retrievers:
+            return self, ""
+        kept = [r for r in self.retrievers if r in self.routed_retrievers]
+        if not kept:
+            return self, (f"the route asked for {' / '.join(self.routed_retrievers)} only, but the "
+                          f"preset has no such retriever: every retriever searched")
+        return self.model_copy(update={"retrievers": kept}), ""
 
 
 FusionMethod = Literal["rrf", "weighted_rrf", "relative_score", "dbsf", "convex", "learned", "none"]

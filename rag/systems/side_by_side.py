@@ -27,7 +27,7 @@ from rag.records.hits import SearchableCollection
 from rag.rerank.base import RerankResult
 from rag.retrieve.authority import AuthorityResult
 from rag.retrieve.search import Retrieved
-from rag.retrieve.stage import PostprocessOutput
+from rag.retrieve.stage import PostprocessOutput, SelectOutput
 from rag.settings.pipeline import PipelineConfig
 from rag.trace import Trace
 
@@ -94,10 +94,11 @@ def _understand_facts(found: Understanding, status: str, queries: int) -> list[s
     return facts
 
 
-def _adapt_facts(plan: AdaptivePlan) -> list[str]:
+def _adapt_facts(plan: AdaptivePlan, trace: Trace) -> list[str]:
     facts = []
     if plan.strategy:
-        top_k = plan.overrides.get("retrieval.top_k")
+        selected = trace.output(SelectOutput)  # the route's top_k as select kept it (≤ depth)
+        top_k = selected.top_k if selected is not None else plan.overrides.get("retrieval.routed_top_k")
         facts.append(f"adaptive route {str(plan.strategy).upper()} (top {top_k})")
     if plan.levels:
         facts.append(f"searched only {', '.join(plan.levels)} chunks")
@@ -185,7 +186,7 @@ def trace_facts(trace: Trace) -> tuple[str, ...]:
         return tuple(facts)
     plan = trace.output(AdaptivePlan)
     if plan is not None:
-        facts += _adapt_facts(plan)
+        facts += _adapt_facts(plan, trace)
     return tuple(facts + _retrieval_facts(trace) + _later_facts(trace))
 
 

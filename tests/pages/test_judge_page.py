@@ -234,6 +234,37 @@ def test_a_made_set_can_carry_questions_the_collection_cannot_answer(tmp_path: P
 
 
 @pytest.mark.usefixtures("hashing_presets")
+def test_the_ndcg_gain_order_can_be_chosen_and_steers_the_page(tmp_path: Path) -> None:
+    from eval.judging.live import fit_judge, live_pool, next_passage, pool_features
+    from rag.config import load_preset
+    from rag.embed import get_embedder
+
+    name = build_collection(tmp_path)
+    at = _page(name)
+    at.button(key="judge_new_go").click().run()
+    options = at.selectbox(key="judge_order").options
+    assert options[0].startswith("most useful next") and any(
+        o.startswith("likely relevant where it moves nDCG@10 most") for o in options)
+    at.selectbox(key="judge_order").set_value("ndcg_gain").run()
+    at.button(key="judge_pool_all").click().run()
+    assert not at.exception, at.exception
+    store = open_judging(name, "mined")
+    differs = 0
+    for i in range(4):
+        live = live_pool(store.snapshot())
+        probs = fit_judge(live, pool_features(
+            live, get_embedder(load_preset("dense").embedding))).probabilities
+        want = next_passage(live, "ndcg_gain", probs)
+        differs += want != next_passage(live, "judge_uncertainty", probs)
+        shown = " ".join(m.value for m in at.markdown if "Passage" in m.value)
+        assert at.selectbox(key="judge_qid").value == want[0], (i, want)
+        assert f"characters {want[1][1]}–{want[1][2]}" in shown, (i, want, shown)
+        at.button(key="judge_relevant" if i % 2 == 0 else "judge_not_relevant").click().run()
+        assert not at.exception, at.exception
+    assert differs  # the choice matters: the default order would have picked otherwise
+
+
+@pytest.mark.usefixtures("hashing_presets")
 def test_by_default_the_strategy_picks_the_next_passage_across_questions(tmp_path: Path) -> None:
     from eval.judging.cross_judge import NAME as CROSS
     from eval.judging.cross_judge import fit_probabilities, pool_vectors

@@ -3,8 +3,6 @@ and through the pipeline runner (its overrides reach the later stages)."""
 
 from dataclasses import replace
 
-import pytest
-
 from rag.config import PipelineConfig, with_overrides
 from rag.index.hits import SearchQuery
 from rag.pipeline import initial_state
@@ -25,14 +23,15 @@ def plan(query: str, cfg: PipelineConfig, expansions: int = 0,
     state = initial_state(query, cfg)
     extra = tuple(SearchQuery(f"variant {i}", f"v{i}") for i in range(expansions))
     state = replace(state, queries=(*found.search_queries, *extra))
-    return plan_route(found.route, found, state, cfg, levels)
+    return plan_route(found.route, found, state, cfg.query.adaptive, levels)
 
 
 def test_a_short_factual_query_goes_dense_only_top5_without_rerank() -> None:
     p = plan("What is a vault?", config(), expansions=2)
     assert p.strategy == "dense_only"
-    assert [q.retrievers for q in p.queries] == [("dense",)]
-    assert p.overrides == {"rerank.enabled": False, "retrieval.top_k": 5}
+    assert [q.text for q in p.queries] == ["What is a vault?"]
+    assert p.overrides == {"rerank.enabled": False, "retrieval.routed_top_k": 5,
+                           "retrieval.routed_retrievers": ["dense"]}
     assert len(p.dropped_queries) == 2 and "only FUSION searches expansions" in " ".join(p.reasons)
 
 
@@ -41,14 +40,32 @@ def test_a_complex_query_takes_fusion_and_keeps_every_expansion() -> None:
     p = plan(query, config(**{"retrieval.depth": 100}), expansions=3)
     assert p.strategy == "fusion"
     assert len(p.queries) == 4 and p.dropped_queries == ()
-    assert p.overrides["retrieval.top_k"] == 20
+    assert p.overrides["retrieval.routed_top_k"] == 20
 
 
-def test_top_k_is_capped_by_the_retrieval_depth() -> None:
-    query = "Why does sync create a conflict copy and how should teams avoid losing edits offline?"
-    p = plan(query, config(**{"retrieval.depth": 15, "retrieval.top_k": 10}))
-    assert p.overrides["retrieval.top_k"] == 15
-    assert any("capped at retrieval.depth 15" in r for r in p.reasons)
+def test_the_routes_top_k_is_capped_by_the_retrieval_depth_where_select_applies_it() -> None:
+    deep = config(**{"retrieval.depth": 100, "retrieval.routed_top_k": 20}).retrieval
+    assert deep.selected_k() == (20, "")
+    shallow = config(**{"retrieval.depth": 15, "retrieval.top_k": 10, "retrieval.routed_top_k": 20})
+    k, note = shallow.retrieval.selected_k()
+    assert k == 15 and "capped at retrieval.depth 15" in note
+    assert config(**{"retrieval.top_k": 7}).retrieval.selected_k() == (7, "")
+
+
+def test_the_routes_retrievers_apply_only_when_the_preset_has_one() -> None:
+    hybrid = config(**{"retrieval.retrievers": ["bm25", "dense"],
+                       "retrieval.routed_retrievers": ["dense"]}).retrieval
+    assert hybrid.routed() == (hybrid.model_copy(update={"retrievers": ["dense"]}), "")
+    sparse = config(**{"retrieval.retrievers": ["bm25"], "retrieval.routed_retrievers": ["dense"]})
+    kept, note = sparse.retrieval.routed()
+    assert kept.retrievers == ["bm25"] and "no such retriever" in note
+
+
+def test_hierarchical_expands_by_document_only_when_the_context_expands_nothing() -> None:
+    assert config(**{"context.routed_expansion": "document"}).context.routed().expansion == "document"
+    parent = config(**{"context.expansion": "parent", "context.routed_expansion": "document"})
+    assert parent.context.routed().expansion == "parent"
+    assert config().context.routed().expansion == "none"
 
 
 def test_an_exact_identifier_takes_two_stage_which_turns_rerank_on() -> None:
@@ -57,7 +74,7 @@ def test_an_exact_identifier_takes_two_stage_which_turns_rerank_on() -> None:
     strategy, why = choose_strategy(route, 'what does "vault passphrase" mean', cfg.query.adaptive)
     assert strategy == "two_stage" and "vault passphrase" in why
     p = plan('what does "vault passphrase" mean', cfg)
-    assert p.overrides["rerank.enabled"] is True
+    assert p.overrides["rerank.enabled"] is True and "retrieval.routed_retrievers" not in p.overrides
     off = config(**{"query.adaptive.two_stage": False})
     assert plan('what does "vault passphrase" mean', off).strategy == "dense_only"
 
@@ -76,9 +93,16 @@ def test_summarize_path_switches_the_context_expansion() -> None:
     assert plan("What is a vault?", cfg).overrides == {}
 
 
-@pytest.mark.parametrize("field", ["query.adaptive.enabled", "query.route.enabled"])
-def test_the_stage_says_why_it_is_off(field: str) -> None:
-    from rag.query.adaptive_router import _off
+def test_the_stage_says_why_it_is_off_or_has_no_route() -> None:
+    from rag.query.adaptive_router import _off, run_adapt
+    from rag.stages import StageEnv
 
     assert _off(config()) is None
-    assert field.split(".")[-2] in (_off(config(**{field: False})) or "")
+    assert "query.adaptive.enabled" in (_off(config(**{"query.adaptive.enabled": False})) or "")
+    unrouted = config(**{"query.route.enabled": False})  # understand's section: not read by adapt
+    found = understand("What is a vault?", unrouted.query)
+    state = initial_state("What is a vault?", unrouted).with_artifact("understand", found)
+    result = run_adapt(state, StageEnv(unrouted))
+    assert result.status == "skipped" and "did not route this query" in result.reason
+    alone = run_adapt(initial_state("What is a vault?", unrouted), StageEnv(unrouted))
+    assert alone.status == "skipped" and "did not run" in alone.reason

@@ -72,7 +72,7 @@ def test_expansion_and_the_adaptive_route_show_and_shared_facts_drop_out(
     strategy = route.split()[2].lower()
     # the runner handed the route's top_k to the select stage of the same run
     assert adaptive.trace.output(SelectOutput).top_k == TOP_K[strategy]
-    assert adaptive.trace.output(AdaptivePlan).overrides["retrieval.top_k"] == TOP_K[strategy]
+    assert adaptive.trace.output(AdaptivePlan).overrides["retrieval.routed_top_k"] == TOP_K[strategy]
     assert adaptive.grounded_share is not None and echomind.grounded_share is None
     assert [s.n for s in adaptive.sources] == list(range(1, len(adaptive.sources) + 1))
 
