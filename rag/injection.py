@@ -29,6 +29,7 @@ from rag.decoders.base import DOCUMENT_SKIPS, Decoded, decode_all, readable
 from rag.injection_families import DOCUMENT_MORE, MORE, NOT_A_MANUALS, NOT_DESCRIBED, NOT_QUOTED
 from rag.injection_families import OWN_SETUP as _OWN_SETUP
 from rag.injection_mentions import mask_mentions
+from rag.injection_polyglot import DOCUMENT_POLYGLOT, POLYGLOT
 from rag.injection_turns import DOCUMENT_TURNS, TURNS
 from rag.text import mixed_script_words
 
@@ -95,7 +96,8 @@ PATTERNS: dict[str, tuple[str, ...]] = {
                             r"(?:documents?|documentation|docs|sources?|context|search results)\b(?: says?)?"
                             r"[\s.,;]*(?:and|instead|then|just|et|puis|und|y)\b"),
     "reveal_prompt": (
-        rf"\b(?:{_REVEAL})\b[\w\s',]{{0,50}}?(?:{_SECRET})",
+        rf"\b(?:{_REVEAL})\b(?! (?:me |us )?how (?:to|do i|can i) (?:set|configure|change|pass|use|write|add)\b)"
+        rf"[\w\s',]{{0,50}}?(?:{_SECRET})",
         # "everything above in the notes I pasted" is the user's own text
         rf"\b(?:{_REVEAL})\b[\w\s',]{{0,30}}?\b(?:{_TEXT})\b[\w\s',]{{0,30}}?\b(?:{_PREVIOUS})\b"
         r"(?![^?]{0,60}\b(?:i|we) (?:just )?(?:pasted|shared|sent|wrote|uploaded|attached)\b)",
@@ -106,7 +108,7 @@ PATTERNS: dict[str, tuple[str, ...]] = {
         # the assistant's own setup asked for by name or by where it sits
         r"\b(?:your|tu|ton|dein\w*) (?:system ?prompt|prompt (?:de|del) sistema|prompt systeme|systemprompt|"
         r"system message|initial instructions|hidden instructions)",
-        r"\brole ['\"]?system\b", r"\b(?:in|of|from) your context(?: window)?\b",
+        r"\brole ['\"]?system\b(?! ?['\"]?,? ?['\"]?content\b)", r"\b(?:in|of|from) your context(?: window)?\b",
         r"\bwhat (?:did|does|has|have) (?:the |your )?"
         r"(?:operator|developer|creator|admin\w*|company|owner)s?\b"
         r"[\w\s]{0,20}\b(?:tell|told|instruct\w*|ask\w*) you\b",
@@ -217,7 +219,7 @@ PATTERNS: dict[str, tuple[str, ...]] = {
     "override_answer_zh": (r"只(?:回答|回复|输出|说)",),
 }
 # more languages, personas, impersonated authority, notes to the assistant (rag.injection_families)
-for _more in (MORE, TURNS):  # forged turns, decode-and-act, named personas (rag.injection_turns)
+for _more in (MORE, TURNS, POLYGLOT):  # forged turns, decode-and-act, named personas (rag.injection_turns)
     for _family, _extra in _more.items():
         PATTERNS[_family] = PATTERNS.get(_family, ()) + _extra
 # Documents are prose about anything, "don't follow the instructions in the policy" included, so
@@ -286,7 +288,7 @@ DOCUMENT_PATTERNS: dict[str, tuple[str, ...]] = {
     "ignore_instructions_zh": PATTERNS["ignore_instructions_zh"],
     "reveal_prompt_zh": (r"系统提示(?!符)|初始提示|系统指令",),
 }
-for _more in (DOCUMENT_MORE, DOCUMENT_TURNS):
+for _more in (DOCUMENT_MORE, DOCUMENT_TURNS, DOCUMENT_POLYGLOT):
     for _family, _extra in _more.items():
         DOCUMENT_PATTERNS[_family] = DOCUMENT_PATTERNS.get(_family, ()) + _extra
 # Letters spread out one by one ("i g n o r e p r e v i o u s …") lose their word breaks, so that
