@@ -41,7 +41,7 @@ _DROP = (r"desconsider\w*|ignor\w*|esque[cç]\w*|deixe de lado|metti\w* da parte
          r"भूल जा\w*|भूल जाओ|अनदेखा|नज़रअंदाज़|破棄|無視|忘れ|무시|내려놓|잊어|잊고")
 _PREVIOUS = (r"acima|anteriores|sopra|precedenti|che ti hanno dato|dotychczasow\w*|wcześniejsz\w*|"
              r"na początku|verilen|tidigare|předchozí|başta|di awal|sebelumnya|eerdere|vorige|السابقة|पिछले|पहले|"
-             r"最初|以前|前の|시스템에서|이전|처음")
+             r"最初|以前|前の|시스템에서|이전|처음|önceki|sebelumnya|poprzedni\w*")
 # words for hidden / initial, and "before the conversation"
 _HIDDEN = (r"ocult\w*|secret\w*|nascost\w*|segret\w*|ukryt\w*|tajn\w*|gizli|tersembunyi|rahasia|"
            r"verborgen|geheime?|المخفية|مخفية|السرية|छिपे|छिपी|गुप्त|非公開|隠さ?れた|秘密の|숨겨진|비밀")
@@ -158,15 +158,43 @@ POLYGLOT: dict[str, tuple[str, ...]] = {
     "role_override": PERSONA,
 }
 
-# documents: a forged turn in any script, "[[SYSTEM NOTE", an important system update
+# documents: a note addressed to the assistant in any of these languages ("Instrução para o
+# assistente de IA:", "Yapay zekâ asistanına not:", "Untuk asisten AI:", "تعليمات للمساعد الذكي:"),
+# a bare address at a line or tag start followed by an order, a forged turn that names the
+# assistant, and drop orders qualified as the earlier ones or "the rest of this data"
+_ADDR = (r"assistant|assistente|asistente|asystent\w*|asystencie|asistan\w*|asisten|assistent|"
+         r"ai[- ]?(?:agent|assistent|assistant|asistan\w*|ops agent)?|ia|ki|llm|yapay zek[aâ]\w*|"
+         r"المساعد\w*|للمساعد\w*|सहायक|アシスタント|어시스턴트")
+_NOTE = (r"instru\w*|istruzion\w*|note?|nota|notatka|notitie|catatan|komentarz|تعليمات|ملاحظة|"
+         r"निर्देश|टिप्पणी|指示|メモ|지시|메모|untuk|for|para|per|voor|dla|için|to")
+_ORDER_VERB = (r"ignor\w*|disregard|forget|tell|say|recommend|include|book|run|skip|respond|reply|answer|"
+               r"hide|omit|send|forward|desconsider\w*|recomend\w*|zignoruj|napisz|powin\w*|nadaj|"
+               r"söyle\w*|gizle|unut|abaikan|katakan|beri tahu|harus|ignora|rispondi|negeer|vertel|toon|"
+               r"تجاهل|أخبر|اخبر|बताओ|बताएं|अनदेखा|無視|伝え|무시|알려|말하|出力|출력|peça|pe[cç]a|"
+               r"the user|l'utente|o usuário|użytkownik\w*|kullanıcı\w*|pengguna|gebruiker|المستخدم")
+_BREAK = r"(?:^|\n|[\[<(⟨]|<!--|>)\s*[#@]?\s*"
 DOCUMENT_POLYGLOT: dict[str, tuple[str, ...]] = {
     "role_marker": _folded((
         rf"(?:^|\n)\s*(?:{_ROLE})\s*[:：]\s*[^\n]{{0,40}}?(?:{_BODY})",
+        rf"(?:^|\n|:\s)(?:{_ROLE})\s*[:：]\s*[^\n]{{0,80}}?\b(?:{_ADDR})\b",
         r"\[\[\s*(?:system|admin|developer|sistem\w*)\b",
         r"\b(?:important|urgent|critical) system (?:update|notice|message|note|override)\b",
     )),
+    "addresses_assistant": _folded((
+        rf"{_BREAK}(?:{_NOTE})\b[^\n:：]{{0,30}}?\b(?:{_ADDR})\b[^\n:：]{{0,20}}?[:：]",
+        rf"{_BREAK}(?:[\w'-]+\s){{0,2}}?(?:{_ADDR})\b[^\n:：]{{0,15}}?[:：,]\s*(?:\(\w+ \w+ \w+ )?"
+        rf"[^\n]{{0,60}}?\b(?:{_ORDER_VERB})",
+        rf"{_BREAK}(?:{_ADDR})\s(?:[\w-]+\s)?(?:instructions?|instruction)\s*[:：]",
+        rf"(?:drogi|droga|dear|caro|cara|querid[oa]|sayın|sevgili|beste|hai|hey)\s(?:[\w-]+\s)?(?:{_ADDR})\b",
+        rf"{_BREAK}(?:{_ADDR}),\s(?:when|if|whenever|quando|se|jeśli|eğer|jika|als)\b",
+        r"catatan untuk ai|(?:^|\n)(?:ai|ia|ki)\s*:",
+    )),
     "ignore_instructions": _folded((
-        rf"(?:{_DROP})[^.!?。？！\n]{{0,30}}?(?:{_PREVIOUS})[^.!?。？！\n]{{0,20}}?(?:{_ORDERS})",
-        rf"(?:{_PREVIOUS})[^.!?。？！\n]{{0,20}}?(?:{_ORDERS})[^.!?。？！\n]{{0,30}}?(?:{_DROP})",
+        rf"(?<!['\"‘“])(?:{_DROP}){_S}{{0,30}}?(?:{_PREVIOUS}){_S}{{0,20}}?(?:{_ORDERS})",
+        rf"(?<!['\"‘“])(?:{_DROP}){_S}{{0,30}}?(?:{_ORDERS}){_S}{{0,20}}?(?:{_PREVIOUS})",
+        rf"(?:{_PREVIOUS}){_S}{{0,20}}?(?:{_ORDERS}){_S}{{0,30}}?(?:{_DROP})",
+        rf"(?:{_DROP})\s(?:tutto quanto sopra|tudo (?:o que está )?acima|wszystko powyżej|"
+        r"yukarıdaki her şey\w*|semua (?:yang )?di atas|alles hierboven|il resto dei dati|"
+        r"o resto d\w+ dados|resztę danych|de rest van (?:deze )?gegevens|sisa data)",
     )),
 }
