@@ -250,10 +250,13 @@ DOCUMENT_PATTERNS: dict[str, tuple[str, ...]] = {
         r"\bwhen (?:you )?(?:summari[sz]\w*|answer\w*|asked about) (?:this|questions)\b[^.]{0,40}"
         r"\b(?:you must|always|say|reply|tell)\b",
         r"\byou are now\b", r"\bfrom now on,? you (?:must|will|are)\b",
-        rf"\b(?:{_ASSISTANT}|chatgpt|claude|gemini|copilot)s?,? "
-        r"(?:please |you must |you should |must |should )?"
+        rf"\b(?:{_ASSISTANT}|chatgpt|claude|gemini|copilot)s?(?:, | (?:please |you must |you should |must |"
+        r"should ))"
         r"(?:ignore|disregard|say|respond|reply|print|output|answer|state|tell|include|recommend|append|"
         r"stop|instead|omit|classify|rank|approve)\b",
+        # without a comma or a modal, only verbs that are not also nouns ("AI output", "an assistant instead")
+        rf"\b(?:{_ASSISTANT}|chatgpt|claude|gemini|copilot)s? "
+        r"(?:ignore|disregard|say|respond|reply|print|tell|include|recommend|append|omit|classify|approve)\b",
         r"\bprovide (?:it|this|them|the following)(?: information)? to the user\b",
         r"\b(?:tell|inform|convince|assure) the user (?:that|to ignore)\b",
         r"\b(?:respond|reply|answer) (?:only |just )?with (?:exactly|only|nothing but)\b",
