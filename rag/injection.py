@@ -96,7 +96,8 @@ PATTERNS: dict[str, tuple[str, ...]] = {
                             r"(?:documents?|documentation|docs|sources?|context|search results)\b(?: says?)?"
                             r"[\s.,;]*(?:and|instead|then|just|et|puis|und|y)\b"),
     "reveal_prompt": (
-        rf"\b(?:{_REVEAL})\b(?! (?:me |us )?how (?:to|do i|can i) (?:set|configure|change|pass|use|write|add)\b)"
+        rf"\b(?:{_REVEAL})\b(?! (?:me |us )?how (?:to|do i|can i) "
+        r"(?:set|configure|change|pass|use|write|add)\b)"
         rf"[\w\s',]{{0,50}}?(?:{_SECRET})",
         # "everything above in the notes I pasted" is the user's own text
         rf"\b(?:{_REVEAL})\b[\w\s',]{{0,30}}?\b(?:{_TEXT})\b[\w\s',]{{0,30}}?\b(?:{_PREVIOUS})\b"
@@ -108,7 +109,8 @@ PATTERNS: dict[str, tuple[str, ...]] = {
         # the assistant's own setup asked for by name or by where it sits
         r"\b(?:your|tu|ton|dein\w*) (?:system ?prompt|prompt (?:de|del) sistema|prompt systeme|systemprompt|"
         r"system message|initial instructions|hidden instructions)",
-        r"\brole ['\"]?system\b(?! ?['\"]?,? ?['\"]?content\b)", r"\b(?:in|of|from) your context(?: window)?\b",
+        r"\brole ['\"]?system\b(?! ?['\"]?,? ?['\"]?content\b)",
+        r"\b(?:in|of|from) your context(?: window)?\b",
         r"\bwhat (?:did|does|has|have) (?:the |your )?"
         r"(?:operator|developer|creator|admin\w*|company|owner)s?\b"
         r"[\w\s]{0,20}\b(?:tell|told|instruct\w*|ask\w*) you\b",

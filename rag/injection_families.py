@@ -63,7 +63,8 @@ _HI_IGNORE = "(?:" + "|".join(_folded(w) for w in ("अनदेखा", "भू
 
 IGNORE_MORE = (
     rf"{_JA_ORDERS}.{{0,12}}(?:無視|忘れ)", rf"(?:無視|忘れ).{{0,12}}{_JA_ORDERS}",
-    rf"{_KO_ORDERS}.{{0,12}}(?:무시|잊어|잊고)", rf"(?<!비밀번호를 )(?<!비밀번호 )(?:무시|잊어).{{0,12}}{_KO_ORDERS}",
+    rf"{_KO_ORDERS}.{{0,12}}(?:무시|잊어|잊고)",
+    rf"(?<!비밀번호를 )(?<!비밀번호 )(?:무시|잊어).{{0,12}}{_KO_ORDERS}",
     rf"(?:تجاهل|انس|إنس|اهمل|أهمل|تخط).{{0,30}}{_AR_ORDERS}",
     r"\btalimat\w*[\w\s',]{0,30}\b(?:gormezden gel|yok say|unut|unutun)\b",  # Turkish: noun first
     rf"{_HI_ORDERS}.{{0,30}}{_HI_IGNORE}",
@@ -106,7 +107,8 @@ REVEAL_MORE = (
     r"(?:复述|重复|原样|逐字|输出|显示|告诉我|打印|列出).{0,20}(?:指令|指示|提示|设定)",
     r"你.{0,8}(?:收到|得到|被给|接收).{0,6}(?:指令|指示|提示)",
     r"(?:システム|シス)(?:フ|プ)ロン(?:フ|プ)ト|初期(?:指示|設定)|(?:あなたの|君の)(?:指示|ルール|設定)",
-    r"시스템 ?프롬프트(?! ?(?:를|을)? ?(?:설정|변경|바꾸|파라미터|매개변수))|초기 ?지시|(?:너의|당신의) ?(?:지시|규칙|설정)",
+    r"시스템 ?프롬프트(?! ?(?:를|을)? ?(?:설정|변경|바꾸|파라미터|매개변수))|"
+    r"초기 ?지시|(?:너의|당신의) ?(?:지시|규칙|설정)",
     r"(?:у тебя|у вас|твой|ваш)\b[\w\s]{0,12}(?:системн\w* )?(?:промпт|инструкц\w*|указани\w*)",
     r"\bинструкци\w*,? (?:которые )?(?:тебе|вам) (?:дали|дал\w*)",
     r"\b(?:tuo|tua|teu|seu|jouw|twoj\w*|senin) (?:prompt|system prompt|systeemprompt|prompt di sistema|"
@@ -116,7 +118,8 @@ REVEAL_MORE = (
     r"talimatlar\w*|regles|reglas|regras|regeln|regole) (?:systeme|du systeme|del sistema|de sistema|"
     r"do sistema|systemowe|di sistema|системные)\b",
     r"\b(?:je|jouw) systeem(?:instructies|prompt)\b|\bsistem (?:talimat\w*|istem\w*|komut\w*)\b",
-    r"システムの(?:指示|設定|命令|フロンフト)(?!を?(?:変更|設定|変え|カスタマイス))", r"\brole (?:is |of |= |: )?['\"]?(?:system|developer)\b(?! ?['\"]?,? ?['\"]?content\b)",
+    r"システムの(?:指示|設定|命令|フロンフト)(?!を?(?:変更|設定|変え|カスタマイス))",
+    r"\brole (?:is |of |= |: )?['\"]?(?:system|developer)\b(?! ?['\"]?,? ?['\"]?content\b)",
     r"(?:موجه|تعليمات) النظام", r"सिस्टम प्रॉम्प्ट",
     # where the setup sits, not what it is called
     r"\b(?:top|start|beginning) of (?:this|the|our) (?:conversation|chat|session|context|thread)\b",

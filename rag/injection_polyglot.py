@@ -34,13 +34,14 @@ _ORDERS = (r"instruções|instrucoes|orientações|regras|diretrizes|istruzion\w
            r"pokyny|instrukce|instruktioner|regler|instruksi|aturan|pedoman|perintah|instructies|regels|richtlijnen|"
            r"التعليمات|الإرشادات|القواعد|तعليمات|निर्देश\w*|नियम|指示|ルール|命令|規則|지침|지시|규칙")
 # verbs of dropping, any mood (the polite forms carry the order as much as imperatives)
-_DROP = (r"desconsider\w*|ignor\w*|esque[cç]\w*|deixe de lado|metti\w* da parte|mettere da parte|"
-         r"dimentic\w*|tralascia\w*|zapomnie\w*|zapomnij|zignoruj\w*|pomi[nń]\w*|pominięci\w*|"
-         r"unut\w*|yok say\w*|görmezden gel\w*|bir kenara bırak\w*|lupakan|abaikan|kesampingkan|"
-         r"bortse från|glöm|vergeet|vergeten|negeer\w*|تجاهل\w*|التغاضي|تغاض\w*|انس|"
-         r"भूल जा\w*|भूल जाओ|अनदेखा|नज़रअंदाज़|破棄|無視|忘れ|무시|내려놓|잊어|잊고")
+_DROP = (r"desconsider\w*|ignor\w*|esque[cç]a\w*|esquecer|deixe de lado|metti\w* da parte|mettere da parte|"
+         r"dimentica(?:re|te)?\b|dimentichi\b|tralascia\w*|zapomnie\w*|zapomnij|zignoruj\w*|pomi[nń]\w*|pominięci\w*|"
+         r"unut(?:un|abilir\w*|manı\w*|ur musun\w*)?\b|yok say\w*|görmezden gel\w*|bir kenara bırak\w*|lupakan|abaikan|kesampingkan|"
+         r"bortse från|glöm|vergeet|te vergeten|negeer\w*|negeren|تجاهل\w*|التغاضي|تغاض\w*|انس|"
+         r"भूल जा\w*|भूल जाओ|अनदेखा|नज़रअंदाज़|破棄|無視|忘れて|무시|내려놓|잊어 ?주|잊어줘|잊으세요|잊어라|잊고")
 _PREVIOUS = (r"acima|anteriores|sopra|precedenti|che ti hanno dato|dotychczasow\w*|wcześniejsz\w*|"
-             r"na początku|verilen|tidigare|předchozí|başta|di awal|sebelumnya|eerdere|vorige|السابقة|पिछले|पहले|"
+             r"na początku|verilen|tidigare|předchozí|başta|di awal|sebelumnya|eerdere|vorige|"
+             r"السابقة|पिछले|पहले|"
              r"最初|以前|前の|시스템에서|이전|처음|önceki|sebelumnya|poprzedni\w*")
 # words for hidden / initial, and "before the conversation"
 _HIDDEN = (r"ocult\w*|secret\w*|nascost\w*|segret\w*|ukryt\w*|tajn\w*|gizli|tersembunyi|rahasia|"
@@ -53,7 +54,7 @@ _ROLE = (r"sistem|sistema|systeem|system|sisteme|시스템|システム|सि�
 _BODY = (r"usuário|usuario|utente|użytkownik|kullanıcı|pengguna|gebruiker|사용자|ユーザー|उपयोगकर्ता|"
          r"المستخدم|admin\w*|yönetici|관리자|管理者|एडमिन|mostr\w*|pokaż\w*|göster\w*|tampilkan|toon|"
          r"보여|表示|दिखा\w*|اعرض|açıkla|ungkapkan|rivela|revele|ujawnij|onthul|"
-         r"prompt|talimat\w*|instru\w*|istruz\w*|निर्देश|指示|지침|التعليمات")
+         r"gizli|hidden|ocult\w*|nascost\w*|tersembunyi|छिपे|숨겨진|隠")
 _CONFIG = (r"configura\w*|konfigura\w*|yapılandırma\w*|ayarlar\w*|設定|構成|설정|구성|"
            r"सिस्टम प्रॉम्प्ट|system ?prompt|prompt (?:do |di |de )?sistem\w*|التكوين|الإعدادات")
 _TOOLS = (r"tool list|list of tools|lista (?:de |di )?(?:ferramentas|strumenti|narzędzi)|araç listes\w*|"
