@@ -115,10 +115,12 @@ _HARM = (r"esplosiv\w*|explosiv\w*|bomba|قنبلة|متفجرات|बम|बा
          r"クレジットカード情報|신용카드 정보|dokumen palsu|documentos falsos|documenti falsi|"
          r"identiteit steelt|identità|kimlik hırsız\w*|izlenemeyen|takip edilemeyen|"
          r"보안 시스템을? 뚫|해킹|bez wiedzy|senza che (?:se ne accorga|lo sappia)|बिना पता चले|"
-         r"stalking|stalk\w*")
+         r"stalking|stalk\w*|bomb\b|bombs|pathogen\w*|nerve agent|aerosoli[sz]\w*|hotwir\w*|deepfake|"
+         r"ransomware|malware|sql injection|nasıl ele geçir\w*|obejít|obejit")
 _FICTION = (r"immagina|facciamo finta|fingi|imagine|imagina|finja|zagrajmy|udawaj|wyobraź|"
             r"roman yazıyorum|rol yap|hayal et|anggap saja|bayangkan|berpura|stel je voor|doe alsof|"
             r"تخيل|لنلعب|चलो एक खेल|कल्पना करो|ロールプレイ|想像して|소설|역할극|상상해|"
+            r"i'm writing a (?:thriller|novel|story|screenplay)|video game|parallel universe|"
             r"nonn[oa]|avó|avô|babci\w*|dziadk\w*|dziadek|büyükanne\w*|dede|nenek|kakek|oma|opa|"
             r"جدتي|جدي|दादी|दादा|おばあちゃん|おじいちゃん|할머니|할아버지|prof\b|professore")
 _UNBOUND = (r"sem limitações|sem restrições|senza (?:limiti|restrizioni|filtri|regole)|bez ograniczeń|"
