@@ -36,7 +36,8 @@ _ORDERS = (r"instruções|instrucoes|orientações|regras|diretrizes|istruzion\w
 # verbs of dropping, any mood (the polite forms carry the order as much as imperatives)
 _DROP = (r"desconsider\w*|ignor\w*|esque[cç]a\w*|esquecer|deixe de lado|metti\w* da parte|mettere da parte|"
          r"dimentica(?:re|te)?\b|dimentichi\b|tralascia\w*|zapomnie\w*|zapomnij|zignoruj\w*|pomi[nń]\w*|pominięci\w*|"
-         r"unut(?:un|abilir\w*|manı\w*|ur musun\w*)?\b|yok say\w*|görmezden gel\w*|bir kenara bırak\w*|lupakan|abaikan|kesampingkan|"
+         r"unut(?:un|abilir\w*|manı\w*|ur musun\w*)?\b|yok say\w*|görmezden gel\w*|bir kenara bırak\w*|"
+         r"lupakan|abaikan|kesampingkan|"
          r"bortse från|glöm|vergeet|te vergeten|negeer\w*|negeren|تجاهل\w*|التغاضي|تغاض\w*|انس|"
          r"भूल जा\w*|भूल जाओ|अनदेखा|नज़रअंदाज़|破棄|無視|忘れて|무시|내려놓|잊어 ?주|잊어줘|잊으세요|잊어라|잊고")
 _PREVIOUS = (r"acima|anteriores|sopra|precedenti|che ti hanno dato|dotychczasow\w*|wcześniejsz\w*|"
