@@ -50,10 +50,10 @@ _HIDDEN = (r"ocult\w*|secret\w*|nascost\w*|segret\w*|ukryt\w*|tajn\w*|gizli|ters
 _BEFORE_CHAT = (r"antes da (?:nossa )?conversa|prima della (?:nostra )?conversazione|przed rozmow\w*|"
                 r"konuşmadan önce|sohbetten önce|sebelum percakapan|voor (?:het|ons) gesprek|"
                 r"قبل المحادثة|बातचीत से पहले|会話の前|대화 (?:시작 )?전")
-_ROLE = (r"sistem|sistema|systeem|system|sisteme|시스템|システム|सिस्टम|النظام|نظام|"
+_ROLE = (r"sistem|sistema|systeem|system|sisteme|система|систем|ассистент|시스템|システム|सिस्टम|النظام|نظام|"
          r"admin|yönetici|관리자|管理者|एडमिन")
 _BODY = (r"usuário|usuario|utente|użytkownik|kullanıcı|pengguna|gebruiker|사용자|ユーザー|उपयोगकर्ता|"
-         r"المستخدم|admin\w*|yönetici|관리자|管理者|एडमिन|mostr\w*|pokaż\w*|göster\w*|tampilkan|toon|"
+         r"المستخدم|пользовател\w*|администратор\w*|выведи|покажи|admin\w*|yönetici|관리자|管理者|एडमिन|mostr\w*|pokaż\w*|göster\w*|tampilkan|toon|"
          r"보여|表示|दिखा\w*|اعرض|açıkla|ungkapkan|rivela|revele|ujawnij|onthul|"
          r"gizli|hidden|ocult\w*|nascost\w*|tersembunyi|छिपे|숨겨진|隠")
 _CONFIG = (r"configura\w*|konfigura\w*|yapılandırma\w*|ayarlar\w*|設定|構成|설정|구성|"
