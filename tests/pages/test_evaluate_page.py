@@ -83,9 +83,16 @@ def test_drill_down_opens_the_trace_of_the_worst_query(ran: AppTest) -> None:
     at.toggle(key="eval_drill_open").set_value(True).run()
     assert not at.exception
     frames = [d.value for d in at.dataframe]
-    stages = next(f for f in frames if "stage" in f.columns)
-    assert {"retrieve", "fuse"} <= set(stages["stage"])
-    assert stages.set_index("stage").loc["retrieve", "status"] in ("ok", "cache_hit")
+    stages = next(f for f in frames if "stage" in f.columns).set_index("stage")
+    assert {"retrieve", "fuse"} <= set(stages.index)
+    if stages.loc["retrieve", "status"] == "skipped":
+        # the worst query never reached retrieval: its trace names the stage that stopped it
+        # (the input guard blocks one sample question; docs/security.md), so open the next one
+        assert (stages["status"] == "blocked").any()
+        at.selectbox(key="eval_drill_q").select(query.options[1]).run()
+        frames = [d.value for d in at.dataframe]
+        stages = next(f for f in frames if "stage" in f.columns).set_index("stage")
+    assert stages.loc["retrieve", "status"] in ("ok", "cache_hit")
     candidates = frames[-1]
     assert {"rank", "score", "relevant", "document"} <= set(candidates.columns)
     assert len(candidates) > 0
