@@ -87,7 +87,8 @@ def test_answer_cites_sources_and_declines_an_off_topic_question(app) -> None:
 
 @pytest.mark.parametrize("entry", PAGES, ids=[e.title for e in PAGES])
 def test_every_page_opens_without_an_exception(app, entry) -> None:
-    app.open(Path(entry.file).stem, timeout_s=120)
+    # wait for the title itself: under load the run can look settled before the first render
+    app.open(Path(entry.file).stem, wait_text=entry.title, timeout_s=120)
     assert entry.title in app.main_text()
     assert not app.exceptions(), app.exceptions()
 
