@@ -221,7 +221,9 @@ PATTERNS: dict[str, tuple[str, ...]] = {
     "override_answer_zh": (r"只(?:回答|回复|输出|说)",),
 }
 # more languages, personas, impersonated authority, notes to the assistant (rag.injection_families)
-for _more in (MORE, TURNS, POLYGLOT):  # forged turns, decode-and-act, named personas (rag.injection_turns)
+# forged turns, decode-and-act, named personas (rag.injection_turns); other languages' orders and
+# forged turns in any script (rag.injection_polyglot)
+for _more in (MORE, TURNS, POLYGLOT):
     for _family, _extra in _more.items():
         PATTERNS[_family] = PATTERNS.get(_family, ()) + _extra
 # Documents are prose about anything, "don't follow the instructions in the policy" included, so
