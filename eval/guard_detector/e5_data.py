@@ -25,7 +25,7 @@ import numpy as np
 
 from eval.guard_detector.data import all_rows
 from eval.guard_detector.e5_hard_negatives import e5_hard_negatives
-from rag.guard_model.e5 import QUERY_PREFIX, head, load_encoder
+from rag.guard_model.e5 import head, load_encoder
 from rag.injection_mentions import mask_mentions
 from rag.paths import PROJECT_ROOT
 
@@ -99,13 +99,13 @@ def embed(texts: list[str], batch: int = 16) -> np.ndarray:
                   key=lambda kv: len(kv[1]))
     for start in range(0, len(todo), batch):
         part = todo[start:start + batch]
-        vectors = encoder.backend.encode([QUERY_PREFIX + h for _, h in part])
+        vectors = np.asarray(encoder.model.encode([h for _, h in part], True), dtype=np.float32)
         cache.update({k: v for (k, _), v in zip(part, vectors, strict=True)})
         if (start // batch) % 50 == 49 or start + batch >= len(todo):
             path.parent.mkdir(parents=True, exist_ok=True)
             np.savez(path, keys=np.array(list(cache)), vectors=np.stack(list(cache.values())))
             print(f"embedded {min(start + batch, len(todo))}/{len(todo)}", flush=True)
-    return np.stack([cache[k] for k in keys]) if keys else np.zeros((0, encoder.backend.dim), np.float32)
+    return np.stack([cache[k] for k in keys]) if keys else np.zeros((0, int(encoder.model.dim)), np.float32)
 
 
 def extra_eval_texts() -> list[str]:

