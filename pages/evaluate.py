@@ -116,9 +116,12 @@ def drill_down(results: ev.EvalResults, labels: list[str], metric: str) -> None:
     scored = results.runs[labels.index(label)]
     queries = results.evalset.dataset.queries
     values = scored.run.scores[metric].values
+    refused = {o.qid: f" · refused by the {o.blocked.split(':')[0]}" for o in scored.run.outcomes
+               if o.blocked}
     qid = row[1].selectbox(
         "Query (worst first)", ranked_queries(scored.run, metric, queries), key="eval_drill_q",
-        format_func=lambda q: f"{q} · {metric} {values.get(q, float('nan')):.3f} · {queries[q]}")
+        format_func=lambda q: f"{q} · {metric} {values.get(q, float('nan')):.3f}"
+                              f"{refused.get(q, '')} · {queries[q]}")
     if not st.toggle("Open its trace", key="eval_drill_open"):
         return
     cache = session_cache(st.session_state, "eval_traces", max_entries=16)

@@ -132,6 +132,14 @@ class Trace:
                 return f"{record.stage}: {record.reason}"
         return None
 
+    @property
+    def blocked(self) -> str | None:
+        """The stage that refused the query and why ("guard: …"), or None."""
+        for record in self.records:
+            if record.status == "blocked":
+                return f"{record.stage}: {record.reason}"
+        return None
+
     def to_dict(self) -> dict[str, Any]:
         return jsonable(
             {

@@ -17,7 +17,7 @@ from types import MappingProxyType
 from typing import Literal, cast
 
 from eval.data.shapes import BeirDataset
-from eval.runs.preset_run import Searcher
+from eval.runs.preset_run import QueryBlocked, Searcher
 from eval.runs.trace_tap import tap
 from rag.config import PipelineConfig, with_overrides
 from rag.documents.base import DocType, Document, DocumentMetadata
@@ -26,6 +26,7 @@ from rag.index.collection import open_working
 from rag.index.hits import Candidate
 from rag.pipeline import Source, ranked_candidates, run_query
 from rag.retrieve.stage import SelectOutput
+from rag.trace import Trace
 
 Mode = Literal["retrieval", "full"]
 MODES: tuple[Mode, ...] = ("retrieval", "full")
@@ -93,6 +94,11 @@ def _clock(now: datetime | None) -> datetime:
     return now or datetime.now(UTC)
 
 
+def refuse_if_blocked(trace: Trace) -> None:
+    if trace.blocked is not None:
+        raise QueryBlocked(trace.blocked)
+
+
 def retrieval_searcher(
     config: PipelineConfig, collection: Source, now: datetime | None = None
 ) -> Searcher:
@@ -104,6 +110,7 @@ def retrieval_searcher(
     def search(query: str) -> Sequence[Candidate]:
         trace = run_query(query, config, collection, last="select", raise_errors=True, now=clock)
         tap(query, trace)  # kept with a stored run (eval.runs.trace_tap)
+        refuse_if_blocked(trace)
         selected = trace.output(SelectOutput)
         return selected.candidates if selected is not None else ()
 
@@ -119,6 +126,7 @@ def full_searcher(
     def search(query: str) -> Sequence[Candidate]:
         trace = run_query(query, config, collection, raise_errors=True, now=clock)
         tap(query, trace)
+        refuse_if_blocked(trace)
         return ranked_candidates(trace)
 
     return search

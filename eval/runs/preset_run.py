@@ -2,7 +2,9 @@
 
 Chunk hits map to their BEIR document by the best chunk score (MaxP, Dai & Callan 2019) unless
 `doc_score` says otherwise (eval.runs.doc_scores), so document-level qrels score any chunker.
-A query that raises is kept with its error and counted in `failed`; the run goes on.
+A query that raises is kept with its error and counted in `failed`; the run goes on. A query the
+pipeline refuses (the input guard) is kept with an empty ranking, scored 0 and named in
+`blocked_by`: the refusal is the system's answer, not a harness failure.
 """
 
 from __future__ import annotations
@@ -29,14 +31,20 @@ from rag.retrieve.search import clear_candidate_cache
 Searcher = Callable[[str], Sequence[Candidate]]
 
 
+class QueryBlocked(Exception):
+    """A searcher's query the pipeline refused; the message names the stage and its reason."""
+
+
 @dataclass(frozen=True)
 class QueryOutcome:
-    """One query's document ranking {doc_id: score}, its latency, or the error it raised."""
+    """One query's document ranking {doc_id: score}, its latency, or the error it raised;
+    `blocked` names the stage that refused it (its ranking is then empty)."""
 
     qid: str
     ranking: Mapping[str, float]
     latency_ms: float
     error: str | None = None
+    blocked: str | None = None
 
 
 @dataclass(frozen=True)
@@ -49,6 +57,7 @@ class RunSummary:
     metrics: Mapping[str, float]  # NaN when every query failed
     ci95: Mapping[str, tuple[float, float]]
     latency_ms: Mapping[str, float]
+    blocked: int = 0  # refused by the pipeline: scored 0, not failed
 
     def as_json(self) -> dict[str, Any]:
         def num(x: float) -> float | None:  # JSON has no NaN: a failed figure is null
@@ -58,6 +67,7 @@ class RunSummary:
             "preset": self.preset,
             "n_queries": self.n_queries,
             "failed": self.failed,
+            "blocked": self.blocked,
             "metrics": {k: num(v) for k, v in self.metrics.items()},
             "ci95": {k: [num(lo), num(hi)] for k, (lo, hi) in self.ci95.items()},
             "latency_ms": {k: num(v) for k, v in self.latency_ms.items()},
@@ -86,6 +96,7 @@ class PresetRun:
                 "metrics": {k: s.values.get(outcome.qid) for k, s in self.scores.items()},
                 "latency_ms": outcome.latency_ms,
                 "error": outcome.error or (failures[0] if failures else None),
+                "blocked_by": outcome.blocked,
                 "ranking": ranking,
             })
         return rows
@@ -101,6 +112,10 @@ def search_all(
         start = time.perf_counter()
         try:
             candidates = searcher(text)
+        except QueryBlocked as refusal:
+            elapsed = (time.perf_counter() - start) * 1000
+            outcomes.append(QueryOutcome(qid, {}, elapsed, blocked=str(refusal)))
+            continue
         except Exception as exc:  # noqa: BLE001 -- recorded per query, counted in "failed"
             elapsed = (time.perf_counter() - start) * 1000
             outcomes.append(QueryOutcome(qid, {}, elapsed, f"{type(exc).__name__}: {exc}"))
@@ -145,6 +160,7 @@ def summarize_scores(
         preset=preset,
         n_queries=len(outcomes),
         failed=len(failed),
+        blocked=sum(o.blocked is not None for o in outcomes),
         metrics={k: s.mean for k, s in scores.items()},
         ci95=ci95,
         latency_ms={"p50": float(p50), "p95": float(p95)},

@@ -25,7 +25,8 @@ def test_run_writes_report_perquery_and_stored_runs(tmp_path: Path) -> None:
     report = json.loads(out.read_text())
     assert [r["preset"] for r in report["runs"]] == ["bm25", "hybrid"]
     for run in report["runs"]:
-        assert set(run) == {"preset", "n_queries", "failed", "metrics", "ci95", "latency_ms"}
+        assert set(run) == {"preset", "n_queries", "failed", "blocked", "metrics", "ci95",
+                            "latency_ms"}
         assert run["n_queries"] == 20 and run["failed"] == 0
         assert set(run["metrics"]) == {"ndcg@10", "recall@10", "recall@100", "mrr@10", "map@100"}
         for key, value in run["metrics"].items():
@@ -42,6 +43,11 @@ def test_run_writes_report_perquery_and_stored_runs(tmp_path: Path) -> None:
     # a known false positive, docs/security.md): the same question in both presets, never more
     empty = {(r["preset"], r["qid"]) for r in rows if not r["ranking"]}
     assert len(empty) <= 2 and len({qid for _, qid in empty}) <= 1
+    refused = {(r["preset"], r["qid"]) for r in rows if r["blocked_by"] is not None}
+    assert refused == empty  # each empty ranking says which stage refused it
+    assert all(r["blocked_by"].startswith("guard: ") for r in rows if r["blocked_by"])
+    assert [run["blocked"] for run in report["runs"]] == [
+        sum(p == name for p, _ in refused) for name in ("bm25", "hybrid")]
 
     stored = [load_run(p) for p in list_runs(runs_dir)]
     assert sorted(s.preset for s in stored) == ["bm25", "hybrid"]

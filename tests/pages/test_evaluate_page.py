@@ -89,6 +89,7 @@ def test_drill_down_opens_the_trace_of_the_worst_query(ran: AppTest) -> None:
         # the worst query never reached retrieval: its trace names the stage that stopped it
         # (the input guard blocks one sample question; docs/security.md), so open the next one
         assert (stages["status"] == "blocked").any()
+        assert "refused by the guard" in query.options[0]  # and the query list said so
         at.selectbox(key="eval_drill_q").select(query.options[1]).run()
         frames = [d.value for d in at.dataframe]
         stages = next(f for f in frames if "stage" in f.columns).set_index("stage")

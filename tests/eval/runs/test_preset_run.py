@@ -10,6 +10,7 @@ import pytest
 
 from eval.data.shapes import BeirDataset
 from eval.runs.preset_run import (
+    QueryBlocked,
     deepest_cutoff,
     doc_ranking,
     perquery_path,
@@ -71,13 +72,32 @@ def test_failed_query_is_counted_kept_and_run_goes_on(tmp_path: Path) -> None:
     side = write_report([run], DATASET.queries, out)
     report = json.loads(out.read_text())
     assert list(report) == ["runs"]
-    assert set(report["runs"][0]) == {"preset", "n_queries", "failed", "metrics", "ci95",
-                                      "latency_ms"}
+    assert set(report["runs"][0]) == {"preset", "n_queries", "failed", "blocked", "metrics",
+                                      "ci95", "latency_ms"}
     assert side == perquery_path(out) and side.name == "report.perquery.jsonl"
     rows = [json.loads(line) for line in side.read_text().splitlines()]
     assert rows[2]["error"] == "RuntimeError: index unavailable"
     assert rows[2]["metrics"]["ndcg@10"] is None
     assert rows[0]["ranking"][0][0] == "d1"
+
+
+def test_a_refused_query_scores_zero_is_not_failed_and_names_the_stage(tmp_path: Path) -> None:
+    def guarded(query: str) -> list[Candidate]:
+        if query == "explode":
+            raise QueryBlocked("guard: prompt-injection (ignore_instructions)")
+        return overlap_searcher(query)
+
+    run = summarize("guarded", DATASET, search_all(DATASET, guarded), ["recall@1"],
+                    n_resamples=200)
+    assert run.summary.failed == 0 and run.summary.blocked == 1
+    assert run.summary.metrics["recall@1"] == pytest.approx(2 / 3)  # the refusal counts as a miss
+    out = tmp_path / "r.json"
+    write_report([run], DATASET.queries, out)
+    assert json.loads(out.read_text())["runs"][0]["blocked"] == 1
+    rows = [json.loads(line) for line in perquery_path(out).read_text().splitlines()]
+    assert [r["blocked_by"] for r in rows] == [
+        None, None, "guard: prompt-injection (ignore_instructions)"]
+    assert rows[2]["error"] is None and rows[2]["ranking"] == [] and rows[2]["metrics"]["recall@1"] == 0
 
 
 def test_nan_scores_fail_the_query_and_the_report_stays_valid_json(tmp_path: Path) -> None:

@@ -52,6 +52,7 @@ def test_a_blocked_query_halts_the_run_with_the_reason(collection: MemoryCollect
                       collection)
     guard = trace.stage("guard")
     assert guard is not None and guard.status == "blocked" and "prompt-injection" in guard.reason
+    assert trace.blocked == f"guard: {guard.reason}" and trace.error is None
     assert trace.answer is not None and "prompt-injection" in trace.answer
     assert trace.stage("retrieve").status == "skipped"
     assert "not reached: guard blocked" in trace.stage("retrieve").reason
