@@ -30,7 +30,8 @@ from eval.judging.sim_runs import labelled_pool
 from eval.judging.simulate import FILLS, baselines, reference, simulate
 from eval.judging.strategies.base import STRATEGIES
 
-DEFAULT_STRATEGIES = ("judge_uncertainty", "ndcg_gain", "bandit", "mtf", "pool_order", "random")
+DEFAULT_STRATEGIES = ("answer_seek", "judge_uncertainty", "ndcg_gain", "bandit", "mtf", "pool_order",
+                      "random")
 KEY_FIGURES = ("tau", "separated_pairs_kept", "max_abs_error", "relevant_found", "judgments")
 
 

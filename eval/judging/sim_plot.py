@@ -15,17 +15,18 @@ from plotly.subplots import make_subplots
 
 from eval.judging.strategies.base import DEFAULT_STRATEGY
 
-SHOWN = ("judge_uncertainty", "ndcg_gain", "bandit", "mtf", "pool_order",
+SHOWN = ("answer_seek", "judge_uncertainty", "ndcg_gain", "bandit", "mtf", "pool_order",
          "random_unjudged_nonrelevant", "random_bpref")
-LABELS = {"judge_uncertainty": "judge uncertainty + judge fill",
+LABELS = {"answer_seek": "answer seek + judge fill",
+          "judge_uncertainty": "judge uncertainty + judge fill",
           "ndcg_gain": "likely relevant × nDCG weight + judge fill",
           "bandit": "bandit (MM-NS) + judge fill", "mtf": "move-to-front + judge fill",
           "pool_order": "pool order + judge fill",
           "random_unjudged_nonrelevant": "baseline: random, unjudged = not relevant",
           "random_bpref": "baseline: random, bpref"}
-COLORS = {"judge_uncertainty": "#d62728", "ndcg_gain": "#ff7f0e", "bandit": "#1f77b4",
-          "mtf": "#2ca02c", "pool_order": "#9467bd", "random_unjudged_nonrelevant": "#7f7f7f",
-          "random_bpref": "#bcbd22"}
+COLORS = {"answer_seek": "#8c564b", "judge_uncertainty": "#d62728", "ndcg_gain": "#ff7f0e",
+          "bandit": "#1f77b4", "mtf": "#2ca02c", "pool_order": "#9467bd",
+          "random_unjudged_nonrelevant": "#7f7f7f", "random_bpref": "#bcbd22"}
 
 
 def label(name: str) -> str:

@@ -1,7 +1,7 @@
 """The Judge page's judging order: by default the passage whose label is worth most now, picked
-across every question by a strategy (eval.judging.strategies: multi-armed-bandit pooling until
-the learned judge exists, then its uncertainty weighted by the passage's weight in nDCG@10);
-`ndcg_gain` (likely relevant where a label moves nDCG@10 most) and pool order stay selectable.
+across every question by a strategy (eval.judging.strategies.answer_seek: likely relevant where a
+label moves nDCG@10, and questions with no relevant passage yet searched further);
+`judge_uncertainty`, `ndcg_gain` and pool order stay selectable.
 Logic is eval.judging.live; this pools, steers and reports."""
 
 from __future__ import annotations
@@ -24,7 +24,9 @@ POOL_ORDER = "pool order"
 
 # Shown instead of the registry name (the default's label is first in the list).
 ORDER_LABELS = {
-    DEFAULT_STRATEGY: "most useful next (learned judge's uncertainty; bandit until it exists)",
+    DEFAULT_STRATEGY: "most useful next (likely relevant where it moves nDCG@10; keeps looking "
+                      "in questions with no relevant passage yet)",
+    "judge_uncertainty": "learned judge's uncertainty (bandit until it exists)",
     "ndcg_gain": "likely relevant where it moves nDCG@10 most (for judging under ~15 % of "
                  "the pool)",
 }
@@ -40,10 +42,11 @@ def order_control() -> str | None:
              POOL_ORDER]
     choice = st.selectbox(
         "Judging order", names, key=ORDER, format_func=order_label,
-        help="Which passage comes next. The default picks, across every question, the one whose "
-             "label moves the scores most; 'likely relevant…' (ndcg_gain) did better when a "
-             "tenth of the pool is judged, not at a fifth (docs/judging.md); 'pool order' goes "
-             "question by question.")
+        help="Which passage comes next. The default picks, across every question, the likely "
+             "relevant passage whose label moves the scores most, and keeps asking in questions "
+             "where nothing relevant is found yet; 'likely relevant…' (ndcg_gain) did better "
+             "when a tenth of the pool is judged, not at a fifth (docs/judging.md); 'pool "
+             "order' goes question by question.")
     return None if choice == POOL_ORDER else choice
 
 

@@ -261,7 +261,7 @@ def test_the_ndcg_gain_order_can_be_chosen_and_steers_the_page(tmp_path: Path) -
         assert f"characters {want[1][1]}–{want[1][2]}" in shown, (i, want, shown)
         at.button(key="judge_relevant" if i % 2 == 0 else "judge_not_relevant").click().run()
         assert not at.exception, at.exception
-    assert differs  # the choice matters: the default order would have picked otherwise
+    assert differs  # the choice matters: judge_uncertainty would have picked otherwise
 
 
 @pytest.mark.usefixtures("hashing_presets")
@@ -277,7 +277,7 @@ def test_by_default_the_strategy_picks_the_next_passage_across_questions(tmp_pat
     at = _page(name)
     at.button(key="judge_new_go").click().run()
     assert not at.exception, at.exception
-    assert at.selectbox(key="judge_order").value == "judge_uncertainty"
+    assert at.selectbox(key="judge_order").value == "answer_seek"
     store = open_judging(name, "mined")
     assert not all(store.has_pool(q.qid) for q in store.questions())  # pooled on request only
     at.button(key="judge_pool_all").click().run()
@@ -294,7 +294,7 @@ def test_by_default_the_strategy_picks_the_next_passage_across_questions(tmp_pat
         probs = fit_probabilities(pool_vectors(live.pool), dict(live.trained)) \
             if choice is not None and choice.chosen == CROSS else \
             fit_judge(live, features).probabilities
-        want = next_passage(live, "judge_uncertainty", probs)
+        want = next_passage(live, "answer_seek", probs)
         qid = at.selectbox(key="judge_qid").value
         shown = " ".join(m.value for m in at.markdown if "Passage" in m.value)
         assert qid == want[0] and f"characters {want[1][1]}–{want[1][2]}" in shown, (i, want, shown)

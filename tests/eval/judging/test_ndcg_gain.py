@@ -2,7 +2,7 @@
 systems' rankings first, then the passages likely relevant where a label moves nDCG@10 most —
 weighed against the question's ideal DCG — and, on a synthetic set, a smaller error at 10 % than
 the default judge-uncertainty order. It is registered but not the default (docs/judging.md:
-better at 10 % of the pool, mixed at 20 %)."""
+better at 10 % of the pool, mixed at 20 %; the default is answer_seek since judge5)."""
 
 from __future__ import annotations
 
@@ -31,9 +31,9 @@ def _two_questions():
     return pool, {item.doc: i for i, item in enumerate(pool.items)}
 
 
-def test_it_is_selectable_but_judge_uncertainty_stays_the_default() -> None:
+def test_it_is_selectable_but_not_the_default() -> None:
     assert "ndcg_gain" in STRATEGIES.names()
-    assert DEFAULT_STRATEGY == "judge_uncertainty"
+    assert DEFAULT_STRATEGY == "answer_seek"
 
 
 def test_ideal_dcg_counts_a_fractional_relevant_passage_in_part() -> None:

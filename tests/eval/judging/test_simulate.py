@@ -128,7 +128,7 @@ def test_the_budget_figure_draws_every_strategy_and_baseline(tmp_path) -> None:
     features = item_features(pool).matrix
     ref = ref_of(pool, truth)
     runs = {name: {"0.2": {"mean": simulate(pool, truth, features, ref, name, 0.2, 0)}}
-            for name in ("judge_uncertainty", "bandit")}
+            for name in ("answer_seek", "bandit")}
     base = {k: {"0.2": {"mean": v}} for k, v in baselines(pool, truth, ref, 0.2, 0).items()}
     report = {"set": "synthetic", "questions": 12, "pool_size": len(pool),
               "full_labels": {"split_half_tau": 0.5}, "strategies": runs, "baselines": base}
@@ -136,5 +136,5 @@ def test_the_budget_figure_draws_every_strategy_and_baseline(tmp_path) -> None:
     path.write_text(json.dumps(report))
     fig = budget_figure([path])
     names = {t.name for t in fig.data}
-    assert {"judge uncertainty + judge fill (default)", "baseline: random, bpref"} <= names
+    assert {"answer seek + judge fill (default)", "baseline: random, bpref"} <= names
     assert len(fig.data) == 2 * 2 + 2 + 1  # τ and error per strategy; bpref's τ only
