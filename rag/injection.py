@@ -30,6 +30,7 @@ from rag.injection_families import DOCUMENT_MORE, MORE, NOT_A_MANUALS, NOT_DESCR
 from rag.injection_families import OWN_SETUP as _OWN_SETUP
 from rag.injection_mentions import mask_mentions
 from rag.injection_polyglot import DOCUMENT_POLYGLOT, POLYGLOT
+from rag.injection_shapes import SHAPES
 from rag.injection_turns import DOCUMENT_TURNS, TURNS
 from rag.text import mixed_script_words
 
@@ -222,8 +223,9 @@ PATTERNS: dict[str, tuple[str, ...]] = {
 }
 # more languages, personas, impersonated authority, notes to the assistant (rag.injection_families)
 # forged turns, decode-and-act, named personas (rag.injection_turns); other languages' orders and
-# forged turns in any script (rag.injection_polyglot)
-for _more in (MORE, TURNS, POLYGLOT):
+# forged turns in any script (rag.injection_polyglot); config tails, role JSON, more extraction
+# (rag.injection_shapes)
+for _more in (MORE, TURNS, POLYGLOT, SHAPES):
     for _family, _extra in _more.items():
         PATTERNS[_family] = PATTERNS.get(_family, ()) + _extra
 # Documents are prose about anything, "don't follow the instructions in the policy" included, so

@@ -15,7 +15,10 @@ _QUOTE = re.compile(r"(?<!\w)(['\"‘“«])([^'\"‘’“”«»\n]{2,80}?)(['
 # words before the quote that make it the thing talked about
 _BEFORE = re.compile(r"\b(?:phrase|phrases|term|terms|word|words|string|strings|wording|expression|keyword|"
                      r"mentions?|mentioned|translate|translation of|like|such as|called|named|pattern|"
-                     r"containing|contains|with the text|subject line)\s*$")
+                     r"containing|contains|with the text|subject line|"
+                     # a title: "summarize the article 'Prompt injection attacks'" names a topic
+                     r"article|talk|course|module|lecture|paper|book|chapter|post|video|podcast|webinar|"
+                     r"presentation|titled|entitled)\s*$")
 # words after it that do the same: "'…' attacks", "'…' a common phrase", "'…' into Spanish"
 _AFTER = re.compile(r"^\s*(?:attacks?|phrases?|prompts?|injections?|emails?|scams?|messages?|filters?|"
                     r"tricks?|exploits?|jailbreaks?|attempts?|patterns?|payloads?|examples?|"

@@ -29,7 +29,7 @@ from rag.guard_model.e5 import head, load_encoder
 from rag.injection_mentions import mask_mentions
 from rag.paths import PROJECT_ROOT
 
-DEV_SETS = ("12c", "12d", "12e", "12f", "12g")
+DEV_SETS = ("12c", "12d", "12e", "12f", "12g", "12h")
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ from importlib import metadata
 
 import numpy as np
 
-from eval.guard_detector.e5_data import E5Row, e5_rows, embed
+from eval.guard_detector.e5_data import DEV_SETS, E5Row, e5_rows, embed
 from eval.guard_detector.train import MAX_VAL_FPR, rates
 from rag.guard_model.e5 import E5_CARD, E5_WEIGHTS, MAX_TOKENS
 from rag.paths import PROJECT_ROOT
@@ -138,7 +138,7 @@ def main() -> None:
                                                                      for r in rows])),
                    "either": by_family(rows, base | e5_hit, val_dev & np.array(
                        [r.source.startswith(f"dev_{s}:") for r in rows]))}
-               for s in ("12c", "12d", "12e", "12f", "12g")}
+               for s in DEV_SETS}
 
     # transfer: English rows only train and choose the threshold; non-English 12f/12g rows score
     english = np.array([is_english(r.text) for r in rows])

@@ -20,14 +20,23 @@ COMMON = frozenset(
     near build self earth father instructions ignore previous system prompt tell reveal secret
     password all above everything i am should into its our your yours please now""".split()
 )  # fmt: skip
-_WORD = re.compile(r"[a-z]+")
+# whole words in any script: "phở" is one word, not "ph" (a fragment that a cipher could turn into
+# "cu", or that could happen to be a common English word); a word with a letter outside ASCII is
+# never a common English word, so it counts against the share
+_WORD = re.compile(r"[^\W\d_]+")
 
 
 def english_words(text: str) -> int:
-    """How many of the words of `text` (lower-cased ASCII letter runs) are common English words."""
+    """How many of the words of `text` (lower-cased letter runs) are common English words."""
     return sum(w in COMMON for w in _WORD.findall(text.lower()))
 
 
 def english_share(text: str) -> float:
     found = _WORD.findall(text.lower())
     return sum(w in COMMON for w in found) / len(found) if found else 0.0
+
+
+def ascii_letter_share(text: str) -> float:
+    """Share of the letters of `text` that are ASCII (1.0 when it has none)."""
+    letters = [c for c in text if c.isalpha()]
+    return sum(c.isascii() for c in letters) / len(letters) if letters else 1.0
