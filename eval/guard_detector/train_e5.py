@@ -129,7 +129,7 @@ def main() -> None:
     e5_hit = np.asarray(p) >= cut
     val_dev = dev & (split == "val")
     combination = {
-        "note": "validation half of the dev sets 12c–12g (dev figures: threshold and C chosen on it)",
+        "note": "validation half of the dev sets 12c–12h (dev figures: threshold and C chosen on it)",
         "guard5_alone": by_family(rows, base, val_dev),
         "e5_alone": by_family(rows, e5_hit, val_dev),
         "either_fires": by_family(rows, base | e5_hit, val_dev),
