@@ -10,7 +10,8 @@ the learned judge fills the rest) and the file keeps τ, separated pairs kept, t
         datasets/build/beir_dev_install --subsets 6 --full --budget 0.1 0.2 0.3 \
         --method answer_seek judge_uncertainty ndcg_gain --out FILE.json
 
-A method is ORDER[:FILL]: ORDER a registered strategy or a candidate below (`seek_R_P` with R
+A method is ORDER[:FILL[:fb]] (fb: the judge with the relevance-feedback features of
+eval.judging.feedback, whatever features.FEEDBACK says; without it, without them): ORDER a registered strategy or a candidate below (`seek_R_P` with R
 in gain/flip/var, the answer prior P; `seekb_R_P` its Bayesian form P·w/(T − P·J); `seekx_P_B`
 a prior B also for questions whose answer is found; `seeksq_P` squared discounts; `explore_K`
 every question's K heaviest passages first, then judge_uncertainty); FILL threshold (default),
@@ -30,9 +31,10 @@ from typing import Any
 import numpy as np
 
 from eval.judging.features import context_features
-from eval.judging.learned_judge import out_of_fold
+from eval.judging.learned_judge import agreement_of, out_of_fold
 from eval.judging.sim_pool import JudgingPool
-from eval.judging.simulate import Truth, compare, draws, fill_probabilities, ndcg_table, reference
+from eval.judging.simulate import (Truth, compare, draws, fill_probabilities, judge_agreement,
+                                   ndcg_table, reference)
 from eval.judging.strategies.base import STRATEGIES, JudgingState, Strategy, make_strategy
 from eval.judging.strategies.impact import ideal_dcg
 
@@ -153,7 +155,7 @@ def subset(pool: JudgingPool, truth: Truth, feats: np.ndarray, qids: Sequence[st
 
 
 def spend(pool: JudgingPool, truth: Truth, feats: np.ndarray, name: str, budget: float,
-          seed: int) -> tuple[dict[int, int], np.ndarray | None]:
+          seed: int, feedback: bool | None = None) -> tuple[dict[int, int], np.ndarray | None]:
     """As eval.judging.simulate.run_strategy, for any order of this module."""
     total = round(budget * len(pool))
     order = chooser(name, pool, seed)
@@ -167,9 +169,22 @@ def spend(pool: JudgingPool, truth: Truth, feats: np.ndarray, name: str, budget:
         judged[item] = int(truth.labels[item])
         order.tell(item, bool(judged[item]))
         if len(judged) >= next_fit:
-            probs = fill_probabilities(pool, feats, judged, "logistic", seed)
+            probs = fill_probabilities(pool, feats, judged, "logistic", seed, feedback)
             next_fit += every
-    return judged, fill_probabilities(pool, feats, judged, "logistic", seed)
+    return judged, fill_probabilities(pool, feats, judged, "logistic", seed, feedback)
+
+
+def agreement(pool: JudgingPool, feats: np.ndarray, judged: dict[int, int], seed: int,
+              feedback: bool) -> float | None:
+    """The judge's out-of-fold κ (folds by question) on the labels given, with or without the
+    feedback features."""
+    idx = list(judged)
+    x = np.column_stack([feats, context_features(pool, judged, feedback)])
+    done = out_of_fold(x[idx], [judged[i] for i in idx], [pool.items[i].qid for i in idx],
+                       "logistic", 5, seed)
+    if done is None:
+        return None
+    return round(agreement_of(done[0], [judged[i] for i in idx], done[1], "logistic").kappa, 4)
 
 
 def recalibrated(pool: JudgingPool, feats: np.ndarray, judged: dict[int, int],
@@ -202,6 +217,11 @@ def gains(pool: JudgingPool, feats: np.ndarray, judged: dict[int, int],
     return draws(judged, probs, len(pool), seed, "expected" if fill != "threshold" else fill)
 
 
+def _mean(values: Sequence[float | None]) -> float | None:
+    kept = [v for v in values if v is not None]
+    return round(float(np.mean(kept)), 4) if kept else None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -227,13 +247,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             ref = reference(sub, tr, 0)
             for method in args.method:
                 order, _, fill = method.partition(":")
+                fill, _, judge = fill.partition(":")
+                feedback = judge == "fb"
                 for budget in args.budget:
-                    judged, probs = spend(sub, tr, fx, order, budget, 0)
+                    judged, probs = spend(sub, tr, fx, order, budget, 0, feedback)
                     sim = ndcg_table(sub, gains(sub, fx, judged, probs, 0, fill or "threshold"),
                                      tr.queries)
                     figures = compare(sim, ref, seed=0)
                     signed = sim.mean(axis=1) - ref.full.mean(axis=1)
                     row = {"questions": len(tr.queries), "pool": len(sub),
+                           "kappa_oof": agreement(sub, fx, judged, 0, False),
+                           "kappa_oof_feedback": agreement(sub, fx, judged, 0, True),
+                           "judge_on_unjudged": judge_agreement(probs, tr, judged),
                            "tau": figures["tau"], "split_half_tau": round(ref.split_half, 4),
                            "separated_pairs": figures["separated_pairs"],
                            "separated_pairs_kept": figures["separated_pairs_kept"],
@@ -255,6 +280,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "worst_max_abs_error": round(float(errors.max()), 4),
                 "share_within_0.02": round(float((errors <= 0.02).mean()), 4),
                 "mean_tau": round(float(np.mean([r["tau"] or 0.0 for r in rows])), 4),
+                "mean_kappa_oof": _mean([r["kappa_oof"] for r in rows]),
+                "mean_kappa_oof_feedback": _mean([r["kappa_oof_feedback"] for r in rows]),
+                "mean_fill_kappa_unjudged": _mean([r["judge_on_unjudged"]["kappa"]
+                                                   for r in rows]),
                 "min_pairs_kept": min((r["separated_pairs_kept"] for r in rows
                                        if r["separated_pairs_kept"] is not None), default=None),
                 "full_sets_max_abs_error": {d: v["full"][method][b]["max_abs_error"]
