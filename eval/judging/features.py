@@ -14,7 +14,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from eval.judging.feedback import FEEDBACK_NAMES, feedback_features
 from eval.judging.sim_pool import JudgingPool, PoolItem
 from rag.embed.base import Embedder
 from rag.text import content_words
@@ -77,18 +76,14 @@ def dense_scores(pool: JudgingPool, embedder: Embedder) -> np.ndarray:
                      for i, item in enumerate(pool.items)])
 
 
-BASE_CONTEXT_NAMES = ("question_relevant_judged", "question_share_judged")
-FEEDBACK = False  # relevance-feedback columns (eval.judging.feedback) in the judge's features
-CONTEXT_NAMES = (*BASE_CONTEXT_NAMES, *(FEEDBACK_NAMES if FEEDBACK else ()))
+CONTEXT_NAMES = ("question_relevant_judged", "question_share_judged")
 
 
-def context_features(pool: JudgingPool, judged: Mapping[int, int],
-                     feedback: bool | None = None) -> np.ndarray:
+def context_features(pool: JudgingPool, judged: Mapping[int, int]) -> np.ndarray:
     """What the person said about the *other* passages of each item's question: how many were
-    judged relevant, and what share was judged; with `feedback` (default FEEDBACK), also how
-    similar the item is to those judged relevant and not relevant. A question whose answer is
-    already found holds few more; the item's own label never enters its row."""
-    out = np.zeros((len(pool), len(BASE_CONTEXT_NAMES)))
+    judged relevant, and what share was judged. A question whose answer is already found holds
+    few more; the item's own label never enters its row."""
+    out = np.zeros((len(pool), len(CONTEXT_NAMES)))
     for idx in pool.by_question.values():
         rel = sum(judged.get(i, 0) for i in idx)
         seen = sum(i in judged for i in idx)
@@ -96,8 +91,6 @@ def context_features(pool: JudgingPool, judged: Mapping[int, int],
             own_rel, own_seen = judged.get(i, 0), int(i in judged)
             out[i, 0] = rel - own_rel
             out[i, 1] = (seen - own_seen) / max(len(idx) - 1, 1)
-    if FEEDBACK if feedback is None else feedback:
-        return np.column_stack([out, feedback_features(pool, judged)])
     return out
 
 

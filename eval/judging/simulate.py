@@ -171,8 +171,7 @@ def _num(x: float) -> float | None:
 
 
 def fill_probabilities(pool: JudgingPool, features: np.ndarray, judged: Mapping[int, int],
-                       model: str, seed: int, feedback: bool | None = None,
-                       ) -> np.ndarray | None:
+                       model: str, seed: int) -> np.ndarray | None:
     """The learned judge's P(relevant) for every item, fitted on the judged ones (None: too few
     labels of a kind). Its features: the item's own, and what the person said about the other
     passages of its question (eval.judging.features.context_features)."""
@@ -180,7 +179,7 @@ def fill_probabilities(pool: JudgingPool, features: np.ndarray, judged: Mapping[
     y = [judged[i] for i in idx]
     if not can_learn(y):
         return None
-    x = np.column_stack([features, context_features(pool, judged, feedback)])
+    x = np.column_stack([features, context_features(pool, judged)])
     return LearnedJudge(model, seed).fit(x[idx], y).probabilities(x)
 
 
