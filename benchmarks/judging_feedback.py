@@ -26,7 +26,8 @@ FEEDBACK_NAMES = ("feedback_relevant_max", "feedback_relevant_mean",
                   "feedback_not_relevant_max", "feedback_not_relevant_mean")
 VARIANT_NAMES = {"fb": FEEDBACK_NAMES, "fbr": ("feedback_rocchio",),
                  "fbk": ("feedback_relevant_max", "feedback_relevant_relative"),
-                 "fba": (*FEEDBACK_NAMES, "feedback_rocchio", "feedback_relevant_relative")}
+                 "fba": (*FEEDBACK_NAMES, "feedback_rocchio", "feedback_relevant_relative"),
+                 "fbd": tuple(f"dense_{name}" for name in FEEDBACK_NAMES)}
 ROCCHIO_BETA, ROCCHIO_GAMMA = 0.75, 0.15  # Rocchio's usual weights (Manning et al. 2008, 9.1.1)
 
 _CACHE: list[tuple[JudgingPool, dict[str, np.ndarray]]] = []  # a few recent pools, by identity
@@ -66,9 +67,28 @@ def similarities(pool: JudgingPool) -> dict[str, np.ndarray]:
     return sims
 
 
+VECTORS: dict[str, np.ndarray] = {}  # passage text -> its dense vector ("fbd"; set by the caller)
+_DENSE: list[tuple[JudgingPool, dict[str, np.ndarray]]] = []
+
+
+def dense_similarities(pool: JudgingPool) -> dict[str, np.ndarray]:
+    """Per question, the cosine matrix of its passages' dense vectors (from VECTORS)."""
+    for cached, sims in _DENSE:
+        if cached is pool:
+            return sims
+    out = {}
+    for qid, idx in pool.by_question.items():
+        rows = np.array([VECTORS[pool.items[i].text] for i in idx]).reshape(len(idx), -1)
+        out[qid] = rows @ rows.T
+    _DENSE.append((pool, out))
+    del _DENSE[:-_CACHE_SIZE]
+    return out
+
+
 def clear_cache() -> None:
     """Forget the kept similarities (a benchmark timing the first refit of a pool)."""
     _CACHE.clear()
+    _DENSE.clear()
 
 
 def _masked(sim: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -101,8 +121,9 @@ def feedback_features(pool: JudgingPool, judged: Mapping[int, int],
     """One row per pool item ("fb"): max and mean similarity to the other judged-relevant
     passages of its question, then to the other judged-not-relevant ones (0 when there are
     none). Other variants: see VARIANT_NAMES."""
-    full = np.zeros((len(pool), 6))
+    full = np.zeros((len(pool), 10))
     sims = similarities(pool)
+    dense = dense_similarities(pool) if variant == "fbd" else {}
     for qid, idx in pool.by_question.items():
         if not idx:
             continue
@@ -117,5 +138,9 @@ def feedback_features(pool: JudgingPool, judged: Mapping[int, int],
         full[rows, 2], full[rows, 3] = _masked(sim[:n, :n], labels == 0)
         top = full[rows, 0].max()
         full[rows, 5] = full[rows, 0] / top if top > 0 else 0.0
-    cols = {"fb": [0, 1, 2, 3], "fbr": [4], "fbk": [0, 5], "fba": [0, 1, 2, 3, 4, 5]}[variant]
+        if dense:
+            full[rows, 6], full[rows, 7] = _masked(dense[qid], labels == 1)
+            full[rows, 8], full[rows, 9] = _masked(dense[qid], labels == 0)
+    cols = {"fb": [0, 1, 2, 3], "fbr": [4], "fbk": [0, 5], "fba": [0, 1, 2, 3, 4, 5],
+            "fbd": [6, 7, 8, 9]}[variant]
     return full[:, cols]

@@ -10,7 +10,7 @@ the learned judge fills the rest) and the file keeps τ, separated pairs kept, t
         datasets/build/beir_dev_install --subsets 6 --full --budget 0.1 0.2 0.3 \
         --method answer_seek judge_uncertainty ndcg_gain --out FILE.json
 
-A method is ORDER[:FILL[:FB]] (FB fb, fbr, fbk or fba: the judge with that variant of the
+A method is ORDER[:FILL[:FB]] (FB fb, fbr, fbk, fba or fbd: the judge with that variant of the
 relevance-feedback features of benchmarks.judging_feedback; without it, without them; the rows
 keep the out-of-fold κ on the labels given without and with them, fb unless FB is given): ORDER
 a registered strategy or a candidate below (`seek_R_P` with R
@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from benchmarks.judging_feedback import feedback_features
+from benchmarks.judging_feedback import VECTORS, feedback_features
 from eval.judging.features import context_features
 from eval.judging.learned_judge import LearnedJudge, agreement_of, can_learn, out_of_fold
 from eval.judging.sim_pool import JudgingPool
@@ -180,7 +180,10 @@ def load(dataset: str) -> tuple[JudgingPool, Truth, np.ndarray]:
     from rag.embed import get_embedder
 
     pool, truth = labelled_pool(load_eval_set(dataset), list(DEFAULT_SYSTEMS), 10, {})
-    return pool, truth, item_features(pool, get_embedder(load_preset("dense").embedding)).matrix
+    embedder = get_embedder(load_preset("dense").embedding)
+    texts = [item.text for item in pool.items]
+    VECTORS.update(zip(texts, np.asarray(embedder.embed_documents(texts)), strict=True))
+    return pool, truth, item_features(pool, embedder).matrix
 
 
 def subset(pool: JudgingPool, truth: Truth, feats: np.ndarray, qids: Sequence[str],

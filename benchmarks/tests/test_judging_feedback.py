@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from benchmarks.judging_feedback import FEEDBACK_NAMES, VARIANT_NAMES, feedback_features
+from benchmarks.judging_feedback import FEEDBACK_NAMES, VARIANT_NAMES, VECTORS, feedback_features
 from eval.judging.sim_pool import RankedHit, build_pool
 
 
@@ -32,6 +32,8 @@ def test_similar_to_the_relevant_one_found_scores_high_and_own_label_never_count
 
 def test_every_variant_has_its_named_columns() -> None:
     pool, at = _pool()
+    for item in pool.items:  # "fbd" reads dense vectors the caller provides
+        VECTORS[item.text] = np.ones(3) / np.sqrt(3)
     for variant, names in VARIANT_NAMES.items():
         x = feedback_features(pool, {at["a"]: 1}, variant)
         assert x.shape == (4, len(names)) and np.isfinite(x).all()
