@@ -17,7 +17,7 @@ def show_guard(verdict: GuardVerdict | None, skipped_reason: str) -> None:
     else:
         st.success(f"Allowed · scripts: {', '.join(verdict.scripts) or '–'} · "
                    f"{verdict.original_chars} characters in, {len(verdict.text)} out")
-    patterns = [m for m in verdict.matched_patterns if not m.startswith("learned_detector")]
+    patterns = [m for m in verdict.matched_patterns if not m.startswith(("learned_detector", "e5_detector"))]
     learned = verdict.learned
     left, right = st.columns(2)
     found = ", ".join(patterns) if patterns else "nothing found"
@@ -26,6 +26,11 @@ def show_guard(verdict: GuardVerdict | None, skipped_reason: str) -> None:
         "off or not installed" if learned is None else
         f"p = {learned.probability:.2f} on the {learned.view} view, threshold {learned.threshold:.2f} "
         f"({'flagged' if learned.flagged else 'not flagged'}; model {learned.model})"))
+    e5 = verdict.e5
+    st.markdown("**Multilingual e5 detector**: " + (
+        verdict.e5_note or "off" if e5 is None else
+        f"p = {e5.probability:.2f}, threshold {e5.threshold:.2f} "
+        f"({'flagged' if e5.flagged else 'not flagged'}; model {e5.model})"))
     if verdict.allowed:
         st.caption(f"Later stages read: {verdict.text!r}")
         for warning in verdict.warnings:

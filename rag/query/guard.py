@@ -28,8 +28,10 @@ from rag.decoders.base import Decoded
 from rag.decoders.confusables import skeleton
 from rag.decoders.unicode_hidden import stripped_views
 from rag.guard_model.detector import load_model
+from rag.guard_model.e5 import load_e5
 from rag.hidden_chars import Stripped, strip_hidden
 from rag.injection import decoded_views, detect, views
+from rag.injection_mentions import mask_mentions
 from rag.settings.query import GuardConfig
 from rag.text import mixed_script_words, scripts
 
@@ -38,6 +40,7 @@ Verdict = Literal["ok", "empty", "too_long", "injection", "rate_limited"]
 _KEEP_CONTROLS = {"\n", "\t"}
 _CIPHERS = frozenset({"rot13", "atbash"})
 _MIN_LEARNED_WORDS = 4
+_MIN_E5_CHARS = 12
 
 
 @dataclass(frozen=True)
@@ -49,6 +52,7 @@ class LearnedVerdict:
     view: str
     threshold: float
     model: str
+    detector: str = "learned_detector"  # learned_detector: n-grams; e5_detector: e5 embeddings
 
     @property
     def flagged(self) -> bool:
@@ -56,7 +60,7 @@ class LearnedVerdict:
 
     @property
     def label(self) -> str:
-        return f"learned_detector ({self.view}, p={self.probability:.2f} >= {self.threshold:.2f})"
+        return f"{self.detector} ({self.view}, p={self.probability:.2f} >= {self.threshold:.2f})"
 
 
 @dataclass(frozen=True)
@@ -74,6 +78,8 @@ class GuardVerdict:
     scripts: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
     learned: LearnedVerdict | None = None  # the learned detector's score (None: off or missing)
+    e5: LearnedVerdict | None = None  # the multilingual e5 detector's score (None: off or missing)
+    e5_note: str = ""  # why the e5 detector did not run (missing model: the n-gram detector alone)
     unmixed: tuple[str, ...] = ()  # words mixing scripts, spelled with their ASCII look-alikes in `text`
 
 
@@ -150,9 +156,10 @@ def guard(
     # the unsanitized text: its decoders see what sanitizing hides (encodings, spacing); the
     # hidden characters' views come from the strip
     learned = _learned(query, cfg, extra)
-    flagged = (learned.label,) if learned is not None and learned.flagged else ()
+    e5, e5_note = _e5(mask_mentions(ok.text), cfg)  # a quoted phrase talked about is not an order
+    flagged = tuple(v.label for v in (learned, e5) if v is not None and v.flagged)
     matched = detect(query, extra) + custom + flagged
-    ok = replace(ok, matched_patterns=matched, learned=learned)
+    ok = replace(ok, matched_patterns=matched, learned=learned, e5=e5, e5_note=e5_note)
     if matched and cfg.block_injection:
         return replace(ok, allowed=False, verdict="injection",
                        reason=f"the query looks like a prompt-injection attempt ({', '.join(matched)}); "
@@ -183,6 +190,23 @@ def _learned(query: str, cfg: GuardConfig, extra: tuple[Decoded, ...] = ()) -> L
     return LearnedVerdict(round(best[0], 4), best[1], threshold, model.version)
 
 
+def _e5(text: str, cfg: GuardConfig) -> tuple[LearnedVerdict | None, str]:
+    """The multilingual e5 detector on the clean text (its head: rag.guard_model.e5), or why not.
+    Either detector firing blocks: on the dev sets' validation half the e5 detector catches
+    jailbreaks and "ignore" orders in languages the n-grams never saw, and the n-grams catch
+    appended attacks past the e5 detector's head (eval/results/guard_e5_detector.json)."""
+    if not cfg.e5_detector:
+        return None, ""
+    model = load_e5()
+    if isinstance(model, str):
+        return None, model
+    if len(text) < _MIN_E5_CHARS:  # a word or two: too little for either detector
+        return None, ""
+    threshold = cfg.e5_threshold if cfg.e5_threshold is not None else model.threshold
+    return LearnedVerdict(round(model.probability(text), 4), "text", threshold, model.version,
+                          "e5_detector"), ""
+
+
 def _unmix(text: str) -> str:
     """Words that mix scripts (a Cyrillic "о" in a Latin word) spelled with the ASCII letters
     they imitate; words in one script, Russian or Greek included, are left as they are."""
@@ -198,6 +222,8 @@ def _warnings(verdict: GuardVerdict) -> tuple[str, ...]:
     if verdict.unmixed:
         found += [f"possible homoglyphs: {w!r} mixes {'+'.join(sorted(scripts(w)))}; read as its ASCII "
                   "look-alike" for w in verdict.unmixed]
+    if verdict.e5_note:
+        found.append(verdict.e5_note)
     if verdict.truncated:
         found.append(f"query truncated to {len(verdict.text):,} characters (query.guard.max_chars)")
     if verdict.removed_chars:

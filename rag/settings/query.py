@@ -27,6 +27,10 @@ class GuardConfig(BaseModel):
     # training script chose on its validation split (rag/guard_model/detector.json).
     learned_detector: bool = True
     learned_threshold: float | None = Field(None, gt=0, lt=1)
+    # The multilingual e5 detector (rag.guard_model.e5; either detector firing blocks); None = the
+    # threshold its training script chose on validation (rag/guard_model/e5_detector.json).
+    e5_detector: bool = True
+    e5_threshold: float | None = Field(None, gt=0, lt=1)
     extra_patterns: list[str] = Field(default_factory=list)  # more regexes that block
     rate_limit: int | None = Field(30, ge=1)  # queries per user per window; None = off
     rate_window_s: float = Field(60.0, gt=0)
