@@ -4,6 +4,9 @@ page does after each key (issue 35 asks for at most 60 s for 300 labels on two c
 
     python -m benchmarks.judge_fit --dataset datasets/build/beir_debian --labels 300 \\
         --out benchmarks/results/judging/judge_fit_beir_debian.json
+
+`--feedback fb` (or fbr, fbk, fba) adds benchmarks.judging_feedback's relevance-feedback
+features, their TF-IDF similarities recomputed in every repeat (judge6, development only).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
+from benchmarks.judging_feedback import clear_cache, feedback_features
 from eval.data.evalsets import load_eval_set
 from eval.judging.features import context_features, item_features
 from eval.judging.learned_judge import LearnedJudge, cross_validate
@@ -32,6 +36,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dataset", required=True)
     parser.add_argument("--labels", type=int, default=300)
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--feedback", choices=("fb", "fbr", "fbk", "fba"))
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
     pool, truth = labelled_pool(load_eval_set(args.dataset), DEFAULT_SYSTEMS, 10)
@@ -46,10 +51,14 @@ def main(argv: list[str] | None = None) -> int:
     for _ in range(args.repeats):
         started = time.perf_counter()
         x = np.column_stack([features.matrix, context_features(pool, judged)])
+        if args.feedback:
+            clear_cache()  # a fresh pool's similarities, as at the first refit
+            x = np.column_stack([x, feedback_features(pool, judged, args.feedback)])
         cross_validate(x[idx], y, [pool.items[i].qid for i in idx])
         LearnedJudge().fit(x[idx], y).probabilities(x)
         seconds.append(time.perf_counter() - started)
-    report = {"dataset": args.dataset, "pool_size": len(pool), "labels": len(idx),
+    report = {"dataset": args.dataset, "feedback": args.feedback, "pool_size": len(pool),
+              "labels": len(idx),
               "relevant": int(sum(y)), "features_s (first, embeddings cached after)":
               round(features_s, 2), "fit_with_cv_s": {"median": round(statistics.median(seconds), 3),
                                                       "max": round(max(seconds), 3)},

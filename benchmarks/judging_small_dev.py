@@ -10,7 +10,10 @@ the learned judge fills the rest) and the file keeps τ, separated pairs kept, t
         datasets/build/beir_dev_install --subsets 6 --full --budget 0.1 0.2 0.3 \
         --method answer_seek judge_uncertainty ndcg_gain --out FILE.json
 
-A method is ORDER[:FILL]: ORDER a registered strategy or a candidate below (`seek_R_P` with R
+A method is ORDER[:FILL[:FB]] (FB fb, fbr, fbk, fba or fbd: the judge with that variant of the
+relevance-feedback features of benchmarks.judging_feedback; without it, without them; the rows
+keep the out-of-fold κ on the labels given without and with them, fb unless FB is given): ORDER
+a registered strategy or a candidate below (`seek_R_P` with R
 in gain/flip/var, the answer prior P; `seekb_R_P` its Bayesian form P·w/(T − P·J); `seekx_P_B`
 a prior B also for questions whose answer is found; `seeksq_P` squared discounts; `explore_K`
 every question's K heaviest passages first, then judge_uncertainty); FILL threshold (default),
@@ -29,22 +32,57 @@ from typing import Any
 
 import numpy as np
 
+from benchmarks.judging_feedback import VECTORS, feedback_features
 from eval.judging.features import context_features
-from eval.judging.learned_judge import out_of_fold
+from eval.judging.learned_judge import LearnedJudge, agreement_of, can_learn, out_of_fold
 from eval.judging.sim_pool import JudgingPool
-from eval.judging.simulate import Truth, compare, draws, fill_probabilities, ndcg_table, reference
+from eval.judging.simulate import (
+    Truth,
+    compare,
+    draws,
+    fill_probabilities,
+    judge_agreement,
+    ndcg_table,
+    reference,
+)
 from eval.judging.strategies.base import STRATEGIES, JudgingState, Strategy, make_strategy
 from eval.judging.strategies.impact import ideal_dcg
 
 CLIP = 0.02
 
 
+def judge_rows(pool: JudgingPool, feats: np.ndarray, judged: dict[int, int],
+               feedback: bool | str = False) -> np.ndarray:
+    """The learned judge's features as the product builds them (item features and the
+    question context), plus the relevance-feedback variant `feedback` (fb when True)."""
+    x = np.column_stack([feats, context_features(pool, judged)])
+    if not feedback:
+        return x
+    variant = feedback if isinstance(feedback, str) else "fb"
+    return np.column_stack([x, feedback_features(pool, judged, variant)])
+
+
+def fill_with(pool: JudgingPool, feats: np.ndarray, judged: dict[int, int], seed: int,
+              feedback: bool | str) -> np.ndarray | None:
+    """eval.judging.simulate.fill_probabilities (logistic judge), with or without feedback."""
+    if not feedback:
+        return fill_probabilities(pool, feats, judged, "logistic", seed)
+    idx = list(judged)
+    y = [judged[i] for i in idx]
+    if not can_learn(y):
+        return None
+    x = judge_rows(pool, feats, judged, feedback)
+    return LearnedJudge("logistic", seed).fit(x[idx], y).probabilities(x)
+
+
 class Seek:
     """Candidate family around answer_seek: value = risk(max(p, prior)) · impact / IDCG_q."""
 
     def __init__(self, pool: JudgingPool, risk: str = "gain", prior: float = 0.5,
-                 bayes: bool = False, beta: float = 0.0, square: bool = False) -> None:
+                 bayes: bool = False, beta: float = 0.0, square: bool = False,
+                 sim_t: float = 2.0, sim_b: float = 0.0, sim_scale: float = 0.0) -> None:
         self.risk, self.prior, self.bayes, self.beta, self.square = risk, prior, bayes, beta, square
+        self.pool, self.sim_t, self.sim_b, self.sim_scale = pool, sim_t, sim_b, sim_scale
         self.depth = pool.depth
         self.question = np.zeros(len(pool), dtype=int)
         for q, idx in enumerate(pool.by_question.values()):
@@ -77,6 +115,10 @@ class Seek:
         unanswered = found[self.question] == 0
         prior = np.where(unanswered, self.prior, self.beta) * self.lin / np.maximum(denom, 1e-9)
         pe = np.maximum(p, np.minimum(prior, 1 - CLIP))
+        if self.sim_b or self.sim_scale:  # more like the relevant ones found (feedback order)
+            near = feedback_features(self.pool, state.judged)[:, 0]
+            pe = np.maximum(pe, np.where(near >= self.sim_t, self.sim_b, 0.0))
+            pe = np.maximum(pe, np.minimum(self.sim_scale * near, 1 - CLIP))
         risk = {"gain": pe, "flip": np.minimum(pe, 1 - pe), "var": pe * (1 - pe)}[self.risk]
         rel = np.bincount(self.question, weights=expected, minlength=self.nq)
         ideal = ideal_dcg(np.maximum(rel, 1.0), self.depth)[self.question]
@@ -118,6 +160,10 @@ def chooser(name: str, pool: JudgingPool, seed: int) -> Strategy:
         return Seek(pool, args[0], float(args[1]), bayes=kind == "seekb")
     if kind == "seekx":
         return Seek(pool, prior=float(args[0]), beta=float(args[1]))
+    if kind == "seeksim":  # seeksim_T_B: p at least B where the TF-IDF cosine to a found
+        return Seek(pool, sim_t=float(args[0]), sim_b=float(args[1]))  # relevant one ≥ T
+    if kind == "seekscale":  # seekscale_S: p at least S × that cosine
+        return Seek(pool, sim_scale=float(args[0]))
     if kind == "seeksq":
         return Seek(pool, prior=float(args[0]), square=True)
     if kind == "explore":
@@ -134,7 +180,10 @@ def load(dataset: str) -> tuple[JudgingPool, Truth, np.ndarray]:
     from rag.embed import get_embedder
 
     pool, truth = labelled_pool(load_eval_set(dataset), list(DEFAULT_SYSTEMS), 10, {})
-    return pool, truth, item_features(pool, get_embedder(load_preset("dense").embedding)).matrix
+    embedder = get_embedder(load_preset("dense").embedding)
+    texts = [item.text for item in pool.items]
+    VECTORS.update(zip(texts, np.asarray(embedder.embed_documents(texts)), strict=True))
+    return pool, truth, item_features(pool, embedder).matrix
 
 
 def subset(pool: JudgingPool, truth: Truth, feats: np.ndarray, qids: Sequence[str],
@@ -153,7 +202,7 @@ def subset(pool: JudgingPool, truth: Truth, feats: np.ndarray, qids: Sequence[st
 
 
 def spend(pool: JudgingPool, truth: Truth, feats: np.ndarray, name: str, budget: float,
-          seed: int) -> tuple[dict[int, int], np.ndarray | None]:
+          seed: int, feedback: bool | str | None = None) -> tuple[dict[int, int], np.ndarray | None]:
     """As eval.judging.simulate.run_strategy, for any order of this module."""
     total = round(budget * len(pool))
     order = chooser(name, pool, seed)
@@ -167,9 +216,22 @@ def spend(pool: JudgingPool, truth: Truth, feats: np.ndarray, name: str, budget:
         judged[item] = int(truth.labels[item])
         order.tell(item, bool(judged[item]))
         if len(judged) >= next_fit:
-            probs = fill_probabilities(pool, feats, judged, "logistic", seed)
+            probs = fill_with(pool, feats, judged, seed, feedback or False)
             next_fit += every
-    return judged, fill_probabilities(pool, feats, judged, "logistic", seed)
+    return judged, fill_with(pool, feats, judged, seed, feedback or False)
+
+
+def agreement(pool: JudgingPool, feats: np.ndarray, judged: dict[int, int], seed: int,
+              feedback: bool | str) -> float | None:
+    """The judge's out-of-fold κ (folds by question) on the labels given, with or without the
+    feedback features."""
+    idx = list(judged)
+    x = judge_rows(pool, feats, judged, feedback)
+    done = out_of_fold(x[idx], [judged[i] for i in idx], [pool.items[i].qid for i in idx],
+                       "logistic", 5, seed)
+    if done is None:
+        return None
+    return round(agreement_of(done[0], [judged[i] for i in idx], done[1], "logistic").kappa, 4)
 
 
 def recalibrated(pool: JudgingPool, feats: np.ndarray, judged: dict[int, int],
@@ -202,6 +264,11 @@ def gains(pool: JudgingPool, feats: np.ndarray, judged: dict[int, int],
     return draws(judged, probs, len(pool), seed, "expected" if fill != "threshold" else fill)
 
 
+def _mean(values: Sequence[float | None]) -> float | None:
+    kept = [v for v in values if v is not None]
+    return round(float(np.mean(kept)), 4) if kept else None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -227,13 +294,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             ref = reference(sub, tr, 0)
             for method in args.method:
                 order, _, fill = method.partition(":")
+                fill, _, judge = fill.partition(":")
+                feedback = judge or False
                 for budget in args.budget:
-                    judged, probs = spend(sub, tr, fx, order, budget, 0)
+                    judged, probs = spend(sub, tr, fx, order, budget, 0, feedback)
                     sim = ndcg_table(sub, gains(sub, fx, judged, probs, 0, fill or "threshold"),
                                      tr.queries)
                     figures = compare(sim, ref, seed=0)
                     signed = sim.mean(axis=1) - ref.full.mean(axis=1)
                     row = {"questions": len(tr.queries), "pool": len(sub),
+                           "kappa_oof": agreement(sub, fx, judged, 0, False),
+                           "kappa_oof_feedback": agreement(sub, fx, judged, 0, feedback or True),
+                           "judge_on_unjudged": judge_agreement(probs, tr, judged),
                            "tau": figures["tau"], "split_half_tau": round(ref.split_half, 4),
                            "separated_pairs": figures["separated_pairs"],
                            "separated_pairs_kept": figures["separated_pairs_kept"],
@@ -255,6 +327,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "worst_max_abs_error": round(float(errors.max()), 4),
                 "share_within_0.02": round(float((errors <= 0.02).mean()), 4),
                 "mean_tau": round(float(np.mean([r["tau"] or 0.0 for r in rows])), 4),
+                "mean_kappa_oof": _mean([r["kappa_oof"] for r in rows]),
+                "mean_kappa_oof_feedback": _mean([r["kappa_oof_feedback"] for r in rows]),
+                "mean_fill_kappa_unjudged": _mean([r["judge_on_unjudged"]["kappa"]
+                                                   for r in rows]),
                 "min_pairs_kept": min((r["separated_pairs_kept"] for r in rows
                                        if r["separated_pairs_kept"] is not None), default=None),
                 "full_sets_max_abs_error": {d: v["full"][method][b]["max_abs_error"]
