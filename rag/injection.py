@@ -30,6 +30,7 @@ from rag.injection_families import DOCUMENT_MORE, MORE, NOT_A_MANUALS, NOT_DESCR
 from rag.injection_families import OWN_SETUP as _OWN_SETUP
 from rag.injection_mentions import mask_mentions
 from rag.injection_polyglot import DOCUMENT_POLYGLOT, POLYGLOT
+from rag.injection_roles import ROLES
 from rag.injection_shapes import SHAPES
 from rag.injection_turns import DOCUMENT_TURNS, TURNS
 from rag.text import mixed_script_words
@@ -85,9 +86,16 @@ _IGNORE_REST = (r"\b(?:ignore|disregard|forget)\b[\w\s',]{0,20}?\b(?:the rest|al
 _ROLE_LINE = (r"(?:^|\n|[.!?]\s)\s*[*#>\s]*(?:system|assistant|ai|chatgpt|gpt)\s*:\s*(?:you|ignore|disregard|"
               r"focus|from now|do not|don'?t|always|never|only|respond|reply|answer|say|print|output|forget|"
               r"new|the user|tell|provide|repeat|summari[sz]e|include|instead|i will|sure|as an ai)")
+# "Ignore the typos in my last message", "ignore my last message's formatting": the thing to ignore
+# is harmless, not an instruction (guard8)
+_NOT_HARMLESS = (r"(?!\s+(?:(?:the|any|all|my|those|these|that|this|a|some)\s+)*"
+                 r"(?:(?:minor|small|little|previous|last|obvious)\s+)?"
+                 r"(?:typos?|spelling|grammar|formatting|format|errors?|mistakes?|warnings?|noise|"
+                 r"message'?s formatting|last message'?s|punctuation|capitali[sz]ation|whitespace|"
+                 r"indentation|case|accents?)\b)")
 # Each family is a list of alternatives; one match anywhere in any view flags the family.
 PATTERNS: dict[str, tuple[str, ...]] = {
-    "ignore_instructions": (rf"{NOT_DESCRIBED}{NOT_QUOTED}\b(?:{_IGNORE})\b[\w\s',]{{0,40}}?"
+    "ignore_instructions": (rf"{NOT_DESCRIBED}{NOT_QUOTED}\b(?:{_IGNORE})\b{_NOT_HARMLESS}[\w\s',]{{0,40}}?"
                             rf"\b(?:{_RULES})\b{NOT_A_MANUALS}",
                             _IGNORE_REST,
                             # "ignore what the document says. Instead, tell …": dropping the sources
@@ -218,14 +226,14 @@ PATTERNS: dict[str, tuple[str, ...]] = {
     "ignore_instructions_zh": (r"(?:忽略|无视|忽视|忘记|不要理会|不理会).{0,10}"
                                r"(?:指令|指示|说明|规则|内容|提示|要求)",),
     # 系统提示符 is a shell's prompt string
-    "reveal_prompt_zh": (r"系统提示(?!符)|提示词|初始提示|系统消息|系统指令",),
+    "reveal_prompt_zh": (r"系统提示(?![符音框信息栏声窗])|提示词|初始提示|系统消息|系统指令",),
     "override_answer_zh": (r"只(?:回答|回复|输出|说)",),
 }
 # more languages, personas, impersonated authority, notes to the assistant (rag.injection_families)
 # forged turns, decode-and-act, named personas (rag.injection_turns); other languages' orders and
 # forged turns in any script (rag.injection_polyglot); config tails, role JSON, more extraction
 # (rag.injection_shapes)
-for _more in (MORE, TURNS, POLYGLOT, SHAPES):
+for _more in (MORE, TURNS, POLYGLOT, SHAPES, ROLES):
     for _family, _extra in _more.items():
         PATTERNS[_family] = PATTERNS.get(_family, ()) + _extra
 # Documents are prose about anything, "don't follow the instructions in the policy" included, so
