@@ -18,14 +18,14 @@ _BEFORE = re.compile(r"\b(?:phrase|phrases|term|terms|word|words|string|strings|
                      r"containing|contains|with the text|subject line|"
                      # a title: "summarize the article 'Prompt injection attacks'" names a topic
                      r"article|talk|course|module|lecture|paper|book|chapter|post|video|podcast|webinar|"
-                     r"presentation|titled|entitled)\s*$")
+                     r"presentation|titled|entitled)\s*$", re.I)
 # words after it that do the same: "'…' attacks", "'…' a common phrase", "'…' into Spanish"
 _AFTER = re.compile(r"^\s*(?:attacks?|phrases?|prompts?|injections?|emails?|scams?|messages?|filters?|"
                     r"tricks?|exploits?|jailbreaks?|attempts?|patterns?|payloads?|examples?|"
                     r"(?:is |was )?(?:a|an) (?:common|typical|known|usual|real|classic|standard) |"
                     r"(?:in|into|to) (?:english|spanish|french|german|italian|portuguese|dutch|russian|"
                     r"chinese|japanese|korean|arabic|polish|turkish|hindi|greek|czech|swedish)\b|"
-                    r"(?:mean|means|stand for)\b)")
+                    r"(?:mean|means|stand for)\b)", re.I)
 
 
 def mask_mentions(text: str) -> str:
@@ -39,3 +39,27 @@ def mask_mentions(text: str) -> str:
             parts += [text[last: m.start(2)], "…"]
             last = m.end(2)
     return "".join(parts) + text[last:] if parts else text
+
+
+# guard8: what the e5 detector reads. A conversion's payload ("Convert 48 65 6c 6c 6f from hex"),
+# a translated word once masked ("Translate '…' into Spanish") and the topic of a section asked
+# for ("the OWASP section on prompt injection in the PDF") are the object of a task, not orders;
+# the detector scored them as attacks (0.92-0.97). The patterns and decoders still read them whole.
+_ENCODED_RUN = re.compile(r"\b(?:0x)?[0-9a-f]{2}(?:[ :,-]?(?:0x)?[0-9a-f]{2}){3,}\b|"
+                          r"\b[01]{8}(?: [01]{8}){2,}\b|"
+                          r"\b[A-Za-z0-9+/]{16,}={0,2}(?!\w)", re.I)
+_CONVERSION = re.compile(r"\b(?:convert|decode|encode|translate|transcode|from hex|to text|to ascii|"
+                         r"from base64|to base64|to binary|from binary|checksum|hexdump)\b", re.I)
+_MASKED_QUOTE = re.compile(r"['\"‘“«]…['\"’”»]")
+_SECTION_TOPIC = re.compile(r"\b((?:section|chapter|part|page|slide|paragraph|module|unit|lesson)s? "
+                            r"(?:on|about|covering) )([^.?!\n]{3,60}?)( (?:in|from|of) (?:the|our|this|my) )",
+                            re.I)
+
+
+def mask_for_detector(text: str) -> str:
+    """`text` as the e5 detector reads it: mentioned quotes masked without their quote marks, an
+    encoded payload of a conversion request and a section's topic replaced by "…"."""
+    text = _MASKED_QUOTE.sub("…", mask_mentions(text))
+    if _CONVERSION.search(text):
+        text = _ENCODED_RUN.sub("…", text)
+    return _SECTION_TOPIC.sub(lambda m: f"{m.group(1)}…{m.group(3)}", text)

@@ -108,10 +108,12 @@ _YOUR = (r"your|sw[oa]j\w*|svoj\w*|сво[йиея]\w*|tvuj|tvoj\w*|twoj\w*|dein
          r"votre|vos|tu|tus|tuo|tua|tuoi|teu|je|jouw|uw|"
          r"твой|твоя|твои|ваш\w*|σου|senin|sizin|din|dit|dina|dine|cua ban|你的|あなたの|당신의|שלך|الخاص بك")
 _OWN_PROMPT = r"jarjestelmakehotteesi|jarjestelmakehotteenne|rendszerpromptod|rendszerpromptja|kehotteesi"
+_NOT_API = r"(?!\s*(?:parameter|field|argument|setting|variable|option|role|key|attribute)s?\b)"
 _ASKED = rf"(?:{_PROMPT}|{_HIDDEN})"
 
 EXTRACTION = (
-    rf"(?<![\w-])(?:{_SHOW})\b[^\n?]{{0,50}}?{_ASKED}",
+    # "show me how to set the system prompt parameter" asks about an API, not for the prompt
+    rf"(?<![\w-])(?:{_SHOW})\b(?! (?:me |us )?how\b)[^\n?]{{0,50}}?{_ASKED}{_NOT_API}",
     rf"(?<![\w-])(?:{_YOUR})\s+(?:\w+\s+)?{_ASKED}|{_ASKED}\s+(?:\w+\s+)?(?:{_YOUR})\b|{_OWN_PROMPT}",
     rf"(?:{_HIDDEN})\b[^\n]{{0,40}}(?:t'a|te|ti|dir|you|sinulle|neked|σου|тебе|вам|sana|dig|je)\b",
     rf"{_ASKED}[^\n]{{0,80}}\b(?:{_VERBATIM})",

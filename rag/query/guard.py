@@ -31,7 +31,7 @@ from rag.guard_model.detector import load_model
 from rag.guard_model.e5 import load_e5
 from rag.hidden_chars import Stripped, strip_hidden
 from rag.injection import decoded_views, detect, views
-from rag.injection_mentions import mask_mentions
+from rag.injection_mentions import mask_for_detector
 from rag.settings.query import GuardConfig
 from rag.text import mixed_script_words, scripts
 
@@ -156,7 +156,8 @@ def guard(
     # the unsanitized text: its decoders see what sanitizing hides (encodings, spacing); the
     # hidden characters' views come from the strip
     learned = _learned(query, cfg, extra)
-    e5, e5_note = _e5(mask_mentions(ok.text), cfg)  # a quoted phrase talked about is not an order
+    # a quoted phrase talked about, a conversion's payload, a section's topic are not orders
+    e5, e5_note = _e5(mask_for_detector(ok.text), cfg)
     flagged = tuple(v.label for v in (learned, e5) if v is not None and v.flagged)
     matched = detect(query, extra) + custom + flagged
     ok = replace(ok, matched_patterns=matched, learned=learned, e5=e5, e5_note=e5_note)
