@@ -29,54 +29,30 @@ import numpy as np
 
 from eval.judging.sim_pool import JudgingPool
 from eval.judging.strategies.base import STRATEGIES, JudgingState
-from eval.judging.strategies.impact import ideal_dcg
+from eval.judging.strategies.impact import CLIP, ValueOrder
 
-CLIP = 0.02  # p kept in [CLIP, 1 - CLIP]
 PRIOR = 0.5  # share of an unanswered question's answer chance given to its open passages
 
 
-class AnswerSeek:
+class AnswerSeek(ValueOrder):
     def __init__(self, pool: JudgingPool, prior: float = PRIOR) -> None:
-        self.depth, self.prior = pool.depth, prior
-        self.question = np.zeros(len(pool), dtype=int)
-        for q, idx in enumerate(pool.by_question.values()):
-            self.question[list(idx)] = q
-        self.questions = len(pool.by_question)
+        super().__init__(pool)
+        self.prior = prior
         self.weights = pool.weights
 
     def values(self, state: JudgingState) -> np.ndarray:
         """Each item's worth now (judged items: -1)."""
-        n = len(self.question)
-        if state.probabilities is None:
-            p, expected = np.full(n, 0.5), np.zeros(n)  # no judge: only labels count
-        else:
-            expected = np.asarray(state.probabilities, dtype=np.float64).copy()
-            p = np.clip(expected, CLIP, 1.0 - CLIP)
-        judged = np.zeros(n, dtype=bool)
-        found = np.zeros(self.questions)
-        for i, label in state.judged.items():
-            judged[i], expected[i] = True, float(label)
-            found[self.question[i]] += label
+        p, expected, judged = self.beliefs(state)
+        found = np.bincount(self.question, weights=np.where(judged, expected, 0.0),
+                            minlength=self.questions)
         open_weight = np.bincount(self.question, weights=np.where(judged, 0.0, self.weights),
                                   minlength=self.questions)[self.question]
         answer = np.where(found[self.question] == 0,
                           self.prior * self.weights / np.maximum(open_weight, 1e-12), 0.0)
         chance = np.maximum(p, np.minimum(answer, 1.0 - CLIP))
-        relevant = np.bincount(self.question, weights=expected, minlength=self.questions)
-        ideal = ideal_dcg(np.maximum(relevant, 1.0), self.depth)[self.question]
-        value = chance * self.weights / ideal
+        value = chance * self.weights / self.ideal(expected)
         value[judged] = -1.0
         return value
-
-    def pick(self, state: JudgingState) -> int | None:
-        if len(self.question) == 0:
-            return None
-        value = self.values(state)
-        best = int(np.argmax(value))
-        return best if value[best] >= 0.0 and best not in state.judged else None
-
-    def tell(self, item: int, relevant: bool) -> None:
-        """Nothing to keep: every pick reads the labels and the judge afresh."""
 
 
 @STRATEGIES.register("answer_seek")

@@ -43,18 +43,23 @@ def ideal_dcg(relevant: np.ndarray, depth: int) -> np.ndarray:
     return cumulative[whole] + (r - whole) * np.where(whole < depth, discount[nxt], 0.0)
 
 
-class NdcgGain:
+class ValueOrder:
+    """An order that asks for the unjudged passage of largest `values` (the subclass's worth),
+    reading the labels and the judge afresh at every pick."""
+
     def __init__(self, pool: JudgingPool) -> None:
         self.depth = pool.depth
         self.question = np.zeros(len(pool), dtype=int)
         for q, idx in enumerate(pool.by_question.values()):
             self.question[list(idx)] = q
         self.questions = len(pool.by_question)
-        self.squared = np.array([sum((1.0 / np.log2(r + 1)) ** 2 for r in item.ranks.values())
-                                 for item in pool.items])
 
     def values(self, state: JudgingState) -> np.ndarray:
-        """Each item's worth now (judged items: -1)."""
+        raise NotImplementedError
+
+    def beliefs(self, state: JudgingState) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(p: the judge's clipped P(relevant), 0.5 before a judge; expected: each item's label,
+        or the judge's p while unjudged, 0 before a judge; judged: which items are labelled)."""
         n = len(self.question)
         if state.probabilities is None:
             p, expected = np.full(n, 0.5), np.zeros(n)  # no judge: only labels count
@@ -64,11 +69,12 @@ class NdcgGain:
         judged = np.zeros(n, dtype=bool)
         for i, label in state.judged.items():
             judged[i], expected[i] = True, float(label)
+        return p, expected, judged
+
+    def ideal(self, expected: np.ndarray) -> np.ndarray:
+        """Each item's question's ideal DCG@depth for its expected relevant passages (≥ 1)."""
         relevant = np.bincount(self.question, weights=expected, minlength=self.questions)
-        ideal = ideal_dcg(np.maximum(relevant, 1.0), self.depth)[self.question]
-        value = p * self.squared / ideal ** 2
-        value[judged] = -1.0
-        return value
+        return ideal_dcg(np.maximum(relevant, 1.0), self.depth)[self.question]
 
     def pick(self, state: JudgingState) -> int | None:
         if len(self.question) == 0:
@@ -79,6 +85,20 @@ class NdcgGain:
 
     def tell(self, item: int, relevant: bool) -> None:
         """Nothing to keep: every pick reads the labels and the judge afresh."""
+
+
+class NdcgGain(ValueOrder):
+    def __init__(self, pool: JudgingPool) -> None:
+        super().__init__(pool)
+        self.squared = np.array([sum((1.0 / np.log2(r + 1)) ** 2 for r in item.ranks.values())
+                                 for item in pool.items])
+
+    def values(self, state: JudgingState) -> np.ndarray:
+        """Each item's worth now (judged items: -1)."""
+        p, expected, judged = self.beliefs(state)
+        value = p * self.squared / self.ideal(expected) ** 2
+        value[judged] = -1.0
+        return value
 
 
 @STRATEGIES.register("ndcg_gain")
