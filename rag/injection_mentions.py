@@ -41,7 +41,7 @@ def mask_mentions(text: str) -> str:
     return "".join(parts) + text[last:] if parts else text
 
 
-# guard8: what the e5 detector reads. A conversion's payload ("Convert 48 65 6c 6c 6f from hex"),
+# What the e5 detector reads: a conversion's payload ("Convert 48 65 6c 6c 6f from hex"),
 # a translated word once masked ("Translate '…' into Spanish") and the topic of a section asked
 # for ("the OWASP section on prompt injection in the PDF") are the object of a task, not orders;
 # the detector scored them as attacks (0.92-0.97). The patterns and decoders still read them whole.

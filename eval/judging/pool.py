@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from eval.judging.store import Passage
 from eval.runs.own_corpus import collection_searcher, document_name
-from eval.runs.preset_run import QueryBlocked, Searcher
+from eval.runs.preset_run import Searcher, unless_refused
 from rag.config import load_preset
 from rag.index import Collection
 from rag.text import STOPWORDS, words
@@ -57,12 +57,8 @@ def merge_hits(hits: Sequence[Hit]) -> list[Passage]:
 def system_hits(system: str, search: Searcher, question: str, depth: int) -> list[Hit]:
     """The first `depth` chunks `search` ranks for the question, as document spans (none when
     the system's guard refuses the question)."""
-    try:
-        found = search(question)[:depth]
-    except QueryBlocked:
-        return []
     return [Hit(system, rank, document_name(c), c.chunk.start, c.chunk.end, c.chunk.text)
-            for rank, c in enumerate(found, start=1)]
+            for rank, c in enumerate(unless_refused(search, question)[:depth], start=1)]
 
 
 def pool_searchers(

@@ -21,9 +21,8 @@ from eval.data.evalsets import EvalSet
 from eval.judging.sim_pool import JudgingPool, RankedHit, build_pool
 from eval.judging.simulate import Truth
 from eval.runs.beir_index import beir_collection, eval_config, retrieval_searcher
-from eval.runs.preset_run import QueryBlocked, Searcher
+from eval.runs.preset_run import unless_refused
 from rag.config import load_preset
-from rag.index.hits import Candidate
 from rag.paths import cache_dir
 
 TEXT_CHARS = 2000  # of a pooled document's text kept for its features
@@ -55,7 +54,7 @@ def system_hits(evalset: EvalSet, system: str, depth: int,
     for qid, question in evalset.dataset.queries.items():
         hits: list[RankedHit] = []
         seen: set[str] = set()
-        for c in _unless_blocked(search, question):
+        for c in unless_refused(search, question):
             if len(hits) >= depth:
                 break
             doc = c.chunk.doc_id
@@ -108,10 +107,3 @@ def labelled_pool(evalset: EvalSet, systems: Sequence[str], depth: int,
                                           for p in mine))
     return pool, Truth(labels, outside, tuple(questions))
 
-
-def _unless_blocked(search: Searcher, question: str) -> Sequence[Candidate]:
-    """A question the guard refuses pools nothing from this system (as a blocked run scores)."""
-    try:
-        return search(question)
-    except QueryBlocked:
-        return ()

@@ -35,6 +35,15 @@ class QueryBlocked(Exception):
     """A searcher's query the pipeline refused; the message names the stage and its reason."""
 
 
+def unless_refused(searcher: Searcher, query: str) -> Sequence[Candidate]:
+    """The searcher's ranking, or none when the pipeline refuses the query (pools and mining
+    treat a refusal as finding nothing; a scored run records it: search_all)."""
+    try:
+        return searcher(query)
+    except QueryBlocked:
+        return ()
+
+
 @dataclass(frozen=True)
 class QueryOutcome:
     """One query's document ranking {doc_id: score}, its latency, or the error it raised;

@@ -270,7 +270,7 @@ def bm25_consistency(collection: Any, k: int = CONSISTENCY_K) -> Consistency:
     """Rank (1-based) of the first of the bm25 preset's top k over the collection that overlaps
     the source chunk, or None when none does."""
     from eval.runs.beir_index import retrieval_searcher
-    from eval.runs.preset_run import QueryBlocked
+    from eval.runs.preset_run import unless_refused
     from rag.config import load_preset, with_overrides
     from rag.index.derived import resolve
 
@@ -280,11 +280,7 @@ def bm25_consistency(collection: Any, k: int = CONSISTENCY_K) -> Consistency:
     labels = {d.doc_id: doc_label(d) for d in _documents(collection)}
 
     def rank(question: str, doc: str, start: int, end: int) -> int | None:
-        try:
-            found = search(question)[:k]
-        except QueryBlocked:  # a question the guard refuses finds nothing
-            return None
-        for position, candidate in enumerate(found, 1):
+        for position, candidate in enumerate(unless_refused(search, question)[:k], 1):
             chunk = candidate.chunk
             if labels.get(chunk.doc_id, chunk.doc_id) == doc and chunk.start < end and start < chunk.end:
                 return position

@@ -156,8 +156,7 @@ def guard(
     # the unsanitized text: its decoders see what sanitizing hides (encodings, spacing); the
     # hidden characters' views come from the strip
     learned = _learned(query, cfg, extra)
-    # a quoted phrase talked about, a conversion's payload, a section's topic are not orders
-    e5, e5_note = _e5(mask_for_detector(ok.text), cfg)
+    e5, e5_note = _e5(ok.text, cfg)
     flagged = tuple(v.label for v in (learned, e5) if v is not None and v.flagged)
     matched = detect(query, extra) + custom + flagged
     ok = replace(ok, matched_patterns=matched, learned=learned, e5=e5, e5_note=e5_note)
@@ -201,6 +200,8 @@ def _e5(text: str, cfg: GuardConfig) -> tuple[LearnedVerdict | None, str]:
     model = load_e5()
     if isinstance(model, str):
         return None, model
+    # a quoted phrase talked about, a conversion's payload, a section's topic are not orders
+    text = mask_for_detector(text)
     if len(text) < _MIN_E5_CHARS:  # a word or two: too little for either detector
         return None, ""
     threshold = cfg.e5_threshold if cfg.e5_threshold is not None else model.threshold
