@@ -86,13 +86,18 @@ _IGNORE_REST = (r"\b(?:ignore|disregard|forget)\b[\w\s',]{0,20}?\b(?:the rest|al
 _ROLE_LINE = (r"(?:^|\n|[.!?]\s)\s*[*#>\s]*(?:system|assistant|ai|chatgpt|gpt)\s*:\s*(?:you|ignore|disregard|"
               r"focus|from now|do not|don'?t|always|never|only|respond|reply|answer|say|print|output|forget|"
               r"new|the user|tell|provide|repeat|summari[sz]e|include|instead|i will|sure|as an ai)")
+# Nouns that name instructions in any phrasing: a harmless object listed beside one of them
+# ("ignore any typos and the previous instructions") does not make the order harmless
+_INSTRUCTION_NOUNS = (_ORDERS.replace(r"everything|(?:the )?above|", "")
+                      + r"|rules|restrictions|polic(?:y|ies)|regles|regeln|reglas|regole|regras|правил\w*")
 # "Ignore the typos in my last message", "ignore my last message's formatting": the thing to ignore
-# is harmless, not an instruction (guard8)
+# is harmless, not an instruction (guard8) — unless an instruction follows in the same list (guard9)
 _NOT_HARMLESS = (r"(?!\s+(?:(?:the|any|all|my|those|these|that|this|a|some)\s+)*"
                  r"(?:(?:minor|small|little|previous|last|obvious)\s+)?"
                  r"(?:typos?|spelling|grammar|formatting|format|errors?|mistakes?|warnings?|noise|"
                  r"message'?s formatting|last message'?s|punctuation|capitali[sz]ation|whitespace|"
-                 r"indentation|case|accents?)\b)")
+                 r"indentation|case|accents?)\b"
+                 rf"(?![\w\s',]{{0,40}}?\b(?:{_INSTRUCTION_NOUNS})\b))")
 # Each family is a list of alternatives; one match anywhere in any view flags the family.
 PATTERNS: dict[str, tuple[str, ...]] = {
     "ignore_instructions": (rf"{NOT_DESCRIBED}{NOT_QUOTED}\b(?:{_IGNORE})\b{_NOT_HARMLESS}[\w\s',]{{0,40}}?"
@@ -391,6 +396,8 @@ def hidden_findings(decoded: tuple[Decoded, ...], documents: bool = False) -> tu
         family = "encoded_text" if item.kind == "decoded" else "hidden_text"
         # a message is a few words; "hello world" in a base64 tutorial is not one
         message = readable(item.text) and len(_WORDS.findall(item.text)) >= _MIN_MESSAGE_WORDS
+        # one token with no space in it (a percent-encoded URL decoded) is an address, not a message
+        message = message and any(ch.isspace() for ch in item.text.strip())
         if family not in found and (item.kind == "hidden" or message):
             found[family] = Finding(family, item.view, f"{item.note}: {item.text[:60]!r}")
     return tuple(found.values())

@@ -17,7 +17,7 @@ def show_guard(verdict: GuardVerdict | None, skipped_reason: str) -> None:
     else:
         st.success(f"Allowed · scripts: {', '.join(verdict.scripts) or '–'} · "
                    f"{verdict.original_chars} characters in, {len(verdict.text)} out")
-    patterns = [m for m in verdict.matched_patterns if not m.startswith(("learned_detector", "e5_detector"))]
+    patterns = list(verdict.families)
     learned = verdict.learned
     left, right = st.columns(2)
     found = ", ".join(patterns) if patterns else "nothing found"
@@ -31,6 +31,11 @@ def show_guard(verdict: GuardVerdict | None, skipped_reason: str) -> None:
         verdict.e5_note or "off" if e5 is None else
         f"p = {e5.probability:.2f}, threshold {e5.threshold:.2f} "
         f"({'flagged' if e5.flagged else 'not flagged'}; model {e5.model})"))
+    stacked = verdict.stacked
+    st.markdown("**Decision**: " + (
+        "any pattern or detector over its own threshold blocks" if stacked is None else
+        f"stacked score p = {stacked.probability:.2f} ({stacked.view} variant), threshold "
+        f"{stacked.threshold:.2f} ({'blocks' if stacked.flagged else 'allows'}; model {stacked.model})"))
     if verdict.allowed:
         st.caption(f"Later stages read: {verdict.text!r}")
         for warning in verdict.warnings:

@@ -29,6 +29,7 @@ from rag.decoders.confusables import skeleton
 from rag.decoders.unicode_hidden import stripped_views
 from rag.guard_model.detector import load_model
 from rag.guard_model.e5 import load_e5
+from rag.guard_model.stack import ALWAYS_BLOCK, Signals, family_name, load_stack, variant_of
 from rag.hidden_chars import Stripped, strip_hidden
 from rag.injection import decoded_views, detect, views
 from rag.injection_mentions import mask_for_detector
@@ -41,6 +42,7 @@ _KEEP_CONTROLS = {"\n", "\t"}
 _CIPHERS = frozenset({"rot13", "atbash"})
 _MIN_LEARNED_WORDS = 4
 _MIN_E5_CHARS = 12
+NO_VIEW = "none"  # the n-gram detector's view when no view had enough words to score
 
 
 @dataclass(frozen=True)
@@ -81,6 +83,17 @@ class GuardVerdict:
     e5: LearnedVerdict | None = None  # the multilingual e5 detector's score (None: off or missing)
     e5_note: str = ""  # why the e5 detector did not run (missing model: the n-gram detector alone)
     unmixed: tuple[str, ...] = ()  # words mixing scripts, spelled with their ASCII look-alikes in `text`
+    families: tuple[str, ...] = ()  # pattern families found (with their views), blocking or not
+    e5_extraction: float | None = None  # cosine to the closest request for the assistant's setup
+    stacked: LearnedVerdict | None = None  # the stacked decision (None: "either fires" decided)
+    outweighed: tuple[str, ...] = ()  # what a detector found that the stacked score outweighed
+
+    @property
+    def signals(self) -> Signals:
+        """What the detectors said, as the stacked decision reads it."""
+        learned = self.learned.probability if self.learned and self.learned.view != NO_VIEW else None
+        return Signals(self.text, self.families, learned, self.e5.probability if self.e5 else None,
+                       self.e5_extraction)
 
 
 def sanitize(text: str) -> tuple[str, int]:
@@ -156,10 +169,22 @@ def guard(
     # the unsanitized text: its decoders see what sanitizing hides (encodings, spacing); the
     # hidden characters' views come from the strip
     learned = _learned(query, cfg, extra)
-    e5, e5_note = _e5(ok.text, cfg)
+    e5, e5_note, e5_extraction = _e5(ok.text, cfg)
     flagged = tuple(v.label for v in (learned, e5) if v is not None and v.flagged)
-    matched = detect(query, extra) + custom + flagged
-    ok = replace(ok, matched_patterns=matched, learned=learned, e5=e5, e5_note=e5_note)
+    ok = replace(ok, learned=learned, e5=e5, e5_note=e5_note, e5_extraction=e5_extraction,
+                 families=detect(query, extra))
+    stacked = _stacked(ok, cfg)
+    found = ok.families + flagged
+    if stacked is None:  # "either fires": any family, any detector over its own threshold
+        matched = found + custom
+    elif stacked.flagged:
+        matched = (*found, stacked.label, *custom)
+        ok = replace(ok, stacked=stacked)
+    else:  # smuggling findings block whatever the score (rag.guard_model.stack.ALWAYS_BLOCK)
+        hard = tuple(f for f in ok.families if family_name(f) in ALWAYS_BLOCK)
+        matched = hard + custom
+        ok = replace(ok, stacked=stacked, outweighed=tuple(f for f in found if f not in hard))
+    ok = replace(ok, matched_patterns=matched)
     if matched and cfg.block_injection:
         return replace(ok, allowed=False, verdict="injection",
                        reason=f"the query looks like a prompt-injection attempt ({', '.join(matched)}); "
@@ -186,27 +211,45 @@ def _learned(query: str, cfg: GuardConfig, extra: tuple[Decoded, ...] = ()) -> L
     # a view of a few words is too little evidence for n-grams ("reset my password" scores like
     # Gandalf's "password?" games): the patterns judge those alone
     best = max(((model.probability(text), name) for name, text in views(query, decoded=kept).items()
-                if len(text.split()) >= _MIN_LEARNED_WORDS), default=(0.0, "text"))
+                if len(text.split()) >= _MIN_LEARNED_WORDS), default=(0.0, NO_VIEW))
     return LearnedVerdict(round(best[0], 4), best[1], threshold, model.version)
 
 
-def _e5(text: str, cfg: GuardConfig) -> tuple[LearnedVerdict | None, str]:
-    """The multilingual e5 detector on the clean text (its head: rag.guard_model.e5), or why not.
+def _e5(text: str, cfg: GuardConfig) -> tuple[LearnedVerdict | None, str, float | None]:
+    """The multilingual e5 detector on the clean text (its head: rag.guard_model.e5) and the
+    text's closeness to a request for the assistant's setup, or why not.
     Either detector firing blocks: on the dev sets' validation half the e5 detector catches
     jailbreaks and "ignore" orders in languages the n-grams never saw, and the n-grams catch
     appended attacks past the e5 detector's head (eval/results/guard_e5_detector.json)."""
     if not cfg.e5_detector:
-        return None, ""
+        return None, "", None
     model = load_e5()
     if isinstance(model, str):
-        return None, model
+        return None, model, None
     # a quoted phrase talked about, a conversion's payload, a section's topic are not orders
     text = mask_for_detector(text)
     if len(text) < _MIN_E5_CHARS:  # a word or two: too little for either detector
-        return None, ""
+        return None, "", None
     threshold = cfg.e5_threshold if cfg.e5_threshold is not None else model.threshold
-    return LearnedVerdict(round(model.probability(text), 4), "text", threshold, model.version,
-                          "e5_detector"), ""
+    probability, similarity = model.read(text)
+    return (LearnedVerdict(round(probability, 4), "text", threshold, model.version, "e5_detector"), "",
+            round(similarity, 4))
+
+
+def _stacked(verdict: GuardVerdict, cfg: GuardConfig) -> LearnedVerdict | None:
+    """The stacked score over the detectors' outputs (rag.guard_model.stack), or None when the
+    guard decides by "either fires": asked to, no stack card, or neither learned detector ran
+    (then the patterns decide alone, as before the stack)."""
+    stack = load_stack() if cfg.decision == "stacked" else None
+    # the detectors that are on and loaded; a text too short for one is scored as its 0
+    variant = variant_of(verdict.learned is not None, cfg.e5_detector and not verdict.e5_note)
+    scored = stack.score(verdict.signals, variant) if stack is not None else None
+    if stack is None or scored is None or variant is None:
+        return None
+    probability, threshold = scored
+    if cfg.stack_threshold is not None:
+        threshold = cfg.stack_threshold
+    return LearnedVerdict(round(probability, 4), variant, threshold, stack.version, "stacked")
 
 
 def _unmix(text: str) -> str:
@@ -232,4 +275,7 @@ def _warnings(verdict: GuardVerdict) -> tuple[str, ...]:
         found.append(f"removed {verdict.removed_chars} control/invisible characters")
     if verdict.matched_patterns:
         found.append(f"injection patterns matched but not blocked: {', '.join(verdict.matched_patterns)}")
+    if verdict.outweighed and verdict.stacked is not None:
+        found.append(f"found {', '.join(verdict.outweighed)}, but the stacked score "
+                     f"{verdict.stacked.probability:.2f} < {verdict.stacked.threshold:.2f}: not blocked")
     return tuple(found)

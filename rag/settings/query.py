@@ -31,6 +31,13 @@ class GuardConfig(BaseModel):
     # threshold its training script chose on validation (rag/guard_model/e5_detector.json).
     e5_detector: bool = True
     e5_threshold: float | None = Field(None, gt=0, lt=1)
+    # How the detectors' outputs become a block: "stacked" = one logistic score over the pattern
+    # families, both detectors' probabilities and the question's shape (rag.guard_model.stack,
+    # threshold chosen leave-one-set-out); "either" = any family or any detector over its own
+    # threshold (guard8; also used when a detector is off or missing). stack_threshold None = the
+    # card's. learned_threshold / e5_threshold decide only under "either".
+    decision: Literal["stacked", "either"] = "stacked"
+    stack_threshold: float | None = Field(None, gt=0, lt=1)
     extra_patterns: list[str] = Field(default_factory=list)  # more regexes that block
     rate_limit: int | None = Field(30, ge=1)  # queries per user per window; None = off
     rate_window_s: float = Field(60.0, gt=0)

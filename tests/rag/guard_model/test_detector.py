@@ -42,5 +42,5 @@ def test_the_guard_shows_the_learned_verdict_beside_the_patterns() -> None:
 
 
 def test_a_threshold_setting_overrides_the_model_one() -> None:
-    strict = guard("How do I upgrade Debian?", GuardConfig(learned_threshold=1e-6))
+    strict = guard("How do I upgrade Debian?", GuardConfig(learned_threshold=1e-6, decision="either"))
     assert strict.learned is not None and strict.learned.flagged and not strict.allowed

@@ -78,7 +78,7 @@ def test_the_trace_names_the_detector_its_probability_and_version() -> None:
 
 def test_a_threshold_setting_overrides_the_card() -> None:
     question = "How long do deleted notes stay in the trash?"
-    strict = guard(question, GuardConfig(rate_limit=None, e5_threshold=1e-6))
+    strict = guard(question, GuardConfig(rate_limit=None, e5_threshold=1e-6, decision="either"))
     assert strict.e5 is not None and strict.e5.flagged and not strict.allowed
 
 
