@@ -8,7 +8,10 @@ features cannot see that.
 Similarity is the TF-IDF cosine of the passages' content words, document frequencies over the
 whole pool (no model: cheap enough to recompute at every refit). A passage's own label never
 enters its own row, so the training rows are cross-fitted the same way as the rows the judge
-fills.
+fills. judge7 added `fbs` (another passage of the question from the same source judged
+relevant, and not relevant): it helped on the development sets and is in the product since, as
+two of the judge's question-context features (eval.judging.features.context_features), so on
+the current main `fbs` adds the same columns twice.
 """
 
 from __future__ import annotations
