@@ -8,7 +8,10 @@ features cannot see that.
 Similarity is the TF-IDF cosine of the passages' content words, document frequencies over the
 whole pool (no model: cheap enough to recompute at every refit). A passage's own label never
 enters its own row, so the training rows are cross-fitted the same way as the rows the judge
-fills.
+fills. judge7 added `fbs` (another passage of the question from the same source judged
+relevant, and not relevant): it helped on the development sets and is in the product since, as
+two of the judge's question-context features (eval.judging.features.context_features), so on
+the current main `fbs` adds the same columns twice.
 """
 
 from __future__ import annotations
@@ -27,7 +30,8 @@ FEEDBACK_NAMES = ("feedback_relevant_max", "feedback_relevant_mean",
 VARIANT_NAMES = {"fb": FEEDBACK_NAMES, "fbr": ("feedback_rocchio",),
                  "fbk": ("feedback_relevant_max", "feedback_relevant_relative"),
                  "fba": (*FEEDBACK_NAMES, "feedback_rocchio", "feedback_relevant_relative"),
-                 "fbd": tuple(f"dense_{name}" for name in FEEDBACK_NAMES)}
+                 "fbd": tuple(f"dense_{name}" for name in FEEDBACK_NAMES),
+                 "fbs": ("same_source_as_relevant", "same_source_as_not_relevant")}
 ROCCHIO_BETA, ROCCHIO_GAMMA = 0.75, 0.15  # Rocchio's usual weights (Manning et al. 2008, 9.1.1)
 
 _CACHE: list[tuple[JudgingPool, dict[str, np.ndarray]]] = []  # a few recent pools, by identity
@@ -141,6 +145,26 @@ def feedback_features(pool: JudgingPool, judged: Mapping[int, int],
         if dense:
             full[rows, 6], full[rows, 7] = _masked(dense[qid], labels == 1)
             full[rows, 8], full[rows, 9] = _masked(dense[qid], labels == 0)
+    if variant == "fbs":
+        return same_source(pool, judged)
     cols = {"fb": [0, 1, 2, 3], "fbr": [4], "fbk": [0, 5], "fba": [0, 1, 2, 3, 4, 5],
             "fbd": [6, 7, 8, 9]}[variant]
     return full[:, cols]
+
+
+def same_source(pool: JudgingPool, judged: Mapping[int, int]) -> np.ndarray:
+    """judge7: per item, 1 when another passage of its question from the same source (the same
+    document for spans, the same page title for documents) was judged relevant, and the same
+    for judged not relevant (relevant text clusters in a source: the cluster hypothesis)."""
+    out = np.zeros((len(pool), 2))
+
+    def source(i: int) -> str:
+        item = pool.items[i]
+        return item.doc if pool.unit == "span" else item.title
+
+    for idx in pool.by_question.values():
+        for col, label in ((0, 1), (1, 0)):
+            marked = [i for i in idx if judged.get(i) == label and source(i)]
+            for i in idx:
+                out[i, col] = float(any(j != i and source(j) == source(i) for j in marked))
+    return out

@@ -18,7 +18,15 @@ in gain/flip/var, the answer prior P; `seekb_R_P` its Bayesian form P·w/(T − 
 a prior B also for questions whose answer is found; `seeksq_P` squared discounts; `explore_K`
 every question's K heaviest passages first, then judge_uncertainty); FILL threshold (default),
 expected (p as a graded gain), platt or isotonic (p recalibrated out of fold on the labels, then
-as a graded gain). Development sets only: never the reported sets, SQLite or Git.
+as a graded gain), or (judge7) KIND-CAL: KIND `ideal` (the threshold fill, each question's ideal
+DCG grown by the expected relevant still unjudged, Σ p over its unfilled passages), `count`
+(classify and count made to match: the top round(Σ p) unjudged passages filled relevant) or
+`countideal` (both); CAL raw (default), platt or isotonic (p recalibrated out of fold first), or
+oracle (the full labels: a bound on what a perfect estimate of the missed count could do);
+`ht` with the order `tail_R`: the threshold fill, each relevant passage of the uniform random
+tail weighted 1/π (Horvitz and Thompson 1952; the sampling estimators of statAP, Aslam & Pavlu
+2006, and infAP, Yilmaz & Aslam 2006).
+Development sets only: never the reported sets, SQLite or Git.
 """
 
 from __future__ import annotations
@@ -201,12 +209,28 @@ def subset(pool: JudgingPool, truth: Truth, feats: np.ndarray, qids: Sequence[st
                       tuple(q for q in truth.queries if q in wanted)), feats[keep]
 
 
+SAMPLED: dict[int, float] = {}  # the last `tail_R` run's random picks: item -> 1/inclusion
+
+
 def spend(pool: JudgingPool, truth: Truth, feats: np.ndarray, name: str, budget: float,
           seed: int, feedback: bool | str | None = None) -> tuple[dict[int, int], np.ndarray | None]:
-    """As eval.judging.simulate.run_strategy, for any order of this module."""
+    """As eval.judging.simulate.run_strategy, for any order of this module. `tail_R`:
+    answer_seek for a share 1 − R of the budget, then R of it drawn uniformly from the passages
+    still unjudged (their inclusion probability kept in SAMPLED for the `ht` fill)."""
     total = round(budget * len(pool))
+    SAMPLED.clear()
+    if name.startswith("tail_"):
+        share = float(name.split("_")[1])
+        judged, _ = spend(pool, truth, feats, "answer_seek", budget * (1 - share), seed, feedback)
+        rest = [i for i in range(len(pool)) if i not in judged]
+        k = min(len(rest), total - len(judged))
+        picks = np.random.default_rng(seed).choice(rest, k, replace=False) if k > 0 else []
+        for i in picks:
+            judged[int(i)] = int(truth.labels[i])
+            SAMPLED[int(i)] = len(rest) / k
+        return judged, fill_with(pool, feats, judged, seed, feedback or False)
     order = chooser(name, pool, seed)
-    judged: dict[int, int] = {}
+    judged = {}
     probs = None
     every = next_fit = max(10, total // 20)
     while len(judged) < total:
@@ -256,6 +280,67 @@ def recalibrated(pool: JudgingPool, feats: np.ndarray, judged: dict[int, int],
     return IsotonicRegression(out_of_bounds="clip", y_min=0, y_max=1).fit(oof, y).predict(probs)
 
 
+def unjudged_p(pool: JudgingPool, feats: np.ndarray, judged: dict[int, int],
+               probs: np.ndarray, seed: int, calibrate: str,
+               truth: np.ndarray | None = None) -> np.ndarray:
+    """The judge's p on every item, recalibrated out of fold when `calibrate` is platt or
+    isotonic, or the full labels themselves with `oracle` (a bound, not a method); judged
+    items 0 (their labels are known)."""
+    if calibrate == "oracle" and truth is not None:
+        q = truth
+    elif calibrate == "raw":
+        q = probs
+    else:
+        q = recalibrated(pool, feats, judged, probs, seed, calibrate)
+    q = np.asarray(q, dtype=np.float64).copy()
+    q[list(judged)] = 0.0
+    return q
+
+
+def missing_mass(pool: JudgingPool, judged: dict[int, int], p: np.ndarray,
+                 filled: np.ndarray) -> dict[str, float]:
+    """Per question, the expected relevant passages among the unjudged ones the fill leaves
+    not relevant: Σ p over them (what eval.judging.stopping shows summed over the pool)."""
+    rest = np.where(filled > 0, 0.0, p)
+    rest[list(judged)] = 0.0
+    return {q: float(rest[list(idx)].sum()) for q, idx in pool.by_question.items()}
+
+
+def count_matched(judged: dict[int, int], p: np.ndarray) -> np.ndarray:
+    """Classify and count made to match (Forman 2008): the top round(Σ p) unjudged passages by
+    p are filled relevant, instead of those with p ≥ 0.5."""
+    out = np.zeros(len(p))
+    rest = np.array([i for i in range(len(p)) if i not in judged], dtype=int)
+    n = round(float(p[rest].sum())) if len(rest) else 0
+    if n:
+        out[rest[np.argsort(-p[rest], kind="stable")[:n]]] = 1.0
+    for i, label in judged.items():
+        out[i] = label
+    return out
+
+
+def scored(pool: JudgingPool, feats: np.ndarray, judged: dict[int, int],
+           probs: np.ndarray | None, seed: int, fill: str, queries: Sequence[str],
+           truth: np.ndarray | None = None) -> np.ndarray:
+    """(systems, queries) nDCG@10 under `fill`: the older fills of `gains`, or KIND-CAL with
+    KIND ideal (threshold fill, the ideal grown by the expected missing relevant), count
+    (count-matched fill) or countideal (both), CAL raw, platt, isotonic or oracle (the full
+    labels: ideal-oracle adds the exact count of relevant passages missed per question)."""
+    kind, _, cal = fill.partition("-")
+    if kind == "ht":  # Horvitz-Thompson: a random pick found relevant stands for 1/π of them
+        labels = draws(judged, probs, len(pool), seed, "threshold")[0]
+        for i, weight in SAMPLED.items():
+            labels[i] *= weight
+        return ndcg_table(pool, labels, queries)
+    if kind not in ("ideal", "count", "countideal") or probs is None:
+        return ndcg_table(pool, gains(pool, feats, judged, probs, seed, fill), queries)
+    p = unjudged_p(pool, feats, judged, probs, seed, cal or "raw", truth)
+    labels = count_matched(judged, p) if kind.startswith("count") \
+        else draws(judged, probs, len(pool), seed, "threshold")[0]
+    extra = missing_mass(pool, judged, p, labels) if kind.endswith("ideal") else None
+    return ndcg_table(pool, labels, queries, extra)
+
+
 def gains(pool: JudgingPool, feats: np.ndarray, judged: dict[int, int],
           probs: np.ndarray | None, seed: int, fill: str) -> np.ndarray:
     if fill in ("platt", "isotonic") and probs is not None:
@@ -292,19 +377,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         for tag, cols in draws_:
             sub, tr, fx = subset(pool, truth, feats, [qs[i] for i in cols])
             ref = reference(sub, tr, 0)
+            spent: dict[tuple[str, float, bool | str], Any] = {}  # fills of one order share it
             for method in args.method:
                 order, _, fill = method.partition(":")
                 fill, _, judge = fill.partition(":")
                 feedback = judge or False
                 for budget in args.budget:
-                    judged, probs = spend(sub, tr, fx, order, budget, 0, feedback)
-                    sim = ndcg_table(sub, gains(sub, fx, judged, probs, 0, fill or "threshold"),
-                                     tr.queries)
+                    key = (order, budget, feedback)
+                    if key not in spent:
+                        judged, probs = spend(sub, tr, fx, order, budget, 0, feedback)
+                        spent[key] = (judged, probs, dict(SAMPLED),
+                                      agreement(sub, fx, judged, 0, False),
+                                      agreement(sub, fx, judged, 0, feedback or True))
+                    judged, probs, sampled, kappa, kappa_fb = spent[key]
+                    SAMPLED.clear()
+                    SAMPLED.update(sampled)
+                    sim = scored(sub, fx, judged, probs, 0, fill or "threshold", tr.queries,
+                                 tr.labels)
                     figures = compare(sim, ref, seed=0)
                     signed = sim.mean(axis=1) - ref.full.mean(axis=1)
                     row = {"questions": len(tr.queries), "pool": len(sub),
-                           "kappa_oof": agreement(sub, fx, judged, 0, False),
-                           "kappa_oof_feedback": agreement(sub, fx, judged, 0, feedback or True),
+                           "kappa_oof": kappa, "kappa_oof_feedback": kappa_fb,
                            "judge_on_unjudged": judge_agreement(probs, tr, judged),
                            "tau": figures["tau"], "split_half_tau": round(ref.split_half, 4),
                            "separated_pairs": figures["separated_pairs"],

@@ -76,21 +76,38 @@ def dense_scores(pool: JudgingPool, embedder: Embedder) -> np.ndarray:
                      for i, item in enumerate(pool.items)])
 
 
-CONTEXT_NAMES = ("question_relevant_judged", "question_share_judged")
+CONTEXT_NAMES = ("question_relevant_judged", "question_share_judged",
+                 "same_source_judged_relevant", "same_source_judged_not_relevant")
+
+
+def source_of(pool: JudgingPool, item: PoolItem) -> str:
+    """Where a passage comes from: its document for spans, its page title for documents (a
+    document-unit corpus cuts a page into passages that keep the page's title; "" when none)."""
+    return item.doc if pool.unit == "span" else item.title
 
 
 def context_features(pool: JudgingPool, judged: Mapping[int, int]) -> np.ndarray:
     """What the person said about the *other* passages of each item's question: how many were
-    judged relevant, and what share was judged. A question whose answer is already found holds
-    few more; the item's own label never enters its row."""
+    judged relevant, what share was judged, and whether another passage from the same source
+    was judged relevant, and not relevant. A question whose answer is already found holds few
+    more, but they sit beside it: relevant text clusters in a source (the cluster hypothesis;
+    judge7, docs/judging.md). The item's own label never enters its row."""
     out = np.zeros((len(pool), len(CONTEXT_NAMES)))
     for idx in pool.by_question.values():
         rel = sum(judged.get(i, 0) for i in idx)
         seen = sum(i in judged for i in idx)
-        for i in idx:
+        sources = [source_of(pool, pool.items[i]) for i in idx]
+        marked: tuple[Counter[str], Counter[str]] = (Counter(), Counter())
+        for i, src in zip(idx, sources, strict=True):
+            if i in judged and src:
+                marked[0 if judged[i] else 1][src] += 1
+        for i, src in zip(idx, sources, strict=True):
             own_rel, own_seen = judged.get(i, 0), int(i in judged)
             out[i, 0] = rel - own_rel
             out[i, 1] = (seen - own_seen) / max(len(idx) - 1, 1)
+            if src:
+                out[i, 2] = float(marked[0][src] - (own_seen and own_rel) > 0)
+                out[i, 3] = float(marked[1][src] - (own_seen and not own_rel) > 0)
     return out
 
 

@@ -43,19 +43,29 @@ class Truth:
     queries: tuple[str, ...] = ()  # the questions scored (those the full labels cover)
 
 
+def extra_gains(count: float) -> np.ndarray:
+    """`count` relevant units no item stands for, as ideal gains: ⌊count⌋ ones and the
+    fraction left (an expected count of 1.4 adds a 1 and a 0.4)."""
+    whole = int(np.floor(count))
+    part = float(count) - whole
+    return np.array([1.0] * whole + ([part] if part > 1e-12 else []))
+
+
 def ndcg_draws(pool: JudgingPool, gains: np.ndarray, queries: Sequence[str],
-               outside: Mapping[str, int] | None = None) -> np.ndarray:
+               outside: Mapping[str, float] | None = None) -> np.ndarray:
     """nDCG@depth of every system on every query for each row of gains: (rows, systems,
-    queries). `gains` is one row of per-item gains, or (draws, items)."""
+    queries). `gains` is one row of per-item gains, or (draws, items). `outside` adds per
+    question relevant units that no pooled item stands for to the ideal ranking only (the
+    relevant outside the pool, or an expected count of relevant the judging missed)."""
     g = np.atleast_2d(np.asarray(gains, dtype=np.float64))
     discount = 1.0 / np.log2(np.arange(2, pool.depth + 2))
     out = np.zeros((len(g), len(pool.systems), len(queries)))
     for j, qid in enumerate(queries):
         idx = list(pool.by_question.get(qid, ()))
-        extra = (outside or {}).get(qid, 0)
-        pooled = -np.sort(-g[:, idx], axis=1) if idx else np.zeros((len(g), 0))
-        ideal_gains = np.concatenate([np.ones((len(g), extra)), pooled], axis=1) \
-            if extra else pooled
+        extra = extra_gains((outside or {}).get(qid, 0))
+        pooled = g[:, idx] if idx else np.zeros((len(g), 0))
+        ideal_gains = -np.sort(-np.concatenate([np.tile(extra, (len(g), 1)), pooled], axis=1),
+                               axis=1)
         top = ideal_gains[:, :pool.depth]
         ideal = top @ discount[:top.shape[1]]
         for i, s in enumerate(pool.systems):
@@ -66,7 +76,7 @@ def ndcg_draws(pool: JudgingPool, gains: np.ndarray, queries: Sequence[str],
 
 
 def ndcg_table(pool: JudgingPool, gains: np.ndarray, queries: Sequence[str],
-               outside: Mapping[str, int] | None = None) -> np.ndarray:
+               outside: Mapping[str, float] | None = None) -> np.ndarray:
     """nDCG@depth of every system on every query: (systems, queries). `gains` is one row of
     per-item gains, or (draws, items) for draws of them (the table is then their mean)."""
     return ndcg_draws(pool, gains, queries, outside).mean(axis=0)

@@ -14,8 +14,8 @@ from pages.ui.judge_fit import EVERY, LAST, PageJudge
 from rag.paths import PROJECT_ROOT
 
 RESULTS = PROJECT_ROOT / "benchmarks" / "results" / "judging"
-CURRENT = "simulate4_"  # the runs after the judge5 freeze: the default order (answer_seek),
-# judge_uncertainty and ndcg_gain side by side (older runs stay beside them)
+CURRENT = "simulate5_"  # the runs after the judge7 freeze (the judge's same-source features):
+# the default order (answer_seek), judge_uncertainty and ndcg_gain side by side (older runs stay)
 
 def scores_so_far(judge: PageJudge) -> None:
     """The scores and the stopping check of the last finished fit (they are computed with it,
@@ -48,7 +48,7 @@ def _figure(files: tuple[tuple[str, int], ...]):  # noqa: ANN202 -- a plotly Fig
 
 
 def simulation_results(folder: Path) -> list[Path]:
-    """The results files the figure draws: the current runs (simulate4_*), else the older ones
+    """The results files the figure draws: the current runs (simulate5_*), else the older ones
     (simulate_*, without the fill variants)."""
     return sorted(folder.glob(f"{CURRENT}*.json")) or \
         sorted(p for p in folder.glob("simulate_*.json") if "_fill_" not in p.stem)

@@ -92,6 +92,19 @@ def test_pooling_merges_overlapping_spans_of_two_systems() -> None:
     assert (first.start, first.end) == (0, 100) and first.ranks == {"a": 1, "b": 1}
 
 
+def test_relevant_units_outside_the_pool_count_in_the_ideal_only_even_fractional() -> None:
+    hits = {"a": {"q": [RankedHit("d1", 0, 1, "x", 2.0), RankedHit("d2", 0, 1, "y", 1.0)]}}
+    pool = build_pool({"q": "?"}, hits, 10)
+    gains = np.array([1.0, 0.0])
+    d2 = 1 / np.log2(3)
+    assert ndcg_table(pool, gains, ["q"])[0, 0] == pytest.approx(1.0)
+    assert ndcg_table(pool, gains, ["q"], {"q": 1})[0, 0] == pytest.approx(1 / (1 + d2))
+    # an expected 0.4 relevant unit more: the ideal gains 1 and 0.4, not 1 and 1
+    assert ndcg_table(pool, gains, ["q"], {"q": 0.4})[0, 0] == pytest.approx(1 / (1 + 0.4 * d2))
+    assert ndcg_table(pool, gains, ["q"], {"q": 1.5})[0, 0] == pytest.approx(
+        1 / (1 + d2 + 0.5 / np.log2(4)))
+
+
 def test_the_judge_never_overrides_a_human_label(sim) -> None:
     pool, truth, _, _ = sim
     judged = {i: 1 - int(truth.labels[i]) for i in range(0, len(pool), 7)}  # contrary labels

@@ -1,4 +1,4 @@
-"""The Judge page's simulation figure draws the current runs (simulate4_*.json) and falls back
+"""The Judge page's simulation figure draws the current runs (simulate5_*.json) and falls back
 to the older files only when no current run is there; the shipped current runs hold the
 page's default judging order (answer_seek) beside the selectable judge_uncertainty and
 ndcg_gain, and the figure's legend marks the default's traces, not the other orders'."""
@@ -17,13 +17,13 @@ def test_current_runs_win_over_older_files(tmp_path: Path) -> None:
     for name in ("simulate_a.json", "simulate_a_fill_sample.json"):
         (tmp_path / name).write_text("{}")
     assert [p.name for p in simulation_results(tmp_path)] == ["simulate_a.json"]
-    (tmp_path / "simulate4_a.json").write_text("{}")
-    assert [p.name for p in simulation_results(tmp_path)] == ["simulate4_a.json"]
+    (tmp_path / "simulate5_a.json").write_text("{}")
+    assert [p.name for p in simulation_results(tmp_path)] == ["simulate5_a.json"]
 
 
 def test_the_shipped_runs_measure_the_default_order() -> None:
     paths = simulation_results(RESULTS)
-    assert paths and all(p.name.startswith("simulate4_") for p in paths)
+    assert paths and all(p.name.startswith("simulate5_") for p in paths)
     for p in paths:
         strategies = json.loads(p.read_text(encoding="utf-8"))["strategies"]
         assert {DEFAULT_STRATEGY, "judge_uncertainty", "ndcg_gain"} <= set(strategies)
