@@ -33,6 +33,11 @@ _REORDERING = re.compile(r"[\u202a-\u202e\u2066-\u2068][^\u202c\u2069]*?[^\W\d_]
 # letters split by zero-width characters: a word hidden from patterns
 _ZW_SPLIT = re.compile(r"(?<=[A-Za-z])[\u200b\u200c\u200d\u2060\ufeff\u180e\u00ad]+(?=[A-Za-z])")
 _NOTE_CHARS = 80
+# zero-width characters used as bits (8 per byte): a run of at least two bytes of them, made of
+# one of the pairs the "invisible ink" tools use; which one is 0, and the bit order, vary
+_BIT_RUN = re.compile(r"[\u200b\u200c\u200d\u2060]{16,}")
+_BIT_PAIRS = (frozenset("\u200b\u200c"), frozenset("\u200b\u200d"), frozenset("\u200c\u200d"),
+              frozenset("\u2060\u200b"))
 
 
 def kind_of(ch: str) -> str | None:
@@ -67,6 +72,7 @@ class Stripped:
     tag_text: str = ""
     reordering: bool = False
     zero_width_splits: int = 0
+    bit_texts: tuple[str, ...] = ()  # what runs of zero-width bits decoded to (zero_width_bits)
 
     @property
     def count(self) -> int:
@@ -83,6 +89,8 @@ class Stripped:
             extra.append(f"the tag characters spelled {shown!r}")
         if self.reordering:
             extra.append("bidi controls reordered the visible text")
+        for bits in self.bit_texts:
+            extra.append(f"zero-width bits spelled {bits[:_NOTE_CHARS]!r}")
         if self.zero_width_splits:
             extra.append(f"{self.zero_width_splits} words were split by zero-width characters")
         tail = f" ({'; '.join(extra)})" if extra else ""
@@ -113,7 +121,39 @@ def strip_hidden(text: str) -> Stripped:
         if kind == "control":
             kept.append(" ")
     return Stripped("".join(kept), MappingProxyType(dict(removed)), "".join(tags),
-                    bool(_REORDERING.search(text)), len(_ZW_SPLIT.findall(text)))
+                    bool(_REORDERING.search(text)), len(_ZW_SPLIT.findall(text)), zero_width_bits(text))
+
+
+def _bits_to_text(bits: str) -> str | None:
+    """Bits (MSB first, 8 a byte) as UTF-8 text, or None when they are not printable UTF-8."""
+    usable = len(bits) // 8 * 8
+    data = bytes(int(bits[i:i + 8], 2) for i in range(0, usable, 8))
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    return text if text.strip() and all(ch.isprintable() or ch in "\n\t" for ch in text) else None
+
+
+def zero_width_bits(text: str) -> tuple[str, ...]:
+    """Texts spelled by runs of zero-width characters used as binary (two kinds in a run of 16 or
+    more: one is 0, the other 1, 8 per byte): every reading that is printable UTF-8, trying both
+    assignments and both bit orders. Whether it reads as
+    words is for the caller (rag.decoders.unicode_hidden) to judge."""
+    if "\u200b" not in text and "\u200c" not in text and "\u200d" not in text and "\u2060" not in text:
+        return ()
+    found: list[str] = []
+    for match in _BIT_RUN.finditer(text):
+        run = match.group()
+        kinds = frozenset(run)
+        if kinds not in _BIT_PAIRS:
+            continue
+        first, second = sorted(kinds)
+        for zero, one in ((first, second), (second, first)):
+            bits = run.replace(zero, "0").replace(one, "1")
+            lsb = "".join(bits[i:i + 8][::-1] for i in range(0, len(bits) // 8 * 8, 8))
+            found.extend(t for t in (_bits_to_text(bits), _bits_to_text(lsb)) if t is not None)
+    return tuple(found)
 
 
 def clean(text: str) -> str:

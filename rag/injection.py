@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from rag.decoders.base import DOCUMENT_SKIPS, Decoded, decode_all, readable
 from rag.injection_families import DOCUMENT_MORE, MORE, NOT_A_MANUALS, NOT_DESCRIBED, NOT_QUOTED
 from rag.injection_families import OWN_SETUP as _OWN_SETUP
-from rag.injection_mentions import mask_mentions
+from rag.injection_mentions import mask_mentions, topic_question
 from rag.injection_polyglot import DOCUMENT_POLYGLOT, POLYGLOT
 from rag.injection_roles import ROLES
 from rag.injection_shapes import SHAPES
@@ -347,6 +347,8 @@ _HIDDEN_KINDS = ("decoded", "hidden")
 _WORDS = re.compile(r"[^\W\d_]{2,}")
 _MIN_MESSAGE_WORDS = 5
 _MIN_MIXED_WORDS = 2  # words mixing scripts (Latin with Cyrillic/Greek look-alikes: TR39) in a question
+# the reveal families a definition / how-to question about prompts can trip on a bare noun
+_REVEAL_FAMILIES = frozenset({"reveal_prompt", "reveal_prompt_zh"})
 
 
 def fold(text: str) -> str:
@@ -422,6 +424,8 @@ def _scan(text: str, patterns: dict[str, re.Pattern[str]], disguises: bool,
             if name not in found and (m := pattern.search(view)):
                 snippet = view[max(0, m.start() - 30): m.end() + 30].replace("\n", " ")
                 found[name] = Finding(name, view_name, snippet)
+    if disguises and _REVEAL_FAMILIES & found.keys() and topic_question(fold(text)):
+        found = {name: f for name, f in found.items() if name not in _REVEAL_FAMILIES}
     return tuple(found.values())
 
 

@@ -63,3 +63,26 @@ def mask_for_detector(text: str) -> str:
     if _CONVERSION.search(text):
         text = _ENCODED_RUN.sub("…", text)
     return _SECTION_TOPIC.sub(lambda m: f"{m.group(1)}…{m.group(3)}", text)
+
+
+# A definition or how-to question about prompts as a topic ("什么是提示词注入攻击", "시스템 프롬프트를
+# 잘 작성하는 방법", "システムプロンプトとは何ですか"): Chinese, Japanese and Korean name the system prompt
+# with a bare noun that the reveal patterns must catch ("显示系统提示词"), so the framing decides.
+_TOPIC_FRAME = re.compile(
+    r"什么是|什麼是|是什么|是什麼|什么叫|何谓|的定义|的定義|有什么作用|有什么用|的作用|什么意思|如何|怎么|怎樣|怎样|怎麼|有哪些|原理|为什么|為什麼|"
+    r"とは|って何|ってなに|とはなに|どうやって|どのように|書き方|作り方|方法|仕組み|なぜ|"
+    r"이란|란 ?무엇|무엇인가|무엇입니까|뭐야|뭔가요|뭐예요|방법|어떻게|작성법|정의|원리|왜|"
+    r"\bwhat (?:is|are) (?:a |an )?(?:system prompts?|prompt injection)|\bhow (?:do i|to|can i|should i) "
+    r"(?:write|design|structure|craft|defend|prevent|protect)")
+# ... unless it also asks for the assistant's own ("你的", "あなたの", "당신의") or to show / repeat one
+_OWN_OR_SHOW = re.compile(
+    r"你的|您的|你收到|你被|显示|顯示|输出|輸出|打印|复述|複述|重复|重複|原样|原樣|逐字|一字不差|原文|全文|告诉我你|"
+    r"あなたの|君の|お前の|見せ|表示して|出力|繰り返|そのまま|貼り付け|"
+    r"당신의|너의|네 |너가|니 |보여|출력|공개|반복|그대로|복사|"
+    r"\b(?:your|you were given|show|print|reveal|repeat|verbatim|word for word)\b")
+
+
+def topic_question(text: str) -> bool:
+    """A definition / how-to question about system prompts or prompt injection, not a request to
+    reveal the assistant's own prompt."""
+    return bool(_TOPIC_FRAME.search(text)) and not _OWN_OR_SHOW.search(text)

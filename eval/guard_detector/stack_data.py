@@ -16,6 +16,7 @@ from pathlib import Path
 
 from eval.guard_detector.e5_hard_negatives import e5_hard_negatives
 from eval.guard_detector.stack_negatives import stack_negatives
+from eval.guard_detector.work_requests import split_of, work_requests
 from rag.guard_model.e5 import load_e5
 from rag.guard_model.stack import ALWAYS_BLOCK, Signals, family_name
 from rag.injection_mentions import mask_for_detector
@@ -24,8 +25,9 @@ from rag.query.guard import _MIN_E5_CHARS, guard
 from rag.settings.query import GuardConfig
 
 DATASETS = PROJECT_ROOT / "datasets"
-BLIND = ("12", "12b", "12c", "12d", "12e", "12f", "12g", "12h", "12i", "12j")
+BLIND = ("12", "12b", "12c", "12d", "12e", "12f", "12g", "12h", "12i", "12j", "12k")
 WRITTEN = "written"  # training-only rows
+WRITTEN_VAL = "written_val"  # the validation half of work_requests: scored, never trained on
 
 
 @dataclass(frozen=True)
@@ -58,8 +60,15 @@ def source_rows() -> list[tuple[str, str, str, int, str]]:
         rows.append(("pool", f"pool-{n}", row["text"], 0, "benign"))
     for row in _jsonl(DATASETS / "guard_benign.jsonl"):
         rows.append(("guard_benign", row["id"], row["text"], 0, "benign"))
+    # a written row that happens to equal a dev row (12k has "Convert 72 degrees Fahrenheit to
+    # Celsius.", written for guard9 before 12k existed) would train on a held-out set's row: dropped
+    dev = {text.strip().lower() for _, _, text, _, _ in rows}
     for n, text in enumerate(e5_hard_negatives() + stack_negatives()):
-        rows.append((WRITTEN, f"written-{n}", text, 0, "benign"))
+        if text.strip().lower() not in dev:
+            rows.append((WRITTEN, f"written-{n}", text, 0, "benign"))
+    for n, text in enumerate(work_requests()):
+        group = WRITTEN if split_of(text) == "train" else WRITTEN_VAL
+        rows.append((group, f"work-{n}", text, 0, "benign"))
     return rows
 
 

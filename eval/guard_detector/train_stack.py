@@ -27,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from eval.guard_detector.stack_data import WRITTEN, StackRow, stack_rows
+from eval.guard_detector.stack_data import WRITTEN, WRITTEN_VAL, StackRow, stack_rows
 from eval.scoring.guard import rate_of
 from rag.guard_model.stack import STACK_CARD, VARIANTS, features
 from rag.paths import PROJECT_ROOT
@@ -73,11 +73,11 @@ def _predict(rows: list[StackRow], variant: str, fitted: tuple[list[str], np.nda
 
 def loso_scores(rows: list[StackRow], variant: str, c: float) -> dict[str, float]:
     """Each evaluated row's score from the model that did not see its set (decided rows: 1)."""
-    trainable = [r for r in rows if r.decided is None]
+    trainable = [r for r in rows if r.decided is None and r.group != WRITTEN_VAL]
     scores: dict[str, float] = {}
     for group in sorted({r.group for r in rows} - {WRITTEN}):
         fitted = _fit([r for r in trainable if r.group != group], variant, c)
-        held = [r for r in trainable if r.group == group]
+        held = [r for r in rows if r.decided is None and r.group == group]
         scores.update({f"{r.group}/{r.id}": float(p) for r, p in zip(held, _predict(held, variant, fitted),
                                                                        strict=True)})
         scores.update({f"{r.group}/{r.id}": 1.0 for r in rows if r.group == group and r.decided})
@@ -86,7 +86,8 @@ def loso_scores(rows: list[StackRow], variant: str, c: float) -> dict[str, float
 
 def _threshold(rows: list[StackRow], scores: dict[str, float]) -> float:
     """The lowest threshold that blocks at most MAX_LOSO_FPR of the pooled benign rows."""
-    benign = sorted((scores[f"{r.group}/{r.id}"] for r in rows if r.label == 0 and r.group != WRITTEN),
+    benign = sorted((scores[f"{r.group}/{r.id}"] for r in rows
+                     if r.label == 0 and r.group not in (WRITTEN, WRITTEN_VAL)),
                     reverse=True)
     allowed = int(MAX_LOSO_FPR * len(benign))  # this many may sit at or over the threshold
     return float(np.nextafter(benign[allowed], 1.0)) if allowed < len(benign) else 0.5
@@ -109,12 +110,14 @@ def report(rows: list[StackRow], blocked: dict[str, bool]) -> dict[str, object]:
     for r in evaluated:
         if r.label == 1 and r.group != "heldout_11":  # its categories are another scheme
             pooled[r.category].append(blocked[f"{r.group}/{r.id}"])
-    return {"benign": rate_of(blocked[f"{r.group}/{r.id}"] for r in evaluated if r.label == 0),
+    # the pooled benign rate is over the dev sets; the written validation half is its own line
+    return {"benign": rate_of(blocked[f"{r.group}/{r.id}"] for r in evaluated
+                              if r.label == 0 and r.group != WRITTEN_VAL),
             "attacks": rate_of(blocked[f"{r.group}/{r.id}"] for r in evaluated if r.label == 1),
             "families": {f: rate_of(v) for f, v in sorted(pooled.items())},
             "sets": by_set,
             "benign_blocked": sorted(r.text for r in evaluated
-                                 if r.label == 0 and blocked[f"{r.group}/{r.id}"])}
+                                     if r.label == 0 and blocked[f"{r.group}/{r.id}"])}
 
 
 def _decisions(rows: list[StackRow], scores: dict[str, float], threshold: float) -> dict[str, bool]:

@@ -4,7 +4,8 @@
   is a hidden message, decoded by subtracting U+E0000;
 - bidi overrides/embeddings/isolates (U+202A–U+202E, U+2066–U+2069) make the shown order differ
   from the order a model reads ("Trojan Source", Boucher & Anderson 2021);
-- zero-width characters between letters split words so that a pattern does not see them.
+- zero-width characters between letters split words so that a pattern does not see them;
+- two zero-width characters used as 0 and 1 (8 per byte) spell a message after visible text.
 
 The views are "hidden": readable content behind them is flagged."""
 
@@ -12,8 +13,8 @@ from __future__ import annotations
 
 import re
 
-from rag.decoders.base import DECODERS, Decoded
-from rag.hidden_chars import Stripped
+from rag.decoders.base import DECODERS, Decoded, readable
+from rag.hidden_chars import Stripped, zero_width_bits
 
 _TAGS = re.compile(r"[\U000e0020-\U000e007e]+")
 _BIDI = re.compile(r"[\u202a-\u202e\u2066-\u2069]")
@@ -51,9 +52,23 @@ def decode_zero_width(text: str) -> tuple[Decoded, ...]:
     return (Decoded("zero_width", "hidden", plain, f"{len(splits)} words split by zero-width characters"),)
 
 
+def _bit_views(texts: tuple[str, ...]) -> tuple[Decoded, ...]:
+    # printable UTF-8 can still be a few stray symbols; a hidden message reads as words
+    note = "a message in zero-width characters used as bits"
+    return tuple(Decoded("zero_width_bits", "hidden", plain, note)
+                 for plain in texts if readable(plain) and len(plain.split()) >= 2)
+
+
+def decode_zero_width_bits(text: str) -> tuple[Decoded, ...]:
+    """Runs of two zero-width characters used as 0 and 1, 8 per byte (rag.hidden_chars), that
+    spell readable words."""
+    return _bit_views(zero_width_bits(text))
+
+
 DECODERS.add("tags", decode_tags)
 DECODERS.add("bidi", decode_bidi)
 DECODERS.add("zero_width", decode_zero_width)
+DECODERS.add("zero_width_bits", decode_zero_width_bits)
 
 
 def stripped_views(stripped: Stripped) -> tuple[Decoded, ...]:
@@ -69,4 +84,4 @@ def stripped_views(stripped: Stripped) -> tuple[Decoded, ...]:
     if stripped.zero_width_splits >= _MIN_SPLITS:
         found.append(Decoded("zero_width", "hidden", stripped.text,
                              f"{stripped.zero_width_splits} words split by zero-width characters"))
-    return tuple(found)
+    return tuple(found) + _bit_views(stripped.bit_texts)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from eval.guard_detector.stack_data import BLIND, WRITTEN, StackRow, source_rows
+from eval.guard_detector.stack_data import BLIND, WRITTEN, WRITTEN_VAL, StackRow, source_rows
 from eval.guard_detector.stack_negatives import stack_negatives
 from eval.guard_detector.train_stack import MAX_LOSO_FPR, _threshold, loso_scores
 from rag.guard_model.stack import Signals
@@ -15,15 +15,19 @@ from rag.guard_model.stack import Signals
 def test_every_dev_set_is_a_group_and_written_rows_are_benign() -> None:
     rows = source_rows()
     groups = {r[0] for r in rows}
-    assert set(BLIND) | {"heldout_11", "pool", "guard_benign", WRITTEN} == groups
-    assert all(label == 0 for group, _, _, label, _ in rows if group == WRITTEN)
+    assert set(BLIND) | {"heldout_11", "pool", "guard_benign", WRITTEN, WRITTEN_VAL} == groups
+    assert all(label == 0 for group, _, _, label, _ in rows if group in (WRITTEN, WRITTEN_VAL))
 
 
 def test_written_negatives_copy_no_dev_row() -> None:
-    dev = {text.strip().lower() for group, _, text, _, _ in source_rows() if group != WRITTEN}
+    dev = {text.strip().lower() for group, _, text, _, _ in source_rows()
+           if group not in (WRITTEN, WRITTEN_VAL)}
     written = stack_negatives()
     assert len(written) == len(set(written)) >= 80
-    assert not {t.strip().lower() for t in written} & dev
+    used = {text.strip().lower() for group, _, text, _, _ in source_rows() if group in (WRITTEN, WRITTEN_VAL)}
+    # a written row equal to a later set's row (12k) is left out of training, not trained on
+    assert not used & dev
+    assert len({t.strip().lower() for t in written} & dev) <= 2
 
 
 def _row(group: str, n: int, label: int, e5: float) -> StackRow:
