@@ -6,7 +6,9 @@ benign pool's dev half, 12/12b, hosts, hard negatives; its split kept) without t
   so the appended attack is mostly cut off and the row would teach "a benign question = attack";
 - 12c/12d as data.py splits them (by text); they come back below with 12e–12g.
 plus the dev sets 12c–12g (seen; each run once blind before), attacks and benign, split in half
-by a hash of the row's id (train / val), plus e5_hard_negatives (split by a hash of the text).
+by a hash of the row's id (train / val), plus e5_hard_negatives (split by a hash of the text),
+plus the written benign work requests (work_requests.py, its own half by a hash of the text: the
+imperatives the detector must not read as orders; guard11).
 
 Texts are embedded with mentioned quotes masked (rag.injection_mentions), as the guard reads them.
 Embeddings are cached on disk ($RAG_WORKBENCH_DATA/guard_e5_cache.npz, by the head's hash), so
@@ -18,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,6 +28,7 @@ import numpy as np
 
 from eval.guard_detector.data import all_rows
 from eval.guard_detector.e5_hard_negatives import e5_hard_negatives
+from eval.guard_detector.work_requests import split_of, work_requests
 from rag.guard_model.e5 import head, load_encoder
 from rag.injection_mentions import mask_mentions
 from rag.paths import PROJECT_ROOT
@@ -71,6 +75,9 @@ def e5_rows() -> list[E5Row]:
             if r.source != "augmented" and not r.source.startswith(("blind_c:", "blind_d:"))]
     rows = base + [r for s in DEV_SETS for r in dev_rows(s)]
     rows += [E5Row(t, 0, "e5_hard_negatives", text_half(t)) for t in e5_hard_negatives()]
+    # the stack uses the same halves (stack_data), so its written validation rows stay unseen here too
+    rows += [E5Row(t, 0, "work_requests", "train" if split_of(t) == "train" else "val")
+             for t in work_requests()]
     seen: set[str] = set()
     out = []
     for row in rows:  # a text in two sources keeps its first row
@@ -85,10 +92,11 @@ def cache_path() -> Path:
     return Path(os.environ.get("RAG_WORKBENCH_DATA", "data")) / "guard_e5_cache.npz"
 
 
-def embed(texts: list[str], batch: int = 16) -> np.ndarray:
-    """Embeddings of each text's head, cached on disk by the head's hash."""
+def embed(texts: list[str], batch: int = 16, prepare: Callable[[str], str] = mask_mentions) -> np.ndarray:
+    """Embeddings of each text's head, cached on disk by the head's hash. `prepare` masks the
+    text as the guard would; pass `str` for a text the guard's own masking already produced."""
     encoder = load_encoder()
-    heads = [head(mask_mentions(t), encoder.count) for t in texts]  # as the guard reads them
+    heads = [head(prepare(t), encoder.count) for t in texts]  # as the guard reads them
     keys = [hashlib.sha256(h.encode()).hexdigest()[:20] for h in heads]
     path = cache_path()
     cache: dict[str, np.ndarray] = {}

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
+
+import numpy as np
 
 from eval.guard_detector.e5_hard_negatives import e5_hard_negatives
 from eval.guard_detector.stack_negatives import stack_negatives
@@ -114,3 +116,22 @@ def stack_rows(cache: Path) -> list[StackRow]:
             decided = True if seen["verdict"] in ("too_long", "empty") or hard else None
             rows.append(StackRow(group, id_, text, label, category, decided, not seen["allowed"], signals))
     return rows
+
+
+def with_e5_candidate(rows: list[StackRow], folder: Path) -> list[StackRow]:
+    """The rows with the e5 score a candidate detector (folder/e5_detector.npz + .json, written by
+    train_e5 --out-dir) gives: the same head of the same masked text the guard embeds (cached
+    by e5_data.embed), scored with the candidate's weights. A row the shipped detector did not
+    score (too short, decided) keeps None; `either` stays the shipped guard's decision."""
+    from eval.guard_detector.e5_data import embed  # the encoder: only when rescoring
+
+    card = json.loads((folder / "e5_detector.json").read_text())
+    with np.load(folder / "e5_detector.npz") as data:
+        coef = data["coef"].astype(np.float32)
+    scored = [n for n, r in enumerate(rows) if r.signals.e5 is not None]
+    x = embed([mask_for_detector(rows[n].signals.text) for n in scored], prepare=str)
+    p = 1.0 / (1.0 + np.exp(-np.clip(x @ coef + float(card["bias"]), -30, 30)))
+    out = list(rows)
+    for n, value in zip(scored, p, strict=True):
+        out[n] = replace(rows[n], signals=replace(rows[n].signals, e5=round(float(value), 4)))
+    return out

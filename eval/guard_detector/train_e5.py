@@ -1,14 +1,18 @@
 """Train the multilingual e5 detector (rag.guard_model.e5) offline; write its weights, card and
 metrics.
 
-    RAG_WORKBENCH_DATA=… python -m eval.guard_detector.train_e5
+    RAG_WORKBENCH_DATA=… python -m eval.guard_detector.train_e5 [--out-dir DIR]
+
+--out-dir writes a candidate (e5_detector.npz, e5_detector.json, guard_e5_detector.json) there and
+leaves the shipped detector in rag/guard_model/ and its results file alone.
 
 Data (e5_data.e5_rows): the n-gram detector's rows and split (train.py), without its appended-
-attack rows, plus the dev sets 12c–12g split in half by a hash of the id, plus multilingual hard
-negatives. Model: LogisticRegression on the L2-normalised e5 embedding of the text's head; C
-chosen on validation recall among C_GRID. Threshold: the lowest at which the validation benign
-rows are flagged at most MAX_VAL_FPR (train.py's 0.5 %) both over all of them and over the dev
-sets' benign half alone (the rows most like what the guard will meet), the stricter of the two.
+attack rows, plus the dev sets 12c–12h split in half by a hash of the id, plus multilingual hard
+negatives, plus the written work requests' train half (their other half validates).
+Model: LogisticRegression on the L2-normalised e5 embedding of the text's head; C chosen on
+validation recall among C_GRID. Threshold: the lowest at which the validation benign rows are
+flagged at most MAX_VAL_FPR (train.py's 0.5 %) both over all of them and over the dev sets' benign
+half alone (the rows most like what the guard will meet), the stricter of the two.
 
 Combination: the guard blocks when the patterns, the n-gram detector or this one fires ("either
 fires"); the validation half shows what each adds (results["combination"]). Transfer: the same
@@ -18,11 +22,13 @@ All figures on the validation half are dev figures (the threshold and C were cho
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import json
 import re
 from collections import Counter, defaultdict
 from importlib import metadata
+from pathlib import Path
 
 import numpy as np
 
@@ -113,6 +119,17 @@ def by_family(rows: list[E5Row], hit: np.ndarray, mask: np.ndarray) -> dict[str,
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out-dir", type=Path, default=None,
+                        help="write the weights, card and results here (a candidate), not rag/guard_model/")
+    args = parser.parse_args()
+    weights_path, card_path, results_path = E5_WEIGHTS, E5_CARD, RESULTS
+    command = "python -m eval.guard_detector.train_e5"
+    if args.out_dir is not None:
+        args.out_dir.mkdir(parents=True, exist_ok=True)
+        weights_path, card_path = args.out_dir / E5_WEIGHTS.name, args.out_dir / E5_CARD.name
+        results_path = args.out_dir / RESULTS.name
+        command += f" --out-dir {args.out_dir}"
     rows = e5_rows()
     x = embed([r.text for r in rows])
     y = np.array([r.label for r in rows])
@@ -155,7 +172,7 @@ def main() -> None:
         "full_e5_on_their_val_half (dev)": by_family(rows, e5_hit, fg & (split == "val")),
     }
 
-    np.savez_compressed(E5_WEIGHTS, coef=coef.astype(np.float16).astype(np.float32))
+    np.savez_compressed(weights_path, coef=coef.astype(np.float16).astype(np.float32))
     val = split == "val"
     card = {
         "version": version, "bias": full["bias"], "threshold": cut,
@@ -164,12 +181,13 @@ def main() -> None:
         "model": f"LogisticRegression(C={full['C']}, class_weight=balanced)",
         "combination": "either fires: patterns, n-gram detector (detector.json) or this one",
         "trained_on": "eval/guard_detector/train.py's rows without appended-attack rows, the dev sets "
-                      "12c-12g (half by a hash of the id), e5_hard_negatives.py (half by hash)",
+                      "12c-12h (half by a hash of the id), e5_hard_negatives.py and work_requests.py "
+                      "(each half by a hash of the text)",
         "rows": {s: int((split == s).sum()) for s in ("train", "val", "test")},
         "validation (dev)": rates(np.asarray(p)[val].tolist(), y[val].tolist(), cut),
-        "command": "python -m eval.guard_detector.train_e5",
+        "command": command,
     }
-    E5_CARD.write_text(json.dumps(card, indent=2, ensure_ascii=False) + "\n")
+    card_path.write_text(json.dumps(card, indent=2, ensure_ascii=False) + "\n")
     test = split == "test"
     sources: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     for r, h, m in zip(rows, e5_hit, val, strict=True):
@@ -177,14 +195,14 @@ def main() -> None:
             sources[r.source.split(":")[0]][0] += int(h)
             sources[r.source.split(":")[0]][1] += 1
     results = {
-        "command": "python -m eval.guard_detector.train_e5", "model": card,
+        "command": command, "model": card,
         "c_grid": full["grid"], "validation (dev)": card["validation (dev)"],
         "test (package rows)": rates(np.asarray(p)[test].tolist(), y[test].tolist(), cut),
         "validation flagged by source (dev)": {k: f"{a}/{b}" for k, (a, b) in sorted(sources.items())},
         "combination": combination, "per_set_validation_half": per_set, "transfer": transfer,
         "english_only_model": {"C": en["C"], "grid": en["grid"]},
     }
-    RESULTS.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n")
+    results_path.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n")
     print(json.dumps({k: results[k] for k in ("validation (dev)", "test (package rows)", "combination",
                                               "transfer")}, indent=1, ensure_ascii=False))
 

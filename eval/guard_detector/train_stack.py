@@ -27,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from eval.guard_detector.stack_data import WRITTEN, WRITTEN_VAL, StackRow, stack_rows
+from eval.guard_detector.stack_data import WRITTEN, WRITTEN_VAL, StackRow, stack_rows, with_e5_candidate
 from eval.scoring.guard import rate_of
 from rag.guard_model.stack import STACK_CARD, VARIANTS, features
 from rag.paths import PROJECT_ROOT
@@ -135,11 +135,18 @@ def main() -> None:
     parser.add_argument("--cache", type=Path, default=Path(os.environ.get("RAG_WORKBENCH_DATA", "/tmp"))
                         / "guard_stack_signals.jsonl")
     parser.add_argument("--no-card", action="store_true", help="estimate only; leave stack.json alone")
+    parser.add_argument("--e5-candidate", type=Path, default=None,
+                        help="a folder from train_e5 --out-dir: its e5 scores replace the shipped detector's")
     args = parser.parse_args()
     rows = stack_rows(args.cache)
+    if args.e5_candidate is not None:
+        rows = with_e5_candidate(rows, args.e5_candidate)
     either = {f"{r.group}/{r.id}": r.either for r in rows if r.group != WRITTEN}
+    command = "python -m eval.guard_detector.train_stack --out " + str(args.out)
+    command += " --no-card" if args.no_card else ""
+    command += f" --e5-candidate {args.e5_candidate}" if args.e5_candidate is not None else ""
     results: dict[str, object] = {
-        "command": "python -m eval.guard_detector.train_stack --out " + str(args.out),
+        "command": command, "e5_scores": str(args.e5_candidate or "rag/guard_model/e5_detector.*"),
         "max_loso_fpr": MAX_LOSO_FPR, "c_grid": list(C_GRID),
         "rows": {g: sum(r.group == g for r in rows) for g in sorted({r.group for r in rows})},
         "guard8_either": report(rows, either), "variants": {}}

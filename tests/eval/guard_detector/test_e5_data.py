@@ -9,6 +9,7 @@ from collections import Counter
 from eval.guard_detector.e5_data import DEV_SETS, dev_rows, e5_rows, id_half
 from eval.guard_detector.e5_hard_negatives import e5_hard_negatives
 from eval.guard_detector.train_e5 import is_english, is_foreign
+from eval.guard_detector.work_requests import split_of, work_requests
 
 
 def test_dev_sets_split_in_half_by_id() -> None:
@@ -26,6 +27,15 @@ def test_rows_leave_out_appended_attacks_and_keep_hard_negatives_benign() -> Non
     negatives = set(e5_hard_negatives())
     assert all(r.label == 0 for r in rows if r.text in negatives)
     assert len({r.text.strip().lower() for r in rows}) == len(rows)
+
+
+def test_work_requests_are_benign_rows_on_the_stacks_side_of_the_split() -> None:
+    # the stack scores the written validation half as unseen: the e5 detector must not train on it
+    written = {r.text: r for r in e5_rows() if r.source == "work_requests"}
+    assert len(written) == len(work_requests())
+    assert all(r.label == 0 and r.split == ("train" if split_of(t) == "train" else "val")
+               for t, r in written.items())
+    assert Counter(r.split for r in written.values()).keys() == {"train", "val"}
 
 
 def test_the_language_test_of_the_transfer_figure() -> None:
