@@ -19,11 +19,10 @@ import numpy as np
 from eval.guard_detector.e5_hard_negatives import e5_hard_negatives
 from eval.guard_detector.stack_negatives import stack_negatives
 from eval.guard_detector.work_requests import split_of, work_requests
-from rag.guard_model.e5 import load_e5
 from rag.guard_model.stack import ALWAYS_BLOCK, Signals, family_name
 from rag.injection_mentions import mask_for_detector
 from rag.paths import PROJECT_ROOT
-from rag.query.guard import _MIN_E5_CHARS, guard
+from rag.query.guard import guard
 from rag.settings.query import GuardConfig
 
 DATASETS = PROJECT_ROOT / "datasets"
@@ -78,15 +77,6 @@ def _key(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:24]
 
 
-def _extraction(clean: str) -> float | None:
-    """The e5 closeness to a request for the assistant's setup, as the guard computes it."""
-    model = load_e5()
-    text = mask_for_detector(clean)
-    if isinstance(model, str) or len(text) < _MIN_E5_CHARS:
-        return None
-    return round(model.read(text)[1], 4)
-
-
 def stack_rows(cache: Path) -> list[StackRow]:
     """Every row with its signals; the guard runs only on texts the cache does not hold."""
     cfg = GuardConfig(decision="either", rate_limit=None)
@@ -105,10 +95,6 @@ def stack_rows(cache: Path) -> list[StackRow]:
                 out.flush()
             seen = known[key]
             sig = dict(seen["signals"])  # type: ignore[call-overload]
-            if "extraction" not in sig:  # cached before the similarity existed: add it
-                sig["extraction"] = _extraction(str(sig["text"]))
-                seen["signals"] = sig
-                out.write(json.dumps(seen, ensure_ascii=False) + "\n")
             # a cached 0.0 is the n-gram detector's "no view had enough words" (guard.NO_VIEW)
             learned = None if sig["learned"] in (None, 0.0) else sig["learned"]
             signals = Signals(str(sig["text"]), tuple(sig["families"]), learned, sig["e5"], sig["extraction"])

@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from rag.guard_model.features import feature_ids
+from rag.guard_model.logistic import sigmoid
 from rag.injection import fold
 
 MODEL_DIR = Path(__file__).resolve().parent
@@ -30,9 +31,9 @@ class LearnedModel:
     def probability(self, text: str) -> float:
         ids = feature_ids(fold(text))
         if not ids:
-            return 1.0 / (1.0 + math.exp(-self.bias))
+            return sigmoid(self.bias)
         z = self.bias + sum(self.weights.get(i, 0.0) for i in ids) / math.sqrt(len(ids))
-        return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+        return sigmoid(z)
 
 
 @functools.lru_cache(maxsize=1)

@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import functools
 import json
-import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from rag.guard_model.logistic import sigmoid
 
 MODEL_DIR = Path(__file__).resolve().parent
 E5_WEIGHTS = MODEL_DIR / "e5_detector.npz"
@@ -94,7 +95,7 @@ class E5Model:
 
     def probabilities(self, texts: list[str]) -> list[float]:
         z = self.encoder.embed(texts) @ self.coef + self.bias
-        return [1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, float(v))))) for v in z]
+        return [sigmoid(float(v)) for v in z]
 
     def probability(self, text: str) -> float:
         return self.probabilities([text])[0]
@@ -104,7 +105,7 @@ class E5Model:
         vector = self.encoder.embed([text])[0]
         z = float(vector @ self.coef) + self.bias
         similarity = float(np.max(_requests(self.encoder) @ vector))
-        return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z)))), similarity
+        return sigmoid(z), similarity
 
 
 @functools.lru_cache(maxsize=1)

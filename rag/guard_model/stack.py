@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from rag.guard_model.logistic import sigmoid
 from rag.injection import fold
 
 MODEL_DIR = Path(__file__).resolve().parent
@@ -159,7 +160,7 @@ class StackVariant:
 
     def probability(self, feats: dict[str, float]) -> float:
         z = self.bias + sum(self.weights.get(k, 0.0) * v for k, v in feats.items())
-        return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+        return sigmoid(z)
 
 
 @dataclass(frozen=True)

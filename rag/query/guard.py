@@ -238,13 +238,14 @@ def _e5(text: str, cfg: GuardConfig) -> tuple[LearnedVerdict | None, str, float 
 
 def _stacked(verdict: GuardVerdict, cfg: GuardConfig) -> LearnedVerdict | None:
     """The stacked score over the detectors' outputs (rag.guard_model.stack), or None when the
-    guard decides by "either fires": asked to, no stack card, or neither learned detector ran
-    (then the patterns decide alone, as before the stack)."""
+    guard decides by "either fires": asked to, no stack card, or no variant trained for the
+    detectors that are on and loaded (the card holds the stack over both)."""
     stack = load_stack() if cfg.decision == "stacked" else None
-    # the detectors that are on and loaded; a text too short for one is scored as its 0
+    if stack is None:
+        return None
+    # a detector that ran but had too little text to score counts as absent in the signals
     variant = variant_of(verdict.learned is not None, cfg.e5_detector and not verdict.e5_note)
-    scored = stack.score(verdict.signals, variant) if stack is not None else None
-    if stack is None or scored is None or variant is None:
+    if variant is None or (scored := stack.score(verdict.signals, variant)) is None:
         return None
     probability, threshold = scored
     if cfg.stack_threshold is not None:
