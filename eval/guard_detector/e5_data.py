@@ -7,8 +7,9 @@ benign pool's dev half, 12/12b, hosts, hard negatives; its split kept) without t
 - 12c/12d as data.py splits them (by text); they come back below with 12e–12g.
 plus the dev sets 12c–12g (seen; each run once blind before), attacks and benign, split in half
 by a hash of the row's id (train / val), plus e5_hard_negatives (split by a hash of the text),
-plus the written benign work requests (work_requests.py, its own half by a hash of the text: the
-imperatives the detector must not read as orders; guard11).
+plus, with `work_requests_too` (train_e5 --work-requests; the guard11 candidate, not shipped), the
+written benign work requests (work_requests.py, its own half by a hash of the text: the
+imperatives the detector must not read as orders).
 
 Texts are embedded with mentioned quotes masked (rag.injection_mentions), as the guard reads them.
 Embeddings are cached on disk ($RAG_WORKBENCH_DATA/guard_e5_cache.npz, by the head's hash), so
@@ -70,14 +71,17 @@ def dev_rows(set_name: str) -> list[E5Row]:
     return rows
 
 
-def e5_rows() -> list[E5Row]:
+def e5_rows(work_requests_too: bool = False) -> list[E5Row]:
+    """The detector's rows; `work_requests_too` adds the written work requests (the guard11
+    candidate, not the shipped detector: its card's command must still reproduce it)."""
     base = [E5Row(r.text, r.label, r.source, r.split) for r in all_rows()
             if r.source != "augmented" and not r.source.startswith(("blind_c:", "blind_d:"))]
     rows = base + [r for s in DEV_SETS for r in dev_rows(s)]
     rows += [E5Row(t, 0, "e5_hard_negatives", text_half(t)) for t in e5_hard_negatives()]
     # the stack uses the same halves (stack_data), so its written validation rows stay unseen here too
-    rows += [E5Row(t, 0, "work_requests", "train" if split_of(t) == "train" else "val")
-             for t in work_requests()]
+    if work_requests_too:
+        rows += [E5Row(t, 0, "work_requests", "train" if split_of(t) == "train" else "val")
+                 for t in work_requests()]
     seen: set[str] = set()
     out = []
     for row in rows:  # a text in two sources keeps its first row

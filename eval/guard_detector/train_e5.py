@@ -1,14 +1,15 @@
 """Train the multilingual e5 detector (rag.guard_model.e5) offline; write its weights, card and
 metrics.
 
-    RAG_WORKBENCH_DATA=… python -m eval.guard_detector.train_e5 [--out-dir DIR]
+    RAG_WORKBENCH_DATA=… python -m eval.guard_detector.train_e5 [--out-dir DIR] [--work-requests]
 
 --out-dir writes a candidate (e5_detector.npz, e5_detector.json, guard_e5_detector.json) there and
 leaves the shipped detector in rag/guard_model/ and its results file alone.
 
 Data (e5_data.e5_rows): the n-gram detector's rows and split (train.py), without its appended-
 attack rows, plus the dev sets 12c–12h split in half by a hash of the id, plus multilingual hard
-negatives, plus the written work requests' train half (their other half validates).
+negatives; with --work-requests also the written work requests' train half (their other half
+validates: the guard11 candidate; the shipped detector was trained without them).
 Model: LogisticRegression on the L2-normalised e5 embedding of the text's head; C chosen on
 validation recall among C_GRID. Threshold: the lowest at which the validation benign rows are
 flagged at most MAX_VAL_FPR (train.py's 0.5 %) both over all of them and over the dev sets' benign
@@ -122,6 +123,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out-dir", type=Path, default=None,
                         help="write the weights, card and results here (a candidate), not rag/guard_model/")
+    parser.add_argument("--work-requests", action="store_true",
+                        help="add the written work requests (work_requests.py) to the rows")
     args = parser.parse_args()
     weights_path, card_path, results_path = E5_WEIGHTS, E5_CARD, RESULTS
     command = "python -m eval.guard_detector.train_e5"
@@ -130,7 +133,8 @@ def main() -> None:
         weights_path, card_path = args.out_dir / E5_WEIGHTS.name, args.out_dir / E5_CARD.name
         results_path = args.out_dir / RESULTS.name
         command += f" --out-dir {args.out_dir}"
-    rows = e5_rows()
+    command += " --work-requests" if args.work_requests else ""
+    rows = e5_rows(work_requests_too=args.work_requests)
     x = embed([r.text for r in rows])
     y = np.array([r.label for r in rows])
     split = np.array([r.split for r in rows])
@@ -181,8 +185,9 @@ def main() -> None:
         "model": f"LogisticRegression(C={full['C']}, class_weight=balanced)",
         "combination": "either fires: patterns, n-gram detector (detector.json) or this one",
         "trained_on": "eval/guard_detector/train.py's rows without appended-attack rows, the dev sets "
-                      "12c-12h (half by a hash of the id), e5_hard_negatives.py and work_requests.py "
-                      "(each half by a hash of the text)",
+                      "12c-12h (half by a hash of the id), e5_hard_negatives.py"
+                      + (" and work_requests.py" if args.work_requests else "")
+                      + " (half by a hash of the text)",
         "rows": {s: int((split == s).sum()) for s in ("train", "val", "test")},
         "validation (dev)": rates(np.asarray(p)[val].tolist(), y[val].tolist(), cut),
         "command": command,

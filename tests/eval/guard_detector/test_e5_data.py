@@ -31,7 +31,8 @@ def test_rows_leave_out_appended_attacks_and_keep_hard_negatives_benign() -> Non
 
 def test_work_requests_are_benign_rows_on_the_stacks_side_of_the_split() -> None:
     # the stack scores the written validation half as unseen: the e5 detector must not train on it
-    written = {r.text: r for r in e5_rows() if r.source == "work_requests"}
+    assert not any(r.source == "work_requests" for r in e5_rows())  # the shipped detector's rows
+    written = {r.text: r for r in e5_rows(work_requests_too=True) if r.source == "work_requests"}
     assert len(written) == len(work_requests())
     assert all(r.label == 0 and r.split == ("train" if split_of(t) == "train" else "val")
                for t, r in written.items())
